@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "shelf",
+    products: [
+        .library(name: "PathModel", targets: ["PathModel"]),
+        .library(name: "PathModelFoundation", targets: ["PathModelFoundation"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0")
+    ],
+    targets: [
+        .target(name: "CPathModel"),
+        .target(
+            name: "PathModel",
+            dependencies: ["CPathModel", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        .target(name: "PathModelFoundation", dependencies: ["PathModel"]),
+        .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,53 @@
+// System calls that Glibc's Swift module does not expose, as plain prefixed functions.
+#ifndef CPATHMODEL_H
+#define CPATHMODEL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/// What `statx(2)` reports about one file, flattened for Swift.
+typedef struct pathmodel_stat {
+    uint32_t mode;
+    uint32_t nlink;
+    uint32_t uid;
+    uint32_t gid;
+    uint64_t ino;
+    uint64_t size;
+    uint64_t blocks;
+    uint32_t blksize;
+    uint64_t dev;
+    uint64_t rdev;
+    int64_t atime_sec;
+    uint32_t atime_nsec;
+    int64_t mtime_sec;
+    uint32_t mtime_nsec;
+    int64_t ctime_sec;
+    uint32_t ctime_nsec;
+    int64_t btime_sec;
+    uint32_t btime_nsec;
+    int has_btime;
+} pathmodel_stat;
+
+/// statx(2) of `path` relative to `dirfd`; `follow` 0 behaves as lstat. Returns 0 or -1 with errno.
+int pathmodel_statx(int dirfd, const char *path, int follow, pathmodel_stat *out);
+
+/// fstat of an open descriptor through statx(AT_EMPTY_PATH).
+int pathmodel_fstatx(int fd, pathmodel_stat *out);
+
+/// copy_file_range(2) from the current offsets of both descriptors.
+ssize_t pathmodel_copy_file_range(int fd_in, int fd_out, size_t length);
+
+/// renameat2(2); `flags` is 0 or pathmodel_rename_noreplace.
+int pathmodel_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+                        unsigned int flags);
+
+/// RENAME_NOREPLACE: fail with EEXIST instead of replacing the destination.
+extern const unsigned int pathmodel_rename_noreplace;
+
+/// UTIME_NOW: the tv_nsec value that tells utimensat(2) to use the current time.
+extern const long pathmodel_utime_now;
+
+/// The errno of the calling thread.
+int pathmodel_errno(void);
+
+#endif

@@ -1,0 +1,61 @@
+#define _GNU_SOURCE
+#include "CPathModel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+const unsigned int pathmodel_rename_noreplace = RENAME_NOREPLACE;
+const long pathmodel_utime_now = UTIME_NOW;
+
+static void pathmodel_fill(const struct statx *sx, pathmodel_stat *out) {
+    out->mode = sx->stx_mode;
+    out->nlink = sx->stx_nlink;
+    out->uid = sx->stx_uid;
+    out->gid = sx->stx_gid;
+    out->ino = sx->stx_ino;
+    out->size = sx->stx_size;
+    out->blocks = sx->stx_blocks;
+    out->blksize = sx->stx_blksize;
+    out->dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+    out->rdev = makedev(sx->stx_rdev_major, sx->stx_rdev_minor);
+    out->atime_sec = sx->stx_atime.tv_sec;
+    out->atime_nsec = sx->stx_atime.tv_nsec;
+    out->mtime_sec = sx->stx_mtime.tv_sec;
+    out->mtime_nsec = sx->stx_mtime.tv_nsec;
+    out->ctime_sec = sx->stx_ctime.tv_sec;
+    out->ctime_nsec = sx->stx_ctime.tv_nsec;
+    out->has_btime = (sx->stx_mask & STATX_BTIME) != 0;
+    out->btime_sec = out->has_btime ? sx->stx_btime.tv_sec : 0;
+    out->btime_nsec = out->has_btime ? sx->stx_btime.tv_nsec : 0;
+}
+
+int pathmodel_statx(int dirfd, const char *path, int follow, pathmodel_stat *out) {
+    struct statx sx;
+    int flags = AT_STATX_SYNC_AS_STAT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    if (statx(dirfd, path, flags, STATX_BASIC_STATS | STATX_BTIME, &sx) != 0) return -1;
+    pathmodel_fill(&sx, out);
+    return 0;
+}
+
+int pathmodel_fstatx(int fd, pathmodel_stat *out) {
+    struct statx sx;
+    if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS | STATX_BTIME, &sx) != 0)
+        return -1;
+    pathmodel_fill(&sx, out);
+    return 0;
+}
+
+ssize_t pathmodel_copy_file_range(int fd_in, int fd_out, size_t length) {
+    return copy_file_range(fd_in, NULL, fd_out, NULL, length, 0);
+}
+
+int pathmodel_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+                        unsigned int flags) {
+    return renameat2(olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+int pathmodel_errno(void) { return errno; }

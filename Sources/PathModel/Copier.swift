@@ -1,0 +1,294 @@
+import CPathModel
+import Glibc
+import SystemPackage
+
+/// How a `Copier` copies.
+public struct CopyOptions: Sendable, Hashable {
+    /// What to do when a destination file already exists.
+    public enum Overwrite: Sendable, Hashable {
+        /// Replace it (atomically, through a temporary name).
+        case replace
+        /// Leave it and go on (`cp -n`).
+        case skip
+        /// Report `EEXIST` for it.
+        case fail
+        /// Replace it only when the source is newer (`cp -u`).
+        case ifNewer
+    }
+
+    /// Copy directories and everything in them; without it, a directory is an error (`EISDIR`).
+    public var recursive: Bool
+    /// The policy for existing destination files.
+    public var overwrite: Overwrite
+    /// Keep permissions, times and (when allowed) ownership (`cp -p`).
+    public var preserve: Bool
+    /// Follow a symlink given as the source itself (cp without `-R` does); links found inside a
+    /// directory are always copied as links.
+    public var followSourceSymlink: Bool
+    /// fsync each file before it is renamed into place (for a move across file systems).
+    public var sync: Bool
+
+    /// Options for a copy.
+    public init(
+        recursive: Bool = true, overwrite: Overwrite = .replace, preserve: Bool = false,
+        followSourceSymlink: Bool = false, sync: Bool = false
+    ) {
+        self.recursive = recursive
+        self.overwrite = overwrite
+        self.preserve = preserve
+        self.followSourceSymlink = followSourceSymlink
+        self.sync = sync
+    }
+}
+
+/// Copies files and trees, reporting each step to its closures; the engine behind
+/// `File.copy(to:force:)` and a shell's `cp`.
+///
+/// Regular files are written to a temporary name in the destination directory and renamed into
+/// place: a destination never holds half a file, and an existing one keeps its contents when the
+/// copy fails. Data moves by `copy_file_range(2)`, falling back to `read`/`write`.
+public struct Copier {
+    /// The options in force.
+    public var options: CopyOptions
+    /// Asked before an existing destination file is replaced; false skips it (`cp -i`).
+    public var confirmReplace: (_ source: File, _ destination: File) -> Bool = { _, _ in true }
+    /// Told of each entry copied (`cp -v`).
+    public var copied: (_ source: File, _ destination: File) -> Void = { _, _ in }
+    /// Told of each error; the copy goes on with the other entries.
+    public var failed: (FileError) -> Void = { _ in }
+    /// Polled between files and chunks; true stops the copy (the partial file is removed).
+    public var isCancelled: () -> Bool = { false }
+
+    /// A copier with `options` and no-op reporting closures.
+    public init(options: CopyOptions) { self.options = options }
+
+    /// Copies `source` to exactly `destination`. Returns whether everything was copied.
+    @discardableResult
+    public mutating func copy(_ source: File, to destination: File) -> Bool {
+        let info: FileInfo
+        do {
+            info = try source.info(followSymlinks: options.followSourceSymlink)
+        } catch {
+            failed(error)
+            return false
+        }
+        let existing: FileInfo?
+        do {
+            existing = try destination.info(followSymlinks: true)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            existing = nil
+        } catch {
+            failed(error)
+            return false
+        }
+        if let existing, existing.identity == info.identity {
+            failed(FileError(.sameFile, source, .invalidArgument, destination: destination))
+            return false
+        }
+        if info.kind == .directory {
+            guard options.recursive else {
+                failed(FileError(.copy, source, .isDirectory, destination: destination))
+                return false
+            }
+            do {
+                if try source.contains(destination) {
+                    failed(FileError(.copyIntoItself, source, .invalidArgument, destination: destination))
+                    return false
+                }
+            } catch {
+                failed(error)
+                return false
+            }
+            return copyTree(source, info: info, to: destination, existing: existing)
+        }
+        return copyEntry(source, info: info, to: destination, existing: existing)
+    }
+
+    /// Copies a directory tree iteratively (no recursion, whatever its depth).
+    private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
+        var everything = true
+        // Directories are finished (mode and times set) after their contents, deepest first.
+        var finishing: [(source: FileInfo, destination: File)] = []
+        var pending: [(source: File, info: FileInfo, destination: File, existing: FileInfo?)] = [
+            (source, info, destination, existing)
+        ]
+        while let (directory, directoryInfo, target, targetInfo) = pending.popLast() {
+            if isCancelled() { return false }
+            if let targetInfo, targetInfo.kind != .directory {
+                failed(FileError(.copy, directory, .notDirectory, destination: target))
+                everything = false
+                continue
+            }
+            if targetInfo == nil {
+                do {
+                    try target.makeDirectory(mode: directoryInfo.permissions | 0o700)
+                } catch {
+                    failed(error)
+                    everything = false
+                    continue
+                }
+            }
+            copied(directory, target)
+            finishing.append((directoryInfo, target))
+            let entries: [DirectoryEntry]
+            do { entries = try directory.entries() } catch {
+                failed(error)
+                everything = false
+                continue
+            }
+            var subdirectories: [(File, FileInfo, File, FileInfo?)] = []
+            for entry in entries {
+                if isCancelled() { return false }
+                let child = directory.appending(name: entry.name)
+                let childTarget = target.appending(name: entry.name)
+                let childInfo: FileInfo
+                let childExisting: FileInfo?
+                do {
+                    childInfo = try child.info()
+                    do {
+                        childExisting = try childTarget.info()
+                    } catch where error.errno == .noSuchFileOrDirectory {
+                        childExisting = nil
+                    }
+                } catch {
+                    failed(error)
+                    everything = false
+                    continue
+                }
+                if childInfo.kind == .directory {
+                    subdirectories.append((child, childInfo, childTarget, childExisting))
+                } else if !copyEntry(child, info: childInfo, to: childTarget, existing: childExisting) {
+                    everything = false
+                }
+            }
+            pending.append(contentsOf: subdirectories.reversed())
+        }
+        for (sourceInfo, target) in finishing.reversed() {
+            do {
+                try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & ~UInt32(Sys.umask()))
+                if options.preserve {
+                    try target.setTimes(access: sourceInfo.accessTime, modification: sourceInfo.modificationTime)
+                }
+            } catch {
+                failed(error)
+                everything = false
+            }
+        }
+        return everything
+    }
+
+    /// Copies one non-directory entry, honouring the overwrite policy.
+    private mutating func copyEntry(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
+        if let existing {
+            if existing.kind == .directory {
+                failed(FileError(.copy, source, .isDirectory, destination: destination))
+                return false
+            }
+            switch options.overwrite {
+            case .skip: return true
+            case .fail:
+                failed(FileError(.copy, source, .fileExists, destination: destination))
+                return false
+            case .ifNewer where existing.modificationTime >= info.modificationTime:
+                return true
+            case .replace, .ifNewer:
+                guard confirmReplace(source, destination) else { return true }
+            }
+        }
+        do {
+            switch info.kind {
+            case .regular: try copyRegular(source, info: info, to: destination, existingMode: existing?.permissions)
+            case .symlink: try copySymlink(source, info: info, to: destination)
+            default: try copySpecial(source, info: info, to: destination)
+            }
+        } catch {
+            failed(error)
+            return false
+        }
+        copied(source, destination)
+        return true
+    }
+
+    private func copyRegular(_ source: File, info: FileInfo, to requested: File, existingMode: UInt32?) throws(FileError) {
+        let destination = existingMode == nil ? requested : try requested.resolvingFinalSymlinks()
+        let input: Int32
+        do {
+            input = try source.withCString { (path) throws(Errno) in try Sys.open(path, flags: O_RDONLY | O_NOCTTY) }
+        } catch {
+            throw FileError(.open, source, error)
+        }
+        defer { Sys.close(input) }
+        let mode = options.preserve ? info.permissions : (existingMode ?? info.permissions & ~UInt32(Sys.umask()))
+        let temporary = try destination.makeTemporarySibling(mode: mode & 0o777)
+        do throws(FileError) {
+            defer { Sys.close(temporary.descriptor) }
+            try transfer(from: input, source: source, to: temporary.descriptor, destination: destination)
+            do throws(Errno) {
+                try Sys.chmod(fd: temporary.descriptor, mode: mode_t(mode))
+                if options.preserve {
+                    try Sys.setTimes(fd: temporary.descriptor, access: info.accessTime.timespec, modification: info.modificationTime.timespec)
+                    do {
+                        try Sys.chown(fd: temporary.descriptor, uid: info.userID, gid: info.groupID)
+                    } catch where error == .notPermitted || error == .invalidArgument {
+                        // As cp -p does: a user who may not give files away keeps them.
+                    }
+                }
+                if options.sync { try Sys.fsync(temporary.descriptor) }
+            } catch {
+                throw FileError(.setAttributes, destination, error)
+            }
+            try temporary.file.renameReplacing(destination)
+        } catch {
+            temporary.file.removeQuietlyAfterFailure()
+            throw error
+        }
+    }
+
+    /// Moves all bytes from `input` to `output`, in the kernel when it can.
+    private func transfer(from input: Int32, source: File, to output: Int32, destination: File) throws(FileError) {
+        var kernelCopy = true
+        while kernelCopy {
+            if isCancelled() { throw FileError(.write, destination, .canceled) }
+            do {
+                if try Sys.copyFileRange(from: input, to: output, length: 1 << 30) == 0 { return }
+            } catch where [.improperLink, .noFunction, .invalidArgument, .notSupported, .notPermitted, .badFileDescriptor].contains(error) {
+                kernelCopy = false
+            } catch {
+                throw FileError(.write, destination, error)
+            }
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        while true {
+            if isCancelled() { throw FileError(.write, destination, .canceled) }
+            let count: Int
+            do { count = try Sys.read(input, into: &buffer) } catch { throw FileError(.read, source, error) }
+            if count == 0 { return }
+            do { try Sys.writeAll(output, Array(buffer[..<count])) } catch { throw FileError(.write, destination, error) }
+        }
+    }
+
+    private func copySymlink(_ source: File, info: FileInfo, to destination: File) throws(FileError) {
+        var target = info.linkTarget
+        if target == nil { target = try source.linkTarget() }
+        let temporary = try destination.makeTemporarySibling(mode: 0o600)
+        Sys.close(temporary.descriptor)
+        temporary.file.removeQuietlyAfterFailure()
+        do {
+            try temporary.file.makeSymlink(to: target!)
+            try temporary.file.renameReplacing(destination)
+        } catch {
+            temporary.file.removeQuietlyAfterFailure()
+            throw FileError(.copy, source, error.errno, destination: destination)
+        }
+    }
+
+    private func copySpecial(_ source: File, info: FileInfo, to destination: File) throws(FileError) {
+        do {
+            try destination.withCString { (path) throws(Errno) in
+                try Sys.mknod(path, mode: mode_t(info.mode), device: dev_t(info.representedDevice))
+            }
+        } catch {
+            throw FileError(.copy, source, error, destination: destination)
+        }
+    }
+}

@@ -1,0 +1,322 @@
+import Glibc
+import SystemPackage
+
+extension File {
+    /// Creates this directory.
+    ///
+    /// - Parameters:
+    ///   - intermediates: also create missing parents, and succeed when the directory already
+    ///     exists (`mkdir -p`).
+    ///   - mode: permission bits, less the umask.
+    /// - Returns: the directories that were created, outermost first.
+    /// - Throws: `FileError` with operation `.makeDirectory`.
+    /// Corresponds to `mkdir(2)`.
+    @discardableResult
+    public func makeDirectory(intermediates: Bool = false, mode: UInt32 = 0o777) throws(FileError) -> [File] {
+        if !intermediates {
+            do {
+                try withCString { (path) throws(Errno) in try Sys.mkdir(path, mode: mode_t(mode)) }
+            } catch {
+                throw FileError(.makeDirectory, self, error)
+            }
+            return [self]
+        }
+        var missing: [File] = []
+        var cursor = self
+        while true {
+            do throws(FileError) {
+                let existing = try cursor.info(followSymlinks: true)
+                if existing.kind != .directory {
+                    throw FileError(.makeDirectory, missing.isEmpty ? self : cursor, .notDirectory)
+                }
+                break
+            } catch where error.operation == .stat && error.errno == .noSuchFileOrDirectory {
+                missing.append(cursor)
+                let parent = cursor.parent
+                if parent == cursor || cursor.nameBytes.elementsEqual([0x2E, 0x2E]) { break }
+                cursor = parent
+            } catch where error.operation == .stat {
+                throw FileError(.makeDirectory, self, error.errno)
+            }
+        }
+        var created: [File] = []
+        for directory in missing.reversed() {
+            do {
+                try directory.withCString { (path) throws(Errno) in try Sys.mkdir(path, mode: mode_t(mode)) }
+                created.append(directory)
+            } catch where error == .fileExists && directory.isDirectory {
+                continue  // made by someone else meanwhile: mkdir -p accepts that.
+            } catch {
+                throw FileError(.makeDirectory, directory, error)
+            }
+        }
+        return created
+    }
+
+    /// Creates an empty regular file, or leaves an existing one as it is unless `exclusive`.
+    /// - Parameters:
+    ///   - exclusive: fail with `EEXIST` when something is already there.
+    ///   - mode: permission bits, less the umask.
+    /// - Throws: `FileError` with operation `.createFile`.
+    /// Corresponds to `open(2)` with `O_CREAT`.
+    public func createFile(exclusive: Bool = false, mode: UInt32 = 0o666) throws(FileError) {
+        let flags = O_WRONLY | O_CREAT | O_NOCTTY | (exclusive ? O_EXCL : 0)
+        do {
+            let fd = try withCString { (path) throws(Errno) in try Sys.open(path, flags: flags, mode: mode_t(mode)) }
+            Sys.close(fd)
+        } catch {
+            throw FileError(.createFile, self, error)
+        }
+    }
+
+    /// Replaces the file's contents with `bytes`.
+    ///
+    /// Atomic by default: the bytes go to a temporary file in the same directory, which is synced
+    /// and renamed over this path, so a reader sees the old contents or the new, never a mix, and a
+    /// failed write leaves the old contents in place. An existing file's permissions are kept; a
+    /// symlink is written through to its target.
+    /// - Parameter atomically: write in place instead (truncate, then write) when false.
+    /// - Throws: `FileError` with operation `.write` (or `.createFile`/`.open` for the file itself).
+    /// Corresponds to `open(2)`, `write(2)`, `fsync(2)` and `rename(2)`.
+    public func write<Bytes: Collection>(bytes: Bytes, atomically: Bool = true) throws(FileError)
+    where Bytes.Element == UInt8 {
+        let contiguous = Array(bytes)
+        let destination = try resolvingFinalSymlinks()
+        if !atomically {
+            try destination.writeInPlace(contiguous, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY)
+            return
+        }
+        var mode: UInt32 = 0o666 & ~UInt32(Sys.umask())
+        do {
+            mode = try destination.info(followSymlinks: true).permissions
+        } catch where error.errno == .noSuchFileOrDirectory {
+            // A new file: the default mode above applies.
+        }
+        let temporary = try destination.makeTemporarySibling(mode: mode)
+        do {
+            try temporary.file.withDescriptor(temporary.descriptor) { (fd) throws(Errno) in
+                try Sys.writeAll(fd, contiguous)
+                try Sys.chmod(fd: fd, mode: mode_t(mode))
+                try Sys.fsync(fd)
+            }
+            try temporary.file.renameReplacing(destination)
+        } catch {
+            temporary.file.removeQuietlyAfterFailure()
+            throw FileError(.write, self, error.errno)
+        }
+    }
+
+    /// Replaces the file's contents with `text` as UTF-8; atomic by default (see `write(bytes:)`).
+    /// - Throws: `FileError` with operation `.write`.
+    public func write(text: String, atomically: Bool = true) throws(FileError) {
+        try write(bytes: Array(text.utf8), atomically: atomically)
+    }
+
+    /// Adds `bytes` to the end of the file, creating it when missing.
+    /// - Throws: `FileError` with operation `.write` or `.open`.
+    /// Corresponds to `open(2)` with `O_APPEND` and `write(2)`.
+    public func append<Bytes: Collection>(bytes: Bytes) throws(FileError) where Bytes.Element == UInt8 {
+        try writeInPlace(Array(bytes), flags: O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY)
+    }
+
+    /// Adds `text` as UTF-8 to the end of the file, creating it when missing.
+    /// - Throws: `FileError` with operation `.write` or `.open`.
+    public func append(text: String) throws(FileError) { try append(bytes: Array(text.utf8)) }
+
+    /// The whole contents of the file.
+    /// - Throws: `FileError` with operation `.open` or `.read`.
+    /// Corresponds to `open(2)` and `read(2)`.
+    public func readBytes() throws(FileError) -> [UInt8] {
+        let fd: Int32
+        do {
+            fd = try withCString { (path) throws(Errno) in try Sys.open(path, flags: O_RDONLY | O_NOCTTY) }
+        } catch {
+            throw FileError(.open, self, error)
+        }
+        defer { Sys.close(fd) }
+        do throws(Errno) {
+            let size = try Sys.stat(fd: fd).size
+            var result: [UInt8] = []
+            result.reserveCapacity(Int(clamping: size) + 1)
+            var chunk = [UInt8](repeating: 0, count: Swift.max(65536, Swift.min(Int(clamping: size) + 1, 1 << 24)))
+            while true {
+                let count = try Sys.read(fd, into: &chunk)
+                if count == 0 { return result }
+                result.append(contentsOf: chunk[..<count])
+            }
+        } catch {
+            throw FileError(.read, self, error)
+        }
+    }
+
+    /// The contents of the file as UTF-8 text.
+    /// - Throws: `FileError` with operation `.read` and `EILSEQ` when the bytes are not UTF-8.
+    public func readText() throws(FileError) -> String {
+        let bytes = try readBytes()
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FileError(.read, self, .illegalByteSequence)
+        }
+        return text
+    }
+
+    /// Creates a symbolic link at this path that holds `target`.
+    /// - Throws: `FileError` with operation `.makeLink`.
+    /// Corresponds to `symlink(2)`.
+    public func makeSymlink(to target: File) throws(FileError) {
+        do {
+            try target.withCString { (targetPath) throws(Errno) in
+                try withCString { (path) throws(Errno) in try Sys.symlink(targetPath, at: path) }
+            }
+        } catch {
+            throw FileError(.makeLink, self, error, destination: target)
+        }
+    }
+
+    /// Creates a hard link at this path to the existing file `existing`.
+    /// - Throws: `FileError` with operation `.makeLink`.
+    /// Corresponds to `link(2)`.
+    public func makeHardLink(to existing: File) throws(FileError) {
+        do {
+            try existing.withCString { (existingPath) throws(Errno) in
+                try withCString { (path) throws(Errno) in try Sys.link(existingPath, to: path) }
+            }
+        } catch {
+            throw FileError(.makeLink, self, error, destination: existing)
+        }
+    }
+
+    /// Sets the permission bits (following a symlink).
+    /// - Throws: `FileError` with operation `.setAttributes`.
+    /// Corresponds to `chmod(2)`.
+    public func setPermissions(_ mode: UInt32) throws(FileError) {
+        do {
+            try withCString { (path) throws(Errno) in try Sys.chmod(path, mode: mode_t(mode)) }
+        } catch {
+            throw FileError(.setAttributes, self, error)
+        }
+    }
+
+    /// Sets access and modification times; nil means now. A symlink itself is changed, not its target,
+    /// unless `followSymlinks`.
+    /// - Throws: `FileError` with operation `.setAttributes`.
+    /// Corresponds to `utimensat(2)`.
+    public func setTimes(access: Timestamp?, modification: Timestamp?, followSymlinks: Bool = true) throws(FileError) {
+        do {
+            try withCString { (path) throws(Errno) in
+                try Sys.setTimes(path, access: access?.timespec, modification: modification?.timespec, follow: followSymlinks)
+            }
+        } catch {
+            throw FileError(.setAttributes, self, error)
+        }
+    }
+
+    /// Renames this entry within its directory and returns the new path.
+    /// - Parameter newName: the new name; it must not contain `/`.
+    /// - Throws: `FileError` with operation `.rename` (`EINVAL` for a name with `/` or an empty one,
+    ///   `EEXIST` when the name is taken).
+    /// Corresponds to `renameat2(2)` with `RENAME_NOREPLACE`.
+    @discardableResult
+    public func rename(to newName: String) throws(FileError) -> File {
+        guard !newName.isEmpty, !newName.utf8.contains(0x2F), !isDotOrDotDot(newName.utf8) else {
+            throw FileError(.rename, self, .invalidArgument, destination: File(path: newName))
+        }
+        let target = parent.appending(name: Array(newName.utf8))
+        do {
+            try withCString { (old) throws(Errno) in
+                try target.withCString { (new) throws(Errno) in try Sys.rename(old, to: new, noReplace: true) }
+            }
+        } catch {
+            throw FileError(.rename, self, error, destination: target)
+        }
+        return target
+    }
+
+    // MARK: - Internal helpers
+
+    /// Follows symlinks at the final component (up to 40), so that writes land in the target.
+    func resolvingFinalSymlinks() throws(FileError) -> File {
+        var current = self
+        for _ in 0..<40 {
+            let target: File
+            do {
+                target = File(bytes: try current.withCString { (path) throws(Errno) in try Sys.readlink(path) })
+            } catch where error == .invalidArgument || error == .noSuchFileOrDirectory {
+                return current
+            } catch {
+                throw FileError(.readLink, current, error)
+            }
+            current = target.isAbsolute ? target : current.parent + target
+        }
+        throw FileError(.open, self, .tooManySymbolicLinkLevels)
+    }
+
+    /// Opens the file with `flags` and writes all of `bytes`.
+    func writeInPlace(_ bytes: [UInt8], flags: Int32) throws(FileError) {
+        let fd: Int32
+        do {
+            fd = try withCString { (path) throws(Errno) in try Sys.open(path, flags: flags) }
+        } catch {
+            throw FileError(.open, self, error)
+        }
+        defer { Sys.close(fd) }
+        do {
+            try Sys.writeAll(fd, bytes)
+        } catch {
+            throw FileError(.write, self, error)
+        }
+    }
+
+    /// Creates a new, empty, uniquely named file next to this one (`.name.XXXXXXXX.shelf-tmp`)
+    /// and returns it open for writing.
+    func makeTemporarySibling(mode: UInt32) throws(FileError) -> (file: File, descriptor: Int32) {
+        let directory = parent
+        let base = nameBytes.prefix(100)
+        for _ in 0..<100 {
+            var name: [UInt8] = [0x2E]
+            name.append(contentsOf: base)
+            name.append(0x2E)
+            name.append(contentsOf: hexDigits(Sys.randomNumber()))
+            name.append(contentsOf: Array(".shelf-tmp".utf8))
+            let candidate = directory.appending(name: name)
+            do {
+                let fd = try candidate.withCString { (path) throws(Errno) in
+                    try Sys.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, mode: mode_t(mode & 0o777) | 0o600)
+                }
+                return (candidate, fd)
+            } catch where error == .fileExists {
+                continue
+            } catch {
+                throw FileError(.createFile, self, error)
+            }
+        }
+        throw FileError(.createFile, self, .fileExists)
+    }
+
+    /// Runs `body` with an open descriptor and closes it afterwards.
+    func withDescriptor<R>(_ fd: Int32, _ body: (Int32) throws(Errno) -> R) throws(FileError) -> R {
+        defer { Sys.close(fd) }
+        do { return try body(fd) } catch { throw FileError(.write, self, error) }
+    }
+
+    /// Renames this file over `destination`, replacing what is there.
+    func renameReplacing(_ destination: File) throws(FileError) {
+        do {
+            try withCString { (old) throws(Errno) in
+                try destination.withCString { (new) throws(Errno) in try Sys.rename(old, to: new) }
+            }
+        } catch {
+            throw FileError(.rename, self, error, destination: destination)
+        }
+    }
+
+    /// Unlinks a temporary file after a failed write. The original failure is what the caller
+    /// reports; a failure to clean up here cannot be reported more usefully than that one.
+    func removeQuietlyAfterFailure() {
+        _ = try? withCString { (path) throws(Errno) in try Sys.unlink(path) }
+    }
+}
+
+private func hexDigits(_ value: UInt64) -> [UInt8] {
+    let digits = Array("0123456789abcdef".utf8)
+    return (0..<8).map { digits[Int((value >> (UInt64($0) * 4)) & 0xF)] }
+}

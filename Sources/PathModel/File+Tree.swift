@@ -1,0 +1,221 @@
+import Glibc
+import SystemPackage
+
+/// A step of a recursive removal that a caller may veto (as `rm -i` does).
+public enum RemovalStep: Sendable, Hashable {
+    /// About to read a directory's entries in order to remove them.
+    case descend(File)
+    /// About to remove an entry (a directory only once it is empty).
+    case remove(File, FileKind)
+}
+
+extension File {
+    /// Removes this file, or this directory and everything in it. Symlinks are removed, never
+    /// followed, and the walk goes by directory descriptor so that a directory swapped for a
+    /// symlink meanwhile is not followed either.
+    /// - Throws: the first `FileError` met (`.remove`, `.removeDirectory` or `.list`); everything
+    ///   that could be removed before it is gone.
+    /// Corresponds to `unlinkat(2)` and `openat(2)` with `O_NOFOLLOW`.
+    public func delete() throws(FileError) {
+        var first: FileError?
+        removeTree(confirm: { _ in first == nil }, removed: { _, _ in }, failed: { if first == nil { first = $0 } })
+        if let first { throw first }
+    }
+
+    /// Removes everything inside this directory, keeping the directory itself.
+    /// - Throws: the first `FileError` met.
+    public func deleteAllChildren() throws(FileError) {
+        for entry in try entries() { try appending(name: entry.name).delete() }
+    }
+
+    /// Removes this entry and, for a directory, everything below it, reporting each step.
+    ///
+    /// An error on one entry is passed to `failed` and the removal goes on with the others; a
+    /// directory whose entries were not all removed is left in place.
+    /// - Parameters:
+    ///   - confirm: asked before each step; false skips it (and, for `.descend`, the directory).
+    ///   - removed: told of each entry removed.
+    ///   - failed: told of each error.
+    /// - Returns: whether everything was removed.
+    @discardableResult
+    public func removeTree(
+        confirm: (RemovalStep) -> Bool = { _ in true },
+        removed: (File, FileKind) -> Void = { _, _ in },
+        failed: (FileError) -> Void
+    ) -> Bool {
+        let kind: FileKind
+        do { kind = try info().kind } catch {
+            failed(FileError(.remove, self, error.errno))
+            return false
+        }
+        guard kind == .directory else {
+            guard confirm(.remove(self, kind)) else { return false }
+            do {
+                try withCString { (path) throws(Errno) in try Sys.unlink(path) }
+                removed(self, kind)
+                return true
+            } catch {
+                failed(FileError(.remove, self, error))
+                return false
+            }
+        }
+        struct Level {
+            let path: File
+            let stream: DirectoryStream
+            let entries: [(name: [UInt8], type: UInt8)]
+            var index = 0
+            var complete = true
+        }
+        func open(_ path: File, name: [UInt8]?, at parent: Int32) -> Level? {
+            guard confirm(.descend(path)) else { return nil }
+            do throws(Errno) {
+                let opened = try withCName(name ?? path.bytes) { (raw) throws(Errno) in
+                    try Sys.readDirectory(raw, at: parent)
+                }
+                return Level(path: path, stream: opened.stream, entries: opened.entries)
+            } catch {
+                failed(FileError(.list, path, error))
+                return nil
+            }
+        }
+        func unlink(_ name: [UInt8], at dir: Int32, directory: Bool) throws(Errno) {
+            try withCName(name) { (raw) throws(Errno) in
+                if directory { try Sys.rmdir(raw, at: dir) } else { try Sys.unlink(raw, at: dir) }
+            }
+        }
+
+        guard let top = open(self, name: nil, at: Sys.cwd) else { return false }
+        var stack = [top]
+        var everything = true
+        while var level = stack.last {
+            if level.index < level.entries.count {
+                let entry = level.entries[level.index]
+                level.index += 1
+                stack[stack.count - 1] = level
+                let path = level.path.appending(name: entry.name)
+                let dir = level.stream.descriptor
+                var kind = FileKind(directoryEntryType: entry.type)
+                if kind == nil {
+                    do {
+                        let raw = try withCName(entry.name) { (name) throws(Errno) in
+                            try Sys.stat(name, at: dir, follow: false)
+                        }
+                        kind = FileKind(mode: raw.mode)
+                    } catch {
+                        failed(FileError(.remove, path, error))
+                        stack[stack.count - 1].complete = false
+                        continue
+                    }
+                }
+                if kind == .directory {
+                    if let child = open(path, name: entry.name, at: dir) {
+                        stack.append(child)
+                    } else {
+                        stack[stack.count - 1].complete = false
+                    }
+                    continue
+                }
+                guard confirm(.remove(path, kind!)) else {
+                    stack[stack.count - 1].complete = false
+                    continue
+                }
+                do {
+                    try unlink(entry.name, at: dir, directory: false)
+                    removed(path, kind!)
+                } catch {
+                    failed(FileError(.remove, path, error))
+                    stack[stack.count - 1].complete = false
+                }
+                continue
+            }
+            // Every entry is handled: close, then remove the directory itself if it is empty.
+            stack.removeLast()
+            level.stream.close()
+            var done = level.complete && confirm(.remove(level.path, .directory))
+            if done {
+                do {
+                    if let parent = stack.last {
+                        try unlink(Array(level.path.nameBytes), at: parent.stream.descriptor, directory: true)
+                    } else {
+                        try level.path.withCString { (raw) throws(Errno) in try Sys.rmdir(raw) }
+                    }
+                    removed(level.path, .directory)
+                } catch {
+                    failed(FileError(.removeDirectory, level.path, error))
+                    done = false
+                }
+            }
+            if !done {
+                everything = false
+                if !stack.isEmpty { stack[stack.count - 1].complete = false }
+            }
+        }
+        return everything
+    }
+
+    /// Whether `other` is this directory or lies below it, judged by (device, inode) of `other`'s
+    /// existing ancestors, so that links and `..` in the spelling cannot hide it.
+    /// Corresponds to `stat(2)` on each existing ancestor of `other`.
+    public func contains(_ other: File) throws(FileError) -> Bool {
+        let mine = try info(followSymlinks: true).identity
+        var cursor = other.isAbsolute ? other.normalized : (File.current + other).normalized
+        while true {
+            do {
+                if try cursor.info(followSymlinks: true).identity == mine { return true }
+            } catch where error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
+                // Not there yet (a destination about to be made): look further up.
+            }
+            if cursor.isRoot || cursor.depth == 0 { return false }
+            cursor = cursor.parent
+        }
+    }
+
+    /// Copies this file or directory tree to `destination` (the new path, not a folder to copy into).
+    ///
+    /// Directories are copied recursively; symlinks are copied as symlinks; permissions and times
+    /// are kept. Each regular file is written to a temporary name and renamed into place, so an
+    /// existing destination file keeps its old contents if the copy fails.
+    /// - Parameter force: replace existing destination files (directories are merged); otherwise
+    ///   an existing destination fails with `EEXIST`.
+    /// - Throws: the first `FileError` met.
+    /// Corresponds to `copy_file_range(2)` (with a `read`/`write` fallback), `mkdir(2)`,
+    /// `symlink(2)`, `fchmod(2)`, `futimens(2)` and `rename(2)`.
+    public func copy(to destination: File, force: Bool = false) throws(FileError) {
+        var copier = Copier(options: CopyOptions(recursive: true, overwrite: force ? .replace : .fail, preserve: true))
+        var first: FileError?
+        copier.failed = { if first == nil { first = $0 } }
+        copier.copy(self, to: destination)
+        if let first { throw first }
+    }
+
+    /// Moves this entry to `destination` (the new path). Within one file system this is a
+    /// rename; across file systems the tree is copied, synced, and only then the source removed.
+    /// - Parameter force: replace an existing destination; otherwise fail with `EEXIST`.
+    /// - Throws: `FileError` with operation `.move`, `.copyIntoItself`, or the copy's errors.
+    /// Corresponds to `renameat2(2)`, with `RENAME_NOREPLACE` unless `force`.
+    public func move(to destination: File, force: Bool = false) throws(FileError) {
+        do {
+            try withCString { (old) throws(Errno) in
+                try destination.withCString { (new) throws(Errno) in try Sys.rename(old, to: new, noReplace: !force) }
+            }
+            return
+        } catch where error == .improperLink {
+            // Another file system: copy, then remove the source below.
+        } catch where error == .invalidArgument {
+            // EINVAL from rename(2) usually means "into itself"; say so when the disk confirms it.
+            // If the check itself fails, the rename's own error is the one to report.
+            let intoItself: Bool
+            do { intoItself = try contains(destination) } catch { intoItself = false }
+            throw FileError(intoItself ? .copyIntoItself : .move, self, error, destination: destination)
+        } catch {
+            throw FileError(.move, self, error, destination: destination)
+        }
+        var copier = Copier(
+            options: CopyOptions(recursive: true, overwrite: force ? .replace : .fail, preserve: true, sync: true))
+        var first: FileError?
+        copier.failed = { if first == nil { first = $0 } }
+        copier.copy(self, to: destination)
+        if let first { throw first }
+        try delete()
+    }
+}

@@ -1,0 +1,300 @@
+import Glibc
+import SystemPackage
+
+/// A path to a file or directory, whether or not anything exists there.
+///
+/// A `File` is a value: building, joining and taking it apart is pure syntax and never touches
+/// the disk. Methods that do touch the disk say so by throwing (`info()`, `children()`,
+/// `write(bytes:)`…); the few non-throwing conveniences that look at the disk (`exists`,
+/// `isDirectory`…) are documented as such.
+///
+/// Names are bytes: a `File` keeps exactly the bytes it was made from, so a name that is not
+/// UTF-8 survives every operation, and NFC/NFD twins stay two files. Repeated slashes are folded
+/// and a trailing slash is dropped, as `FilePath` does; `.` and `..` stay until `normalized`.
+///
+///     let notes = File.home + "notes" + "a.txt"   // /home/ann/notes/a.txt
+///     notes.name                                  // "a.txt"
+///     notes.extension                             // ".txt"
+public struct File: Sendable, Hashable {
+    /// The normalised path bytes followed by one NUL, so that system calls take them as they are.
+    @usableFromInline internal var storage: [UInt8]
+
+    /// A path from raw bytes; a NUL byte ends the path.
+    public init<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.underestimatedCount + 1)
+        for byte in bytes {
+            if byte == 0 { break }
+            if byte == 0x2F, result.last == 0x2F { continue }
+            result.append(byte)
+        }
+        if result.count > 1, result.last == 0x2F { result.removeLast() }
+        result.append(0)
+        storage = result
+    }
+
+    /// A path from text, taken as its UTF-8 bytes.
+    public init(path: String) { self.init(bytes: path.utf8) }
+
+    /// A path from a swift-system `FilePath`, byte for byte.
+    public init(_ filePath: FilePath) {
+        self = filePath.withPlatformString { File(cString: $0) }
+    }
+
+    /// A path from a NUL-terminated C string.
+    public init(cString: UnsafePointer<CChar>) {
+        self.init(bytes: UnsafeRawBufferPointer(start: cString, count: strlen(cString)))
+    }
+
+    /// Takes `storage` as it is; the caller guarantees it is normalised and NUL-terminated.
+    internal init(normalizedStorage: [UInt8]) { storage = normalizedStorage }
+
+    /// The path's bytes, without a terminating NUL.
+    public var bytes: [UInt8] { Array(storage.dropLast()) }
+
+    /// The number of bytes in the path.
+    public var byteCount: Int { storage.count - 1 }
+
+    /// Calls `body` with the path's bytes (no NUL).
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0.dropLast())) }
+    }
+
+    /// Calls `body` with the path as a NUL-terminated C string, without copying.
+    public func withCString<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
+        try storage.withUnsafeBufferPointer { (buffer) throws(E) -> R in
+            try body(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self))
+        }
+    }
+
+    /// The path as text; bytes that are not UTF-8 become U+FFFD. Use `bytes` to keep them.
+    public var string: String { String(decoding: storage.dropLast(), as: UTF8.self) }
+
+    /// The path as a swift-system `FilePath`.
+    public var filePath: FilePath {
+        withCString { FilePath(platformString: $0) }
+    }
+
+    /// Whether the path's bytes are valid UTF-8.
+    public var isValidUTF8: Bool { String(validating: storage.dropLast(), as: UTF8.self) != nil }
+
+    /// Whether the path starts at the root (`/`).
+    public var isAbsolute: Bool { storage.first == 0x2F }
+
+    /// Whether the path is the root directory itself.
+    public var isRoot: Bool { storage.count == 2 && storage[0] == 0x2F }
+
+    /// The byte range of the last component within `storage` (empty for `""`; `/` for the root).
+    private var nameRange: Range<Int> {
+        let end = storage.count - 1
+        if isRoot { return 0..<1 }
+        var start = end
+        while start > 0 && storage[start - 1] != 0x2F { start -= 1 }
+        return start..<end
+    }
+
+    /// The last component's bytes (`/` for the root).
+    public var nameBytes: ArraySlice<UInt8> { storage[nameRange] }
+
+    /// The last component: `"a.txt"` for `/x/a.txt`, `"/"` for the root.
+    public var name: String { String(decoding: nameBytes, as: UTF8.self) }
+
+    /// Where the extension's dot is within the name, if the name has an extension.
+    private var extensionDot: Int? {
+        let range = nameRange
+        guard let dot = storage[range].lastIndex(of: 0x2E) else { return nil }
+        // A leading dot marks a hidden file, not an extension; a trailing dot starts none.
+        if dot == range.lowerBound || dot == range.upperBound - 1 { return nil }
+        return dot
+    }
+
+    /// The extension with its dot (`".txt"`), or `""` when the name has none.
+    public var `extension`: String {
+        guard let dot = extensionDot else { return "" }
+        return String(decoding: storage[dot..<nameRange.upperBound], as: UTF8.self)
+    }
+
+    /// The extension without its dot (`"txt"`), or `""`.
+    public var extensionWithoutDot: String {
+        guard let dot = extensionDot else { return "" }
+        return String(decoding: storage[(dot + 1)..<nameRange.upperBound], as: UTF8.self)
+    }
+
+    /// The name without its extension (`"a"` for `a.txt`, `".bashrc"` for `.bashrc`).
+    public var nameWithoutExtension: String {
+        let range = nameRange
+        return String(decoding: storage[range.lowerBound..<(extensionDot ?? range.upperBound)], as: UTF8.self)
+    }
+
+    /// Whether the name starts with a dot (`.` and `..` themselves are not hidden).
+    public var isHidden: Bool {
+        let name = nameBytes
+        return name.first == 0x2E && !isDotOrDotDot(name)
+    }
+
+    /// The directory that contains this path, by syntax alone.
+    ///
+    /// The parent of `/` is `/`; of `a` is `.`; of `.` and `..` is `..` and `../..`.
+    public var parent: File {
+        if isRoot { return self }
+        let range = nameRange
+        if range.isEmpty || isDotOrDotDot(storage[range]) { return self + ".." }
+        if range.lowerBound == 0 { return File(path: ".") }
+        if range.lowerBound == 1 { return File(path: "/") }
+        return File(normalizedStorage: Array(storage[..<(range.lowerBound - 1)]) + [0])
+    }
+
+    /// The components as byte slices, without the root.
+    public var componentBytes: [ArraySlice<UInt8>] {
+        storage.dropLast().split(separator: 0x2F, omittingEmptySubsequences: true)
+    }
+
+    /// The components as text, without the root: `["usr", "bin"]` for `/usr/bin`.
+    public var components: [String] { componentBytes.map { String(decoding: $0, as: UTF8.self) } }
+
+    /// The number of components (`/usr/bin` has 2; `/` has 0).
+    public var depth: Int { componentBytes.count }
+
+    /// The path with `.` removed and `..` applied lexically, without touching the disk.
+    ///
+    /// `..` at the top of an absolute path stays at the root; leading `..` of a relative path stays.
+    /// An empty result is `.`.
+    public var normalized: File {
+        var parts: [ArraySlice<UInt8>] = []
+        for part in componentBytes {
+            if part.count == 1 && part.first == 0x2E { continue }
+            if part.count == 2 && part.first == 0x2E && part.last == 0x2E {
+                if let last = parts.last, !(last.count == 2 && last.first == 0x2E && last.last == 0x2E) {
+                    parts.removeLast()
+                } else if !isAbsolute {
+                    parts.append(part)
+                }
+                continue
+            }
+            parts.append(part)
+        }
+        return File(joining: parts, absolute: isAbsolute)
+    }
+
+    private init(joining parts: [ArraySlice<UInt8>], absolute: Bool) {
+        var result: [UInt8] = absolute ? [0x2F] : []
+        for (index, part) in parts.enumerated() {
+            if index > 0 { result.append(0x2F) }
+            result.append(contentsOf: part)
+        }
+        if result.isEmpty { result = [0x2E] }
+        result.append(0)
+        storage = result
+    }
+
+    /// This path relative to `base`, lexically: `/a/b/c` relative to `/a/x` is `../b/c`.
+    ///
+    /// Returns nil when one path is absolute and the other is not.
+    public func relative(to base: File) -> File? {
+        guard isAbsolute == base.isAbsolute else { return nil }
+        let mine = normalized.componentBytes
+        let theirs = base.normalized.componentBytes
+        var common = 0
+        while common < mine.count && common < theirs.count && mine[common] == theirs[common] { common += 1 }
+        let dotDot: ArraySlice<UInt8> = [0x2E, 0x2E]
+        let parts = Array(repeating: dotDot, count: theirs.count - common) + mine[common...]
+        return File(joining: Array(parts), absolute: false)
+    }
+
+    /// The path with a leading `~` or `~/` replaced by `home`; `~user` by that user's home.
+    ///
+    /// A path that does not start with `~`, or names a user the system does not know, is returned unchanged.
+    public func expandingTilde(home: File = .home) -> File {
+        guard storage.first == 0x7E else { return self }
+        let rest = storage.dropLast().dropFirst()
+        let slash = rest.firstIndex(of: 0x2F) ?? rest.endIndex
+        let user = rest[rest.startIndex..<slash]
+        let base: File
+        if user.isEmpty {
+            base = home
+        } else if let dir = Sys.homeDirectory(named: String(decoding: user, as: UTF8.self)) {
+            base = File(bytes: dir)
+        } else {
+            return self
+        }
+        return slash == rest.endIndex ? base : base + File(bytes: rest[(slash + 1)...])
+    }
+
+    /// Joins a relative path onto a directory path: `File.home + "notes"`.
+    public static func + (directory: File, component: String) -> File {
+        directory + File(path: component)
+    }
+
+    /// Joins two paths; the right side is appended even when it starts with `/`.
+    public static func + (directory: File, rest: File) -> File {
+        if rest.storage.count == 1 { return directory }
+        if directory.storage.count == 1 { return rest }
+        var result = directory.storage
+        result.removeLast()
+        if result.last != 0x2F { result.append(0x2F) }
+        result.append(contentsOf: rest.storage.drop { $0 == 0x2F })
+        return File(normalizedStorage: result)
+    }
+
+    /// Joins a name given as bytes (a directory entry) onto this path.
+    public func appending<Name: Collection>(name: Name) -> File where Name.Element == UInt8 {
+        var result = storage
+        result.removeLast()
+        if !result.isEmpty && result.last != 0x2F { result.append(0x2F) }
+        result.append(contentsOf: name)
+        result.append(0)
+        return File(normalizedStorage: result)
+    }
+}
+
+/// Whether a name is `.` or `..`.
+@inline(__always)
+func isDotOrDotDot<C: Collection>(_ name: C) -> Bool where C.Element == UInt8 {
+    var iterator = name.makeIterator()
+    guard iterator.next() == 0x2E else { return false }
+    guard let second = iterator.next() else { return true }
+    return second == 0x2E && iterator.next() == nil
+}
+
+extension File: Comparable {
+    /// Orders paths by their bytes, as `LC_ALL=C` sorting does.
+    public static func < (lhs: File, rhs: File) -> Bool {
+        lhs.storage.withUnsafeBufferPointer { left in
+            rhs.storage.withUnsafeBufferPointer { right in
+                let count = Swift.min(left.count, right.count)
+                let order = memcmp(left.baseAddress!, right.baseAddress!, count)
+                return order < 0 || (order == 0 && left.count < right.count)
+            }
+        }
+    }
+}
+
+extension File: ExpressibleByStringLiteral {
+    /// A path from a literal: `let etc: File = "/etc"`.
+    public init(stringLiteral value: String) { self.init(path: value) }
+}
+
+extension File: CustomStringConvertible {
+    /// `<Dir name>` for a directory and `<File name>` otherwise; looks at the disk (stat).
+    public var description: String {
+        (isDirectory ? "<Dir " : "<File ") + name + ">"
+    }
+}
+
+extension File: Codable {
+    /// Decodes a path from a string, or from an array of bytes for a path that is not UTF-8.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        do {
+            self.init(path: try container.decode(String.self))
+        } catch DecodingError.typeMismatch {
+            self.init(bytes: try container.decode([UInt8].self))
+        }
+    }
+
+    /// Encodes the path as a string when it is UTF-8, else as an array of its bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if isValidUTF8 { try container.encode(string) } else { try container.encode(bytes) }
+    }
+}

@@ -1,0 +1,202 @@
+import CPathModel
+import Glibc
+import SystemPackage
+
+/// The type of a file system entry.
+public enum FileKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case regular, directory, symlink, fifo, socket, characterDevice, blockDevice, unknown
+
+    /// The kind encoded in the `S_IFMT` bits of a mode.
+    public init(mode: UInt32) {
+        switch mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): self = .regular
+        case UInt32(S_IFDIR): self = .directory
+        case UInt32(S_IFLNK): self = .symlink
+        case UInt32(S_IFIFO): self = .fifo
+        case UInt32(S_IFSOCK): self = .socket
+        case UInt32(S_IFCHR): self = .characterDevice
+        case UInt32(S_IFBLK): self = .blockDevice
+        default: self = .unknown
+        }
+    }
+
+    /// The kind a `readdir` `d_type` names, or nil when the file system did not say (`DT_UNKNOWN`).
+    init?(directoryEntryType type: UInt8) {
+        switch Int32(type) {
+        case Int32(DT_REG): self = .regular
+        case Int32(DT_DIR): self = .directory
+        case Int32(DT_LNK): self = .symlink
+        case Int32(DT_FIFO): self = .fifo
+        case Int32(DT_SOCK): self = .socket
+        case Int32(DT_CHR): self = .characterDevice
+        case Int32(DT_BLK): self = .blockDevice
+        default: return nil
+        }
+    }
+}
+
+/// A point in time as the kernel keeps it: seconds and nanoseconds since the Unix epoch.
+public struct Timestamp: Sendable, Hashable, Comparable, Codable {
+    /// Whole seconds since 1970-01-01 00:00:00 UTC.
+    public var seconds: Int64
+    /// Nanoseconds within the second, 0 ..< 1,000,000,000.
+    public var nanoseconds: UInt32
+
+    /// A timestamp from its parts.
+    public init(seconds: Int64, nanoseconds: UInt32 = 0) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    /// Orders timestamps in time.
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
+    }
+
+    var timespec: Glibc.timespec { Glibc.timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)) }
+}
+
+/// What the kernel knows about one file: the result of `statx(2)` (`lstat`/`stat`).
+public struct FileInfo: Sendable, Hashable {
+    /// The type of the entry.
+    public var kind: FileKind
+    /// The full mode: type bits and permission bits (`st_mode`).
+    public var mode: UInt32
+    /// Size in bytes (`st_size`); for a symlink, the length of its target.
+    public var size: UInt64
+    /// Number of 512-byte blocks allocated (`st_blocks`).
+    public var blocks: UInt64
+    /// The preferred I/O block size (`st_blksize`).
+    public var blockSize: UInt32
+    /// The owner's user id.
+    public var userID: UInt32
+    /// The group id.
+    public var groupID: UInt32
+    /// Number of hard links.
+    public var linkCount: UInt32
+    /// Inode number.
+    public var inode: UInt64
+    /// The device the file lives on (`st_dev`).
+    public var device: UInt64
+    /// The device a device file stands for (`st_rdev`).
+    public var representedDevice: UInt64
+    /// Last access.
+    public var accessTime: Timestamp
+    /// Last change of content.
+    public var modificationTime: Timestamp
+    /// Last change of content or metadata.
+    public var changeTime: Timestamp
+    /// Birth time, when the file system records it.
+    public var creationTime: Timestamp?
+    /// The target of a symbolic link (only for a symlink that was not followed).
+    public var linkTarget: File?
+
+    /// The permission bits, including set-user-id, set-group-id and sticky (`mode & 0o7777`).
+    public var permissions: UInt32 { mode & 0o7777 }
+
+    /// The owner's login name, looked up in the user database; nil when it has none.
+    public var owner: String? { Sys.userName(userID) }
+
+    /// The group's name, looked up in the group database; nil when it has none.
+    public var group: String? { Sys.groupName(groupID) }
+
+    /// The identity of the file on this machine: (device, inode).
+    public var identity: FileIdentity { FileIdentity(device: device, inode: inode) }
+
+    init(_ raw: pathmodel_stat, linkTarget: File? = nil) {
+        kind = FileKind(mode: raw.mode)
+        mode = raw.mode
+        size = raw.size
+        blocks = raw.blocks
+        blockSize = raw.blksize
+        userID = raw.uid
+        groupID = raw.gid
+        linkCount = raw.nlink
+        inode = raw.ino
+        device = raw.dev
+        representedDevice = raw.rdev
+        accessTime = Timestamp(seconds: raw.atime_sec, nanoseconds: raw.atime_nsec)
+        modificationTime = Timestamp(seconds: raw.mtime_sec, nanoseconds: raw.mtime_nsec)
+        changeTime = Timestamp(seconds: raw.ctime_sec, nanoseconds: raw.ctime_nsec)
+        creationTime = raw.has_btime != 0 ? Timestamp(seconds: raw.btime_sec, nanoseconds: raw.btime_nsec) : nil
+        self.linkTarget = linkTarget
+    }
+}
+
+/// A file's identity on this machine: its device and inode. Two paths with equal identities are
+/// the same file, whatever their spelling.
+public struct FileIdentity: Sendable, Hashable {
+    /// The device number.
+    public var device: UInt64
+    /// The inode number.
+    public var inode: UInt64
+}
+
+extension File {
+    /// What the kernel knows about this file; symlinks are described, not followed, unless asked.
+    ///
+    /// - Parameter followSymlinks: describe the file a symlink points to (`stat`) instead of the
+    ///   link itself (`lstat`).
+    /// - Throws: `FileError` with operation `.stat`.
+    /// Corresponds to `statx(2)`, plus `readlink(2)` for a symlink.
+    public func info(followSymlinks: Bool = false) throws(FileError) -> FileInfo {
+        do {
+            let raw = try withCString { (path) throws(Errno) in try Sys.stat(path, follow: followSymlinks) }
+            guard FileKind(mode: raw.mode) == .symlink else { return FileInfo(raw) }
+            let target = try withCString { (path) throws(Errno) in try Sys.readlink(path) }
+            return FileInfo(raw, linkTarget: File(bytes: target))
+        } catch {
+            throw FileError(.stat, self, error)
+        }
+    }
+
+    /// The target a symbolic link holds, as written in the link.
+    /// - Throws: `FileError` with operation `.readLink` (`EINVAL` when this is not a symlink).
+    /// Corresponds to `readlink(2)`.
+    public func linkTarget() throws(FileError) -> File {
+        do {
+            return File(bytes: try withCString { (path) throws(Errno) in try Sys.readlink(path) })
+        } catch {
+            throw FileError(.readLink, self, error)
+        }
+    }
+
+    /// The kind of entry at this path without following a final symlink, or nil when nothing is
+    /// there or it cannot be examined. Corresponds to `lstat(2)`.
+    private func kind(followingSymlinks follow: Bool) -> FileKind? {
+        do {
+            let raw = try withCString { (path) throws(Errno) in try Sys.stat(path, follow: follow) }
+            return FileKind(mode: raw.mode)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Whether an entry exists at this path (a dangling symlink counts; it is there).
+    /// Looks at the disk; false also when the path cannot be examined. Corresponds to `lstat(2)`.
+    public var exists: Bool { kind(followingSymlinks: false) != nil }
+
+    /// Whether this path leads to a regular file, following symlinks. Looks at the disk.
+    /// Corresponds to `stat(2)`.
+    public var isFile: Bool { kind(followingSymlinks: true) == .regular }
+
+    /// Whether this path leads to a directory, following symlinks. Looks at the disk.
+    /// Corresponds to `stat(2)`.
+    public var isDirectory: Bool { kind(followingSymlinks: true) == .directory }
+
+    /// Whether the entry at this path is a symbolic link itself. Looks at the disk.
+    /// Corresponds to `lstat(2)`.
+    public var isSymlink: Bool { kind(followingSymlinks: false) == .symlink }
+
+    /// Whether this path is a directory with no entries. Looks at the disk; false when it cannot
+    /// be read. Corresponds to `open(2)` and `readdir(3)`.
+    public var isEmptyDirectory: Bool {
+        do {
+            let stream = try withCString { (path) throws(Errno) in try Sys.openDirectory(path) }
+            defer { stream.close() }
+            return try stream.next() == nil
+        } catch {
+            return false
+        }
+    }
+}

@@ -1,0 +1,351 @@
+// The one door to the kernel: every file-system call PathModel makes goes through this file.
+// Each trampoline retries EINTR, turns a failure into a thrown `Errno`, and consults the
+// fault-injection plan that tests may install.
+
+import CPathModel
+import Glibc
+import SystemPackage
+
+/// The system calls PathModel makes, named so that tests can inject faults into one of them.
+@_spi(FaultInjection)
+public enum SyscallName: String, Sendable, CaseIterable {
+    case open, close, read, write, fsync, stat, mkdir, unlink, rmdir, rename, symlink, readlink
+    case link, chmod, chown, utimens, opendir, readdir, copyFileRange, truncate
+}
+
+/// A plan of injected failures: which call fails, with which errno, for which paths.
+@_spi(FaultInjection)
+public struct FaultPlan: Sendable {
+    /// Decides whether a call fails; `path` is the call's path argument, when it has one.
+    public let decide: @Sendable (SyscallName, String?) -> Errno?
+
+    /// A plan from a deciding closure.
+    public init(_ decide: @escaping @Sendable (SyscallName, String?) -> Errno?) {
+        self.decide = decide
+    }
+
+    /// The plan in force for the current task, if any.
+    @TaskLocal public static var current: FaultPlan?
+}
+
+@inline(__always)
+private func injected(_ call: SyscallName, _ path: UnsafePointer<CChar>?) -> Errno? {
+    guard let plan = FaultPlan.current else { return nil }
+    return plan.decide(call, path.map { String(cString: $0) })
+}
+
+@inline(__always)
+private func lastErrno() -> Errno { Errno(rawValue: pathmodel_errno()) }
+
+/// Calls `body` until it stops failing with EINTR; returns its result or throws its errno.
+@inline(__always)
+private func retrying<T: BinaryInteger>(
+    _ call: SyscallName, _ path: UnsafePointer<CChar>? = nil, _ body: () -> T
+) throws(Errno) -> T {
+    if let fault = injected(call, path) { throw fault }
+    while true {
+        let result = body()
+        if result >= 0 { return result }
+        let error = lastErrno()
+        if error != .interrupted { throw error }
+    }
+}
+
+/// Calls `body` with `name` as a NUL-terminated C string.
+func withCName<R>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) throws(Errno) -> R) throws(Errno) -> R {
+    var terminated = name
+    terminated.append(0)
+    let result: Result<R, Errno> = terminated.withUnsafeBufferPointer { buffer in
+        Result { () throws(Errno) in try body(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)) }
+    }
+    return try result.get()
+}
+
+/// Thin, errno-capturing wrappers over the libc calls PathModel needs.
+enum Sys {
+    static let cwd: Int32 = AT_FDCWD
+
+    static func open(
+        _ path: UnsafePointer<CChar>, at dir: Int32 = cwd, flags: Int32, mode: mode_t = 0o666
+    ) throws(Errno) -> Int32 {
+        try retrying(.open, path) { openat(dir, path, flags | O_CLOEXEC, mode) }
+    }
+
+    static func close(_ fd: Int32) {
+        // close(2) must not be retried on Linux: the descriptor is gone whatever it returns.
+        _ = Glibc.close(fd)
+    }
+
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retrying(.read) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Writes the whole buffer, looping over short writes.
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < buffer.count {
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[offset...])
+            let written = try retrying(.write) { Glibc.write(fd, chunk.baseAddress, chunk.count) }
+            offset += written
+        }
+    }
+
+    /// Writes all of `bytes`.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try writeAll(fd, buffer) } }.get()
+    }
+
+    /// Reads into the start of `buffer`; returns the count read, 0 at the end.
+    static func read(_ fd: Int32, into buffer: inout [UInt8]) throws(Errno) -> Int {
+        try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try read(fd, into: raw) } }.get()
+    }
+
+    static func fsync(_ fd: Int32) throws(Errno) {
+        _ = try retrying(.fsync) { Glibc.fsync(fd) }
+    }
+
+    static func stat(
+        _ path: UnsafePointer<CChar>, at dir: Int32 = cwd, follow: Bool
+    ) throws(Errno) -> pathmodel_stat {
+        var result = pathmodel_stat()
+        _ = try retrying(.stat, path) { pathmodel_statx(dir, path, follow ? 1 : 0, &result) }
+        return result
+    }
+
+    static func stat(fd: Int32) throws(Errno) -> pathmodel_stat {
+        var result = pathmodel_stat()
+        _ = try retrying(.stat) { pathmodel_fstatx(fd, &result) }
+        return result
+    }
+
+    static func mkdir(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd, mode: mode_t) throws(Errno) {
+        _ = try retrying(.mkdir, path) { mkdirat(dir, path, mode) }
+    }
+
+    static func unlink(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd) throws(Errno) {
+        _ = try retrying(.unlink, path) { unlinkat(dir, path, 0) }
+    }
+
+    static func rmdir(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd) throws(Errno) {
+        _ = try retrying(.rmdir, path) { unlinkat(dir, path, AT_REMOVEDIR) }
+    }
+
+    static func rename(
+        _ old: UnsafePointer<CChar>, to new: UnsafePointer<CChar>, noReplace: Bool = false
+    ) throws(Errno) {
+        let flags = noReplace ? pathmodel_rename_noreplace : 0
+        _ = try retrying(.rename, old) { pathmodel_renameat2(cwd, old, cwd, new, flags) }
+    }
+
+    static func symlink(_ target: UnsafePointer<CChar>, at path: UnsafePointer<CChar>) throws(Errno) {
+        _ = try retrying(.symlink, path) { symlinkat(target, cwd, path) }
+    }
+
+    static func link(_ existing: UnsafePointer<CChar>, to path: UnsafePointer<CChar>) throws(Errno) {
+        _ = try retrying(.link, path) { linkat(cwd, existing, cwd, path, 0) }
+    }
+
+    /// The target of a symbolic link, as raw bytes.
+    static func readlink(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd) throws(Errno) -> [UInt8] {
+        var capacity = 256
+        while true {
+            var buffer = [UInt8](repeating: 0, count: capacity)
+            let count = try buffer.withUnsafeMutableBufferPointer { (raw) throws(Errno) -> Int in
+                try retrying(.readlink, path) {
+                    raw.baseAddress!.withMemoryRebound(to: CChar.self, capacity: capacity) {
+                        readlinkat(dir, path, $0, capacity)
+                    }
+                }
+            }
+            if count < capacity { return Array(buffer[..<count]) }
+            capacity *= 4
+        }
+    }
+
+    static func chmod(_ path: UnsafePointer<CChar>, mode: mode_t) throws(Errno) {
+        _ = try retrying(.chmod, path) { fchmodat(cwd, path, mode, 0) }
+    }
+
+    static func chmod(fd: Int32, mode: mode_t) throws(Errno) {
+        _ = try retrying(.chmod) { fchmod(fd, mode) }
+    }
+
+    static func chown(_ path: UnsafePointer<CChar>, uid: uid_t, gid: gid_t, follow: Bool) throws(Errno) {
+        _ = try retrying(.chown, path) { fchownat(cwd, path, uid, gid, follow ? 0 : AT_SYMLINK_NOFOLLOW) }
+    }
+
+    /// Sets access and modification times; `nil` means "now".
+    static func setTimes(
+        _ path: UnsafePointer<CChar>, access: timespec?, modification: timespec?, follow: Bool
+    ) throws(Errno) {
+        let now = timespec(tv_sec: 0, tv_nsec: Int(pathmodel_utime_now))
+        var times = (access ?? now, modification ?? now)
+        _ = try retrying(.utimens, path) {
+            withUnsafePointer(to: &times) {
+                $0.withMemoryRebound(to: timespec.self, capacity: 2) {
+                    utimensat(cwd, path, $0, follow ? 0 : AT_SYMLINK_NOFOLLOW)
+                }
+            }
+        }
+    }
+
+    /// Sets access and modification times of an open file.
+    static func setTimes(fd: Int32, access: timespec, modification: timespec) throws(Errno) {
+        var times = (access, modification)
+        _ = try retrying(.utimens) {
+            withUnsafePointer(to: &times) { $0.withMemoryRebound(to: timespec.self, capacity: 2) { futimens(fd, $0) } }
+        }
+    }
+
+    static func chown(fd: Int32, uid: uid_t, gid: gid_t) throws(Errno) {
+        _ = try retrying(.chown) { fchown(fd, uid, gid) }
+    }
+
+    static func mknod(_ path: UnsafePointer<CChar>, mode: mode_t, device: dev_t) throws(Errno) {
+        _ = try retrying(.mkdir, path) { mknodat(cwd, path, mode, device) }
+    }
+
+    static func truncate(fd: Int32, length: Int) throws(Errno) {
+        _ = try retrying(.truncate) { ftruncate(fd, off_t(length)) }
+    }
+
+    /// Copies up to `length` bytes in the kernel; 0 means end of input.
+    static func copyFileRange(from input: Int32, to output: Int32, length: Int) throws(Errno) -> Int {
+        try retrying(.copyFileRange) { pathmodel_copy_file_range(input, output, length) }
+    }
+
+    /// Opens a directory stream on `path`.
+    static func openDirectory(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd) throws(Errno) -> DirectoryStream {
+        let fd = try open(path, at: dir, flags: O_RDONLY | O_DIRECTORY)
+        if let fault = injected(.opendir, path) {
+            close(fd)
+            throw fault
+        }
+        guard let stream = fdopendir(fd) else {
+            let error = lastErrno()
+            close(fd)
+            throw error
+        }
+        return DirectoryStream(stream)
+    }
+
+    /// Reads every entry of the directory at `path` (relative to `dir`), without following a final symlink.
+    /// Returns the still-open stream for *at calls on its descriptor.
+    static func readDirectory(
+        _ path: UnsafePointer<CChar>, at dir: Int32
+    ) throws(Errno) -> (stream: DirectoryStream, entries: [(name: [UInt8], type: UInt8)]) {
+        let fd = try open(path, at: dir, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        guard let raw = fdopendir(fd) else {
+            let error = lastErrno()
+            close(fd)
+            throw error
+        }
+        let stream = DirectoryStream(raw)
+        var entries: [(name: [UInt8], type: UInt8)] = []
+        do {
+            while let entry = try stream.next() { entries.append(entry) }
+        } catch {
+            stream.close()
+            throw error
+        }
+        return (stream, entries)
+    }
+
+    static func currentDirectory() throws(Errno) -> [UInt8] {
+        var capacity = Int(PATH_MAX)
+        while true {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            if getcwd(&buffer, capacity) != nil {
+                return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            }
+            let error = lastErrno()
+            if error != .outOfRange { throw error }
+            capacity *= 2
+        }
+    }
+
+    static func environment(_ name: String) -> [UInt8]? {
+        guard let value = getenv(name) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+    }
+
+    static func userID() -> uid_t { getuid() }
+    static func umask() -> mode_t {
+        let mask = Glibc.umask(0)
+        _ = Glibc.umask(mask)
+        return mask
+    }
+
+    /// The login name for a user id, or nil when the user database has none.
+    static func userName(_ uid: uid_t) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return String(cString: entry.pw_name)
+    }
+
+    /// The home directory for a user id from the user database.
+    static func homeDirectory(_ uid: uid_t) -> [UInt8]? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return Array(UnsafeRawBufferPointer(start: entry.pw_dir, count: strlen(entry.pw_dir)))
+    }
+
+    /// The home directory of a named user from the user database.
+    static func homeDirectory(named name: String) -> [UInt8]? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return Array(UnsafeRawBufferPointer(start: entry.pw_dir, count: strlen(entry.pw_dir)))
+    }
+
+    /// The group name for a group id, or nil when the group database has none.
+    static func groupName(_ gid: gid_t) -> String? {
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var buffer = [CChar](repeating: 0, count: 8192)
+        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return String(cString: entry.gr_name)
+    }
+
+    /// A process-unique random number for temporary names.
+    static func randomNumber() -> UInt64 {
+        UInt64.random(in: .min ... .max)
+    }
+}
+
+/// An open directory stream; yields entries until the end, then must be closed.
+struct DirectoryStream {
+    private let stream: OpaquePointer
+    private let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
+    init(_ stream: OpaquePointer) { self.stream = stream }
+
+    /// The next entry's name bytes and `d_type`, skipping `.` and `..`; nil at the end.
+    func next() throws(Errno) -> (name: [UInt8], type: UInt8)? {
+        while true {
+            if let fault = injected(.readdir, nil) { throw fault }
+            errno = 0
+            guard let entry = readdir(stream) else {
+                let error = pathmodel_errno()
+                if error != 0 { throw Errno(rawValue: error) }
+                return nil
+            }
+            let type = entry.pointee.d_type
+            let start = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
+            let name = UnsafeRawBufferPointer(start: start, count: strlen(start))
+            if name.count == 1 && name[0] == 0x2E { continue }
+            if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { continue }
+            return (Array(name), type)
+        }
+    }
+
+    /// The descriptor behind the stream, for *at calls relative to the directory.
+    var descriptor: Int32 { dirfd(stream) }
+
+    func close() { _ = closedir(stream) }
+}
