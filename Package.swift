@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "PathModel", targets: ["PathModel"]),
         .library(name: "PathModelFoundation", targets: ["PathModelFoundation"]),
+        .library(name: "ShellCore", targets: ["ShellCore"]),
+        .executable(name: "shelf", targets: ["shelf"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0")
@@ -17,6 +19,8 @@ let package = Package(
             dependencies: ["CPathModel", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(name: "PathModelFoundation", dependencies: ["PathModel"]),
+        .target(name: "ShellCore", dependencies: ["PathModel"]),
+        .executableTarget(name: "shelf", dependencies: ["ShellCore", "PathModel"]),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
     ],
     swiftLanguageModes: [.v6]

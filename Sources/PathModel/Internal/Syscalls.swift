@@ -251,6 +251,18 @@ enum Sys {
         return (stream, entries)
     }
 
+    /// Checks permission as the real user; `mode` is a mask of R_OK, W_OK, X_OK.
+    static func access(_ path: UnsafePointer<CChar>, mode: Int32) throws(Errno) {
+        _ = try retrying(.stat, path) { Glibc.access(path, mode) }
+    }
+
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Writes as much of `buffer` as one call takes; returns the count.
+    static func writeSome(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retrying(.write) { Glibc.write(fd, buffer.baseAddress, buffer.count) }
+    }
+
     static func currentDirectory() throws(Errno) -> [UInt8] {
         var capacity = Int(PATH_MAX)
         while true {

@@ -1,0 +1,25 @@
+import SystemPackage
+
+extension File {
+    /// Removes this entry if it is an empty directory.
+    /// - Throws: `FileError` with operation `.removeDirectory` (`ENOTEMPTY`, `ENOTDIR`…).
+    /// Corresponds to `rmdir(2)`.
+    public func removeEmptyDirectory() throws(FileError) {
+        do {
+            try withCString { (path) throws(Errno) in try Sys.rmdir(path) }
+        } catch {
+            throw FileError(.removeDirectory, self, error)
+        }
+    }
+
+    /// Removes this entry if it is not a directory (a symlink itself, never its target).
+    /// - Throws: `FileError` with operation `.remove` (`EISDIR` for a directory).
+    /// Corresponds to `unlink(2)`.
+    public func removeFile() throws(FileError) {
+        do {
+            try withCString { (path) throws(Errno) in try Sys.unlink(path) }
+        } catch {
+            throw FileError(.remove, self, error)
+        }
+    }
+}

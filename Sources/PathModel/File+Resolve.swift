@@ -1,0 +1,47 @@
+import Glibc
+import SystemPackage
+
+extension File {
+    /// The absolute path with every symlink resolved and `.`/`..` applied, as `realpath(3)` gives.
+    ///
+    /// A relative path is taken from the process's current directory; pass an absolute path to
+    /// resolve against another one. Every component must exist.
+    /// - Throws: `FileError` with operation `.resolve` (`ELOOP` after 40 links).
+    /// Corresponds to `lstat(2)` and `readlink(2)` on each component.
+    public func resolvingSymlinks() throws(FileError) -> File {
+        var pending = (isAbsolute ? self : File.current + self).componentBytes.reversed().map { Array($0) }
+        var resolved = File.root
+        var links = 0
+        while let component = pending.popLast() {
+            if component == [0x2E] { continue }
+            if component == [0x2E, 0x2E] {
+                resolved = resolved.parent
+                continue
+            }
+            let candidate = resolved.appending(name: component)
+            let info: FileInfo
+            do { info = try candidate.info() } catch { throw FileError(.resolve, self, error.errno) }
+            guard info.kind == .symlink, let target = info.linkTarget else {
+                if !pending.isEmpty && info.kind != .directory { throw FileError(.resolve, self, .notDirectory) }
+                resolved = candidate
+                continue
+            }
+            links += 1
+            if links > 40 { throw FileError(.resolve, self, .tooManySymbolicLinkLevels) }
+            if target.isAbsolute { resolved = .root }
+            pending.append(contentsOf: target.componentBytes.reversed().map { Array($0) })
+        }
+        return resolved
+    }
+
+    /// Checks that the directory can be entered (search permission for the real user).
+    /// - Throws: `FileError` with operation `.stat` (`EACCES` when it cannot).
+    /// Corresponds to `access(2)` with `X_OK`.
+    public func checkSearchable() throws(FileError) {
+        do {
+            try withCString { (path) throws(Errno) in try Sys.access(path, mode: X_OK) }
+        } catch {
+            throw FileError(.stat, self, error)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import PathModel
+
+/// `cd [DIR]`, `cd -`: change the shell's current directory.
+public struct CdCommand: ShellCommand {
+    public static let name = "cd"
+    public static let summary = "Change the shell's current directory (to $HOME without DIR; to the previous one with -)."
+    public static let synopsis = "[DIR | -]"
+    public static let options: [OptionSpec] = []
+
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        operands = arguments.operands
+    }
+
+    /// `cd -` is an operand, not an option.
+    public static func parse(_ arguments: [Argument]) throws(UsageError) -> CdCommand {
+        if arguments.count == 1, arguments[0].bytes == [0x2D] {
+            return try CdCommand(ParsedArguments(options: [], operands: arguments))
+        }
+        return try CdCommand(OptionParser.parse(arguments, specs: options))
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        let state = context.state
+        guard operands.count <= 1 else {
+            context.error(Messages.tooMany)
+            return .failure
+        }
+        var spelled = operands.first?.bytes ?? state.home.bytes
+        var announce = false
+        if spelled == [0x2D] {
+            guard let previous = state.previousDirectory else {
+                context.error(Messages.noPrevious)
+                return .failure
+            }
+            spelled = previous.bytes
+            announce = true
+        }
+        let target = state.resolve(File(bytes: spelled)).normalized
+        do {
+            let info = try target.info(followSymlinks: true)
+            guard info.kind == .directory else {
+                context.error(Diagnostics.renderBare(FileError(.stat, target, .notDirectory), as: spelled))
+                return .failure
+            }
+            try target.checkSearchable()
+        } catch {
+            context.error(Diagnostics.renderBare(error, as: spelled))
+            return .failure
+        }
+        state.previousDirectory = state.cwd
+        state.cwd = target
+        state.environment["OLDPWD"] = state.previousDirectory?.string
+        state.environment["PWD"] = target.string
+        if announce {
+            context.stdout.write(bytes: target.bytes)
+            context.stdout.line()
+        }
+        return .success
+    }
+
+    private enum Messages {
+        static let tooMany = "too many arguments"
+        static let noPrevious = "OLDPWD not set"
+    }
+}

@@ -1,0 +1,22 @@
+/// `history`: the lines run in this session, numbered.
+public struct HistoryCommand: ShellCommand {
+    public static let name = "history"
+    public static let summary = "List the command lines run so far, numbered."
+    public static let synopsis = ""
+    public static let options: [OptionSpec] = []
+
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        operands = arguments.operands
+        guard operands.isEmpty else { throw UsageError("too many arguments") }
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        for (index, line) in context.state.history.enumerated() {
+            let number = String(index + 1)
+            context.stdout.line(String(repeating: " ", count: max(0, 5 - number.count)) + number + "  " + line)
+        }
+        return .success
+    }
+}

@@ -1,0 +1,77 @@
+import PathModel
+
+/// `mkdir [-p] [-v] [-m MODE] DIR...`: create directories.
+public struct MkdirCommand: ShellCommand {
+    public static let name = "mkdir"
+    public static let summary = "Create the DIRECTORY(ies), if they do not already exist."
+    public static let synopsis = "[-p] [-v] [-m MODE] DIRECTORY..."
+    public static let options = [
+        OptionSpec("m", "mode", value: .required, valueName: "MODE", help: "set file mode (octal, as in chmod), not a=rwx - umask"),
+        OptionSpec("p", "parents", help: "no error if existing, make parent directories as needed"),
+        OptionSpec("v", "verbose", help: "print a message for each created directory"),
+    ]
+
+    /// Create missing parents and accept existing directories.
+    public var parents: Bool
+    /// Report each directory made.
+    public var verbose: Bool
+    /// Exact permission bits for the named directories.
+    public var mode: UInt32?
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        parents = arguments.has("parents")
+        verbose = arguments.has("verbose")
+        if let text = arguments.value("mode") {
+            guard let value = UInt32(text, radix: 8), value <= 0o7777 else { throw UsageError("invalid mode '\(text)'") }
+            mode = value
+        }
+        operands = arguments.operands
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        guard !operands.isEmpty else {
+            context.error(Messages.missingOperand)
+            context.stderr.line("Try 'help mkdir' for more information.")
+            return .usage
+        }
+        var status = ExitStatus.success
+        for operand in operands {
+            if context.isCancelled { return .interrupted }
+            let target = context.resolve(operand)
+            do {
+                let created = try target.makeDirectory(intermediates: parents)
+                if let mode, !created.isEmpty || !parents {
+                    try target.setPermissions(mode)
+                }
+                if verbose {
+                    for directory in created {
+                        let spelled = spelledPath(directory, operand: operand, target: target)
+                        context.stdout.line("\(Self.name): \(Messages.created) \(Quoting.always(spelled.bytes))")
+                    }
+                }
+            } catch {
+                context.report(FileError(error.operation, operand.file, error.errno), Messages.cannotCreate)
+                status = .failure
+            }
+        }
+        return status
+    }
+
+    /// `directory` written the way the user wrote the operand (relative stays relative).
+    private func spelledPath(_ directory: File, operand: Argument, target: File) -> File {
+        var spelled = operand.file
+        var cursor = target
+        while cursor != directory && !cursor.isRoot {
+            cursor = cursor.parent
+            spelled = spelled.parent
+        }
+        return spelled
+    }
+
+    private enum Messages {
+        static let missingOperand = "missing operand"
+        static let created = "created directory"
+        static let cannotCreate = "cannot create directory"
+    }
+}

@@ -1,0 +1,57 @@
+import PathModel
+
+/// `rmdir [-p] DIR...`: remove empty directories.
+public struct RmdirCommand: ShellCommand {
+    public static let name = "rmdir"
+    public static let summary = "Remove the DIRECTORY(ies), if they are empty."
+    public static let synopsis = "[-p] DIRECTORY..."
+    public static let options = [
+        OptionSpec("p", "parents", help: "remove DIRECTORY and its ancestors; 'rmdir -p a/b' is 'rmdir a/b a'"),
+        OptionSpec("v", "verbose", help: "print a message for each directory removed"),
+    ]
+
+    /// Also remove each named ancestor.
+    public var parents: Bool
+    /// Report each directory removed.
+    public var verbose: Bool
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        parents = arguments.has("parents")
+        verbose = arguments.has("verbose")
+        operands = arguments.operands
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        guard !operands.isEmpty else {
+            context.error(Messages.missingOperand)
+            context.stderr.line("Try 'help rmdir' for more information.")
+            return .usage
+        }
+        var status = ExitStatus.success
+        for operand in operands {
+            var spelled = operand.file
+            while true {
+                if verbose { context.stdout.line("\(Self.name): \(Messages.removing) \(Quoting.always(spelled.bytes))") }
+                do {
+                    try context.state.resolve(spelled).removeEmptyDirectory()
+                } catch {
+                    context.report(FileError(error.operation, spelled, error.errno), Messages.failed)
+                    status = .failure
+                    break
+                }
+                guard parents else { break }
+                let parent = spelled.parent
+                if parent == spelled || parent.bytes == [0x2E] || parent.isRoot || parent.nameBytes.elementsEqual([0x2E, 0x2E]) { break }
+                spelled = parent
+            }
+        }
+        return status
+    }
+
+    private enum Messages {
+        static let missingOperand = "missing operand"
+        static let removing = "removing directory,"
+        static let failed = "failed to remove"
+    }
+}

@@ -1,0 +1,31 @@
+/// `set [-e | +e]`: whether a failing command stops a script; without options, list variables.
+public struct SetCommand: ShellCommand {
+    public static let name = "set"
+    public static let summary = "Stop scripts at the first failure (-e, the default) or keep going (+e); alone, list variables."
+    public static let synopsis = "[-e | +e]"
+    public static let options = [OptionSpec("e", help: "stop a script at the first failing command")]
+
+    /// The requested policy, if any: true for `-e`, false for `+e`.
+    public var stopOnError: Bool?
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        operands = []
+        if arguments.has("e") { stopOnError = true }
+        for operand in arguments.operands {
+            guard operand.text == "+e" else { throw UsageError("invalid argument '\(operand.text)'") }
+            stopOnError = false
+        }
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        if let stopOnError {
+            context.state.stopOnError = stopOnError
+            return .success
+        }
+        for (name, value) in context.state.environment.sorted(by: { $0.key < $1.key }) {
+            context.stdout.line("\(name)=\(Quoting.needsQuoting(Array(value.utf8)) ? Quoting.always(value) : value)")
+        }
+        return .success
+    }
+}

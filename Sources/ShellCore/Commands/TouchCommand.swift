@@ -1,0 +1,48 @@
+import PathModel
+
+/// `touch [-c] FILE...`: set times to now, creating missing files.
+public struct TouchCommand: ShellCommand {
+    public static let name = "touch"
+    public static let summary = "Update the access and modification times of each FILE to now, creating it if missing."
+    public static let synopsis = "[-c] FILE..."
+    public static let options = [OptionSpec("c", "no-create", help: "do not create any files")]
+
+    /// Leave missing files missing.
+    public var noCreate: Bool
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        noCreate = arguments.has("no-create")
+        operands = arguments.operands
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        guard !operands.isEmpty else {
+            context.error(Messages.missingOperand)
+            context.stderr.line("Try 'help touch' for more information.")
+            return .usage
+        }
+        var status = ExitStatus.success
+        for operand in operands {
+            let target = context.resolve(operand)
+            do {
+                do {
+                    try target.setTimes(access: nil, modification: nil)
+                } catch where error.errno == .noSuchFileOrDirectory {
+                    if noCreate { continue }
+                    try target.createFile()
+                    try target.setTimes(access: nil, modification: nil)
+                }
+            } catch {
+                context.report(FileError(error.operation, operand.file, error.errno), Messages.cannotTouch)
+                status = .failure
+            }
+        }
+        return status
+    }
+
+    private enum Messages {
+        static let missingOperand = "missing file operand"
+        static let cannotTouch = "cannot touch"
+    }
+}

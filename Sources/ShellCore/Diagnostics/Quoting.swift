@@ -1,0 +1,101 @@
+/// Quoting of names for messages and terminal listings, as GNU's quotearg does.
+public enum Quoting {
+    /// GNU's `shell-escape-always` style, used in messages: always quoted, `'a b'`, `"it's"`,
+    /// `'a'$'\n''b'`. Printable UTF-8 stays as it is; control characters and invalid bytes become
+    /// `$'\n'` / `$'\351'` escapes.
+    public static func always(_ bytes: [UInt8]) -> String { quote(bytes, always: true) }
+
+    /// GNU's `shell-escape` style, used by `ls` on a terminal: quoted only when needed.
+    public static func ifNeeded(_ bytes: [UInt8]) -> String { quote(bytes, always: false) }
+
+    /// `always(_:)` for text.
+    public static func always(_ text: String) -> String { always(Array(text.utf8)) }
+
+    /// Whether a name would be printed differently from its bytes by `ifNeeded`.
+    public static func needsQuoting(_ bytes: [UInt8]) -> Bool {
+        if bytes.isEmpty { return true }
+        if !isPrintable(bytes) { return true }
+        if let first = bytes.first, first == 0x7E || first == 0x23 { return true }
+        return bytes.contains { shellSpecial.contains($0) }
+    }
+
+    private static let shellSpecial: Set<UInt8> = Set(" \t!\"$&'()*,;<>?[\\]^`{|}=".utf8)
+
+    private static func isPrintable(_ bytes: [UInt8]) -> Bool {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }
+    }
+
+    private static func quote(_ bytes: [UInt8], always: Bool) -> String {
+        if !always && !needsQuoting(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        if isPrintable(bytes) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if !bytes.contains(0x27) { return "'" + text + "'" }
+            if !bytes.contains(where: { [0x22, 0x24, 0x60, 0x5C, 0x21].contains($0) }) { return "\"" + text + "\"" }
+            return "'" + escapingSingleQuotes(text) + "'"
+        }
+        // Split into printable runs (single-quoted) and escapes ($'...').
+        var result = ""
+        var run: [UInt8] = []
+        var escapes = ""
+        func flushRun() {
+            guard !run.isEmpty else { return }
+            let text = String(decoding: run, as: UTF8.self)
+            result += "'" + escapingSingleQuotes(text) + "'"
+            run = []
+        }
+        func flushEscapes() {
+            guard !escapes.isEmpty else { return }
+            result += "$'" + escapes + "'"
+            escapes = ""
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length = sequenceLength(bytes, at: index)
+            if length > 1 || (byte >= 0x20 && byte < 0x7F) {
+                flushEscapes()
+                run.append(contentsOf: bytes[index..<(index + length)])
+                index += length
+                continue
+            }
+            flushRun()
+            escapes += escape(byte)
+            index += 1
+        }
+        flushRun()
+        flushEscapes()
+        return result
+    }
+
+    /// The length of a valid UTF-8 sequence of two or more bytes at `index` that is printable, else 1.
+    private static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 1
+        guard length > 1, index + length <= bytes.count,
+            let text = String(validating: bytes[index..<(index + length)], as: UTF8.self),
+            let scalar = text.unicodeScalars.first, !(0x80..<0xA0).contains(scalar.value)
+        else { return 1 }
+        return length
+    }
+
+    private static func escape(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x07: return "\\a"
+        case 0x08: return "\\b"
+        case 0x0C: return "\\f"
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0x09: return "\\t"
+        case 0x0B: return "\\v"
+        default:
+            let octal = String(byte, radix: 8)
+            return "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+        }
+    }
+}
+
+/// Text with each `'` written as `'\''`, for use inside single quotes.
+private func escapingSingleQuotes(_ text: String) -> String {
+    text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
+}

@@ -1,0 +1,76 @@
+import PathModel
+
+/// What a command runs with: the shell's state and its output streams.
+public final class CommandContext {
+    /// The session's state (current directory, variables…).
+    public let state: ShellState
+    /// Standard output (possibly redirected to a file).
+    public let stdout: OutputStream
+    /// Standard error.
+    public let stderr: OutputStream
+    /// The running command's name, which starts its messages.
+    public let commandName: String
+
+    /// A context for running `commandName`.
+    public init(state: ShellState, stdout: OutputStream, stderr: OutputStream, commandName: String) {
+        self.state = state
+        self.stdout = stdout
+        self.stderr = stderr
+        self.commandName = commandName
+    }
+
+    /// Whether Ctrl-C was pressed; long loops poll this and stop with `.interrupted`.
+    public var isCancelled: Bool { state.isCancelled() }
+
+    /// Writes `name: message` on standard error.
+    public func error(_ message: String) {
+        stderr.line("\(commandName): \(message)")
+    }
+
+    /// Writes a file error on standard error as coreutils words it: `rm: cannot remove 'x': Reason`.
+    /// - Parameter phrase: the command's words for the failed operation (`cannot remove`); when
+    ///   nil, the error's own wording is used.
+    public func report(_ error: FileError, _ phrase: String? = nil) {
+        stderr.line("\(commandName): " + Diagnostics.render(error, phrase: phrase))
+    }
+
+    /// Asks a yes/no question; nil when nobody can answer (no terminal).
+    public func ask(_ question: String) -> Bool? {
+        guard let asker = state.asker else { return nil }
+        stderr.flush()
+        return asker("\(commandName): \(question)")
+    }
+
+    /// The absolute path of an operand.
+    public func resolve(_ argument: Argument) -> File { state.resolve(argument.file) }
+}
+
+/// A command of the shell: a struct of parsed options with one way to run.
+public protocol ShellCommand: Sendable {
+    /// The name it is called by.
+    static var name: String { get }
+    /// The options it accepts.
+    static var options: [OptionSpec] { get }
+    /// One line on what it does.
+    static var summary: String { get }
+    /// The synopsis after the name (`[-a] [PATH...]`).
+    static var synopsis: String { get }
+
+    /// Builds the command from parsed options and operands, without touching the disk.
+    /// - Throws: `UsageError` for a combination it does not accept.
+    init(_ arguments: ParsedArguments) throws(UsageError)
+
+    /// The operands, which the shell expands (globs) before `run`.
+    var operands: [Argument] { get set }
+
+    /// Runs the command, writing to the context's streams, and returns its status.
+    func run(in context: CommandContext) -> ExitStatus
+}
+
+extension ShellCommand {
+    /// Parses `arguments` with the command's option table, then builds it.
+    /// - Throws: `UsageError` with GNU's wording.
+    public static func parse(_ arguments: [Argument]) throws(UsageError) -> Self {
+        try Self(OptionParser.parse(arguments, specs: options + [OptionSpec(nil, "help", help: "show help")]))
+    }
+}

@@ -1,0 +1,35 @@
+import Glibc
+
+/// The process-level facts and acts the executable needs: environment, signals, exit.
+public enum ProcessEnvironment {
+    /// The process environment as a dictionary.
+    public static func current() -> [String: String] {
+        var result: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            cursor += 1
+        }
+        return result
+    }
+
+    /// Ignores SIGPIPE and SIGXFSZ so that a closed pipe or a file-size limit fails one write
+    /// (EPIPE, EFBIG) instead of killing the shell.
+    public static func ignoreBrokenPipeAndFileSizeSignals() {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
+    /// Ends the process with `status`.
+    public static func exit(_ status: ExitStatus) -> Never { Glibc.exit(status.code) }
+
+    /// Prints `message` on standard error and ends the process with `status`.
+    public static func fail(_ message: String, status: ExitStatus = .usage) -> Never {
+        var line = message + "\n"
+        line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        Glibc.exit(status.code)
+    }
+}

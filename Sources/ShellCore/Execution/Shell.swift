@@ -1,0 +1,208 @@
+import PathModel
+
+/// Runs shelf's language: statements from a line, a `-c` string, a script or standard input.
+public final class Shell {
+    /// The session's state.
+    public let state: ShellState
+    /// Where commands write their output.
+    public let stdout: OutputStream
+    /// Where commands and the shell write messages.
+    public let stderr: OutputStream
+
+    /// A shell over `state` writing to `stdout` and `stderr`.
+    public init(state: ShellState, stdout: OutputStream, stderr: OutputStream) {
+        self.state = state
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    /// How a run of source ended.
+    public enum Outcome: Sendable, Hashable {
+        /// Every statement ran (or the shell kept going past failures).
+        case finished(ExitStatus)
+        /// A failing command stopped the script at this 1-based line.
+        case stopped(ExitStatus, line: Int)
+        /// `exit` was run.
+        case exited(ExitStatus)
+        /// The source has a syntax error; nothing of it ran.
+        case syntaxError(SyntaxError)
+
+        /// The status the shell should report for this outcome.
+        public var status: ExitStatus {
+            switch self {
+            case .finished(let status), .stopped(let status, _), .exited(let status): return status
+            case .syntaxError: return .usage
+            }
+        }
+    }
+
+    /// Parses and runs `source`, which holds whole statements (a line, or many).
+    ///
+    /// A syntax error is reported with the offending line and a caret, and nothing runs.
+    /// With `state.stopOnError`, the first failing statement stops the run (a statement whose
+    /// first word starts with `-` has its failure ignored).
+    /// - Parameters:
+    ///   - origin: names the source in messages (`-c`, `stdin`, a script's path).
+    ///   - firstLine: the line number of the source's first line within its origin.
+    public func run(_ source: [UInt8], origin: String, firstLine: Int = 1) -> Outcome {
+        let statements: [Statement]
+        do {
+            statements = try Parser.parse(source)
+        } catch {
+            reportSyntaxError(error, source: source, origin: origin, firstLine: firstLine)
+            state.lastStatus = .usage
+            return .syntaxError(error)
+        }
+        var status = state.lastStatus
+        for statement in statements {
+            let (result, ignored, lastCommandFailed) = run(statement)
+            status = result
+            state.lastStatus = result
+            if let exit = state.exitRequest { return .exited(exit) }
+            if result == .interrupted && !state.isInteractive {
+                return .stopped(result, line: firstLine + statement.first.line - 1)
+            }
+            if !result.succeeded && !ignored && lastCommandFailed && state.stopOnError {
+                return .stopped(result, line: firstLine + statement.first.line - 1)
+            }
+            if ignored { state.lastStatus = .success }
+        }
+        stdout.flush()
+        return .finished(status)
+    }
+
+    /// Runs a statement: `a && b || c`. Returns its status, whether its failure is to be
+    /// ignored (leading `-`), and whether the failure came from its last command.
+    private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
+        var (status, ignored) = run(statement.first, allowIgnoreMarker: true)
+        var lastFailed = true
+        for (connector, command) in statement.rest {
+            if state.exitRequest != nil || status == .interrupted { break }
+            let runs = connector == .and ? status.succeeded : !status.succeeded
+            guard runs else {
+                lastFailed = false
+                continue
+            }
+            lastFailed = true
+            status = run(command, allowIgnoreMarker: false).0
+        }
+        return (status, ignored, lastFailed)
+    }
+
+    /// Expands, parses and runs one command with its redirections.
+    private func run(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
+        var arguments = command.words.map { Expander.expand($0, state: state) }
+        var ignoreFailure = false
+        if allowIgnoreMarker, arguments[0].bytes.count > 1, arguments[0].bytes[0] == 0x2D {
+            arguments[0].bytes.removeFirst()
+            ignoreFailure = true
+        }
+        let name = arguments[0].text
+        let operands = Array(arguments.dropFirst())
+        let parsed: Command?
+        do {
+            parsed = try Command.parse(name: name, arguments: operands)
+        } catch {
+            if operands.prefix(while: { $0.bytes != Array("--".utf8) }).contains(where: { $0.text == "--help" && $0.pattern == nil }),
+                let type = Command.type(named: name)
+            {
+                stdout.write(HelpText.render(type))
+                return (.success, ignoreFailure)
+            }
+            stderr.line("\(name): \(error.message)")
+            stderr.line("Try 'help \(name)' for more information.")
+            return (.usage, ignoreFailure)
+        }
+        guard let parsed else {
+            stderr.line("shelf: \(Quoting.needsQuoting(arguments[0].bytes) ? Quoting.ifNeeded(arguments[0].bytes) : name): command not found"
+                + (Shell.suggestion(for: name).map { "; did you mean '\($0)'?" } ?? ""))
+            return (.notFound, ignoreFailure)
+        }
+        var body = parsed.body
+        if operands.prefix(while: { $0.bytes != Array("--".utf8) }).contains(where: { $0.text == "--help" && $0.pattern == nil }) {
+            stdout.write(HelpText.render(type(of: body)))
+            return (.success, ignoreFailure)
+        }
+        do throws(Expander.NoMatch) {
+            var expanded: [Argument] = []
+            for argument in body.operands { expanded += try Expander.expandGlob(argument, state: state) }
+            body.operands = expanded
+        } catch {
+            stderr.line("shelf: no matches found: \(error.pattern)")
+            return (.failure, ignoreFailure)
+        }
+        // Redirections: the last one wins, as in sh; earlier ones are still created.
+        var output = stdout
+        var replacement: Replacement?
+        var opened: OpenFile?
+        for redirection in command.redirections {
+            let target = Expander.expand(redirection.target, state: state)
+            let file = state.resolve(target.file)
+            replacement?.discard()
+            opened?.close()
+            replacement = nil
+            opened = nil
+            do {
+                if redirection.append {
+                    opened = try file.open(.append)
+                    output = OutputStream(opened!)
+                } else {
+                    replacement = try file.openReplacement()
+                    output = OutputStream(replacement!.output)
+                }
+            } catch {
+                stderr.line("shelf: " + Diagnostics.renderBare(error, as: target.bytes))
+                replacement?.discard()
+                return (.failure, ignoreFailure)
+            }
+        }
+        let context = CommandContext(state: state, stdout: output, stderr: stderr, commandName: name)
+        var status = body.run(in: context)
+        output.flush()
+        if output !== stdout {
+            if let error = output.error {
+                stderr.line("shelf: " + Diagnostics.render(error, phrase: "error writing"))
+                replacement?.discard()
+                status = .failure
+            } else if let replacement {
+                do { try replacement.commit() } catch {
+                    stderr.line("shelf: " + Diagnostics.render(error, phrase: "cannot write"))
+                    status = .failure
+                }
+            }
+            opened?.close()
+        }
+        return (status, ignoreFailure)
+    }
+
+    /// Prints `shelf: syntax error: …`, the line, and a caret under the column.
+    private func reportSyntaxError(_ error: SyntaxError, source: [UInt8], origin: String, firstLine: Int) {
+        let lines = source.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let text = error.line - 1 < lines.count ? Array(lines[error.line - 1]) : []
+        let where_ = state.isInteractive ? "" : "\(origin):\(firstLine + error.line - 1):\(error.column + 1): "
+        stderr.line("shelf: \(where_)syntax error: \(error.message)")
+        stderr.write(bytes: text)
+        stderr.line()
+        let prefix = text.prefix(error.column).map { $0 == 0x09 ? "\t" : " " }.joined()
+        stderr.line(prefix + "^")
+    }
+
+    /// The closest command name to a mistyped one, within two edits.
+    static func suggestion(for name: String) -> String? {
+        let scored = Command.all.map { ($0.name, editDistance(Array(name.utf8), Array($0.name.utf8))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < name.utf8.count else { return nil }
+        return best.0
+    }
+
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,49 @@
+import PathModel
+
+/// Everything a shell session remembers between commands.
+///
+/// The current directory lives here, not in the process: commands resolve their operands
+/// against `cwd`, so many shells can run side by side in one process.
+public final class ShellState {
+    /// The shell's current directory, absolute and lexically normalised.
+    public var cwd: File
+    /// The directory before the last `cd`, for `cd -`.
+    public var previousDirectory: File?
+    /// Variables for `$NAME` expansion; starts as a copy of the process environment.
+    public var environment: [String: String]
+    /// The status of the last command, for `$?` and the prompt.
+    public var lastStatus: ExitStatus = .success
+    /// Lines run so far, for `history`.
+    public var history: [String] = []
+    /// Whether a failing command stops a script (`set -e`, the default for scripts).
+    public var stopOnError: Bool
+    /// Whether the session is interactive (keeps going after failures, may ask questions).
+    public let isInteractive: Bool
+    /// Set by `exit`: the status the shell should end with.
+    public var exitRequest: ExitStatus?
+    /// Answers yes/no questions (`cp -i`, `rm -i`); nil means there is nobody to ask.
+    public var asker: (@Sendable (String) -> Bool?)?
+    /// Polled by long-running commands; true means Ctrl-C was pressed.
+    public var isCancelled: @Sendable () -> Bool = { false }
+    /// The terminal width for column output, when known.
+    public var terminalWidth: Int?
+
+    /// A fresh state in `cwd` with `environment`.
+    public init(cwd: File, environment: [String: String], isInteractive: Bool = false, stopOnError: Bool = true) {
+        self.cwd = cwd.normalized
+        self.environment = environment
+        self.isInteractive = isInteractive
+        self.stopOnError = stopOnError
+    }
+
+    /// The home directory: `$HOME` when set and absolute, else the user database's entry.
+    public var home: File {
+        if let value = environment["HOME"], value.hasPrefix("/") { return File(path: value) }
+        return File.home
+    }
+
+    /// The absolute path an operand names: itself when absolute, else joined to `cwd`.
+    public func resolve(_ path: File) -> File {
+        path.isAbsolute ? path : cwd + path
+    }
+}

@@ -1,0 +1,291 @@
+/// Splits shell input into tokens, keeping where each starts.
+///
+/// Words split on blanks; `'...'` is literal; `"..."` allows `\"`, `\\`, `\$` and variables;
+/// a backslash outside quotes makes the next character literal (and joins lines); `#` at the
+/// start of a word begins a comment; `;` and newlines separate commands; `&&`, `||`, `>`, `>>`
+/// are operators.
+public struct Lexer {
+    /// Why input could not be tokenized.
+    public enum Problem: Sendable, Hashable {
+        /// A `'` or `"` with no closing partner.
+        case unterminatedQuote(UInt8)
+        /// A `${` with no closing `}`.
+        case unterminatedVariable
+        /// A backslash at the very end of the input.
+        case trailingBackslash
+        /// `&` alone: background jobs do not exist here.
+        case unsupportedOperator(String)
+
+        /// Whether more input could complete it (an interactive shell asks for another line).
+        public var isIncomplete: Bool {
+            switch self {
+            case .unterminatedQuote, .trailingBackslash: return true
+            case .unterminatedVariable, .unsupportedOperator: return false
+            }
+        }
+    }
+
+    /// The failure of a tokenization: what and where.
+    public struct Failure: Error, Sendable, Hashable {
+        /// What went wrong.
+        public var problem: Problem
+        /// 1-based line.
+        public var line: Int
+        /// Byte offset within the line.
+        public var column: Int
+    }
+
+    /// Tokens and the state at the end, for a possibly unfinished line (completion uses it).
+    public struct Partial: Sendable {
+        /// The tokens that were complete.
+        public var tokens: [Token]
+        /// The quote character still open at the end, if any.
+        public var openQuote: UInt8?
+        /// Where the last word (possibly unfinished) starts, as a byte offset into the input.
+        public var lastWordStart: Int?
+    }
+
+    private let input: [UInt8]
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+
+    /// A lexer over `input` bytes.
+    public init(_ input: [UInt8]) { self.input = input }
+
+    /// Tokenizes all input.
+    public static func tokenize(_ input: [UInt8]) throws(Failure) -> [Token] {
+        var lexer = Lexer(input)
+        return try lexer.run(partial: false).tokens
+    }
+
+    /// Tokenizes input that may stop in the middle of a word or quote (for completion).
+    public static func tokenizePartial(_ input: [UInt8]) -> Partial {
+        var lexer = Lexer(input)
+        do { return try lexer.run(partial: true) } catch {
+            return Partial(tokens: [], openQuote: nil, lastWordStart: nil)
+        }
+    }
+
+    private var column: Int { index - lineStart }
+
+    private mutating func run(partial: Bool) throws(Failure) -> Partial {
+        var tokens: [Token] = []
+        var lastWordStart: Int?
+        while index < input.count {
+            let byte = input[index]
+            switch byte {
+            case 0x20, 0x09, 0x0D:
+                index += 1
+            case 0x0A:
+                tokens.append(Token(kind: .newline, line: line, column: column))
+                index += 1
+                line += 1
+                lineStart = index
+            case 0x3B:
+                tokens.append(Token(kind: .separator, line: line, column: column))
+                index += 1
+            case 0x26:
+                if peek(1) == 0x26 {
+                    tokens.append(Token(kind: .and, line: line, column: column))
+                    index += 2
+                } else {
+                    throw Failure(problem: .unsupportedOperator("&"), line: line, column: column)
+                }
+            case 0x7C:
+                if peek(1) == 0x7C {
+                    tokens.append(Token(kind: .or, line: line, column: column))
+                    index += 2
+                } else {
+                    throw Failure(problem: .unsupportedOperator("|"), line: line, column: column)
+                }
+            case 0x3E:
+                let append = peek(1) == 0x3E
+                tokens.append(Token(kind: .redirect(append: append), line: line, column: column))
+                index += append ? 2 : 1
+            case 0x23:
+                while index < input.count && input[index] != 0x0A { index += 1 }
+            default:
+                lastWordStart = index
+                let startLine = line
+                let startColumn = column
+                let outcome = readWord()
+                switch outcome {
+                case .success(let word):
+                    tokens.append(Token(kind: .word(word), line: startLine, column: startColumn))
+                case .failure(let failure):
+                    if partial, case .unterminatedQuote(let quote) = failure.problem {
+                        return Partial(tokens: tokens, openQuote: quote, lastWordStart: lastWordStart)
+                    }
+                    if partial, failure.problem == .trailingBackslash {
+                        return Partial(tokens: tokens, openQuote: nil, lastWordStart: lastWordStart)
+                    }
+                    throw failure
+                }
+                if index >= input.count && partial {
+                    return Partial(tokens: tokens, openQuote: nil, lastWordStart: lastWordStart)
+                }
+                lastWordStart = nil
+            }
+        }
+        return Partial(tokens: tokens, openQuote: nil, lastWordStart: lastWordStart)
+    }
+
+    private func peek(_ offset: Int) -> UInt8? {
+        index + offset < input.count ? input[index + offset] : nil
+    }
+
+    private static func isWordEnd(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D, 0x3B, 0x26, 0x7C, 0x3E: return true
+        default: return false
+        }
+    }
+
+    private mutating func readWord() -> Result<Word, Failure> {
+        let wordColumn = column
+        var pieces: [WordPiece] = []
+        var text: [UInt8] = []
+        var textQuoted = false
+        func flush() {
+            if !text.isEmpty { pieces.append(.text(text, quoted: textQuoted)) }
+            text = []
+        }
+        func append(_ bytes: [UInt8], quoted: Bool) {
+            if quoted != textQuoted { flush(); textQuoted = quoted }
+            text.append(contentsOf: bytes)
+        }
+        var sawQuotes = false
+        while index < input.count, !Lexer.isWordEnd(input[index]) {
+            let byte = input[index]
+            switch byte {
+            case 0x27:  // '
+                let start = (line, column)
+                sawQuotes = true
+                index += 1
+                var literal: [UInt8] = []
+                while index < input.count && input[index] != 0x27 {
+                    if input[index] == 0x0A { line += 1; lineStart = index + 1 }
+                    literal.append(input[index])
+                    index += 1
+                }
+                if index >= input.count {
+                    return .failure(Failure(problem: .unterminatedQuote(0x27), line: start.0, column: start.1))
+                }
+                index += 1
+                append(literal, quoted: true)
+            case 0x22:  // "
+                let start = (line, column)
+                sawQuotes = true
+                index += 1
+                var closed = false
+                while index < input.count {
+                    let inner = input[index]
+                    if inner == 0x22 { closed = true; index += 1; break }
+                    if inner == 0x5C, let next = peek(1), [0x22, 0x5C, 0x24, 0x60].contains(next) {
+                        append([next], quoted: true)
+                        index += 2
+                        continue
+                    }
+                    if inner == 0x5C, peek(1) == 0x0A {
+                        index += 2
+                        line += 1
+                        lineStart = index
+                        continue
+                    }
+                    if inner == 0x24, let variable = readVariable() {
+                        switch variable {
+                        case .success(let name):
+                            flush()
+                            pieces.append(.variable(name, quoted: true))
+                        case .failure(let failure): return .failure(failure)
+                        }
+                        continue
+                    }
+                    if inner == 0x0A { line += 1; lineStart = index + 1 }
+                    append([inner], quoted: true)
+                    index += 1
+                }
+                if !closed {
+                    return .failure(Failure(problem: .unterminatedQuote(0x22), line: start.0, column: start.1))
+                }
+            case 0x5C:  // backslash
+                guard let next = peek(1) else {
+                    return .failure(Failure(problem: .trailingBackslash, line: line, column: column))
+                }
+                if next == 0x0A {
+                    index += 2
+                    line += 1
+                    lineStart = index
+                    continue
+                }
+                append([next], quoted: true)
+                index += 2
+            case 0x24:  // $
+                if let variable = readVariable() {
+                    switch variable {
+                    case .success(let name):
+                        flush()
+                        pieces.append(.variable(name, quoted: false))
+                    case .failure(let failure): return .failure(failure)
+                    }
+                } else {
+                    append([byte], quoted: false)
+                    index += 1
+                }
+            default:
+                append([byte], quoted: false)
+                index += 1
+            }
+        }
+        flush()
+        if pieces.isEmpty && sawQuotes { pieces.append(.text([], quoted: true)) }
+        return .success(Word(pieces: pieces, column: wordColumn))
+    }
+
+    /// Reads `$NAME`, `${NAME}` or `$?` at `index`; nil when `$` starts no variable.
+    private mutating func readVariable() -> Result<String, Failure>? {
+        guard let next = peek(1) else { return nil }
+        if next == 0x3F {
+            index += 2
+            return .success("?")
+        }
+        if next == 0x7B {
+            let start = column
+            var end = index + 2
+            while end < input.count && input[end] != 0x7D { end += 1 }
+            guard end < input.count else {
+                return .failure(Failure(problem: .unterminatedVariable, line: line, column: start))
+            }
+            let name = String(decoding: input[(index + 2)..<end], as: UTF8.self)
+            index = end + 1
+            return .success(name)
+        }
+        guard Lexer.isNameStart(next) else { return nil }
+        var end = index + 1
+        while end < input.count && Lexer.isNameCharacter(input[end]) { end += 1 }
+        let name = String(decoding: input[(index + 1)..<end], as: UTF8.self)
+        index = end
+        return .success(name)
+    }
+
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+    }
+
+    private static func isNameCharacter(_ byte: UInt8) -> Bool {
+        isNameStart(byte) || (byte >= 0x30 && byte <= 0x39)
+    }
+}
+
+extension Lexer.Problem: CustomStringConvertible {
+    /// The problem in words, as a syntax error message shows it.
+    public var description: String {
+        switch self {
+        case .unterminatedQuote(let quote): return "unterminated quote \(quote == 0x27 ? "'" : "\"")"
+        case .unterminatedVariable: return "unterminated ${"
+        case .trailingBackslash: return "backslash at end of input"
+        case .unsupportedOperator(let op): return "'\(op)' is not supported"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// A command line resolved to one of shelf's commands, with its options parsed.
+///
+/// Built from expanded arguments without touching the disk; globs in the operands are expanded
+/// afterwards by the executor.
+public enum Command {
+    case cat(CatCommand)
+    case cd(CdCommand)
+    case echo(EchoCommand)
+    case exit(ExitCommand)
+    case help(HelpCommand)
+    case history(HistoryCommand)
+    case mkdir(MkdirCommand)
+    case pwd(PwdCommand)
+    case rmdir(RmdirCommand)
+    case set(SetCommand)
+    case touch(TouchCommand)
+
+    /// Every command type, in the order `help` lists them.
+    public static let all: [any ShellCommand.Type] = [
+        CatCommand.self, CdCommand.self, EchoCommand.self, ExitCommand.self, HelpCommand.self,
+        HistoryCommand.self, MkdirCommand.self, PwdCommand.self, RmdirCommand.self, SetCommand.self,
+        TouchCommand.self,
+    ]
+
+    /// The command type called `name`, if there is one.
+    public static func type(named name: String) -> (any ShellCommand.Type)? {
+        all.first { $0.name == name }
+    }
+
+    /// Parses `arguments` (the name excluded) for the command called `name`.
+    /// - Returns: nil when no command has that name.
+    /// - Throws: `UsageError` for bad options.
+    public static func parse(name: String, arguments: [Argument]) throws(UsageError) -> Command? {
+        switch name {
+        case CatCommand.name: return .cat(try .parse(arguments))
+        case CdCommand.name: return .cd(try .parse(arguments))
+        case EchoCommand.name: return .echo(try .parse(arguments))
+        case ExitCommand.name: return .exit(try .parse(arguments))
+        case HelpCommand.name: return .help(try .parse(arguments))
+        case HistoryCommand.name: return .history(try .parse(arguments))
+        case MkdirCommand.name: return .mkdir(try .parse(arguments))
+        case PwdCommand.name: return .pwd(try .parse(arguments))
+        case RmdirCommand.name: return .rmdir(try .parse(arguments))
+        case SetCommand.name: return .set(try .parse(arguments))
+        case TouchCommand.name: return .touch(try .parse(arguments))
+        default: return nil
+        }
+    }
+
+    /// The parsed command as the common protocol.
+    public var body: any ShellCommand {
+        switch self {
+        case .cat(let command): return command
+        case .cd(let command): return command
+        case .echo(let command): return command
+        case .exit(let command): return command
+        case .help(let command): return command
+        case .history(let command): return command
+        case .mkdir(let command): return command
+        case .pwd(let command): return command
+        case .rmdir(let command): return command
+        case .set(let command): return command
+        case .touch(let command): return command
+        }
+    }
+}

@@ -1,0 +1,145 @@
+/// One option a command accepts.
+public struct OptionSpec: Sendable, Hashable {
+    /// Whether the option takes a value.
+    public enum Value: Sendable, Hashable {
+        /// A flag: `-a`, `--all`.
+        case none
+        /// A required value: `-L 2`, `-L2`, `--max-depth=2`, `--max-depth 2`.
+        case required
+        /// An optional value, only as `--color=WHEN`.
+        case optional
+    }
+
+    /// The option's identity within its command, used to read it back.
+    public var key: String
+    /// The one-letter form, if any.
+    public var short: Character?
+    /// The long form without dashes, if any.
+    public var long: String?
+    /// Whether it takes a value.
+    public var value: Value
+    /// The value's name in help (`N`, `WHEN`).
+    public var valueName: String
+    /// One line of help.
+    public var help: String
+
+    /// An option; `key` defaults to the long name, else the short letter.
+    public init(
+        _ short: Character? = nil, _ long: String? = nil, value: Value = .none, valueName: String = "",
+        key: String? = nil, help: String
+    ) {
+        self.short = short
+        self.long = long
+        self.value = value
+        self.valueName = valueName
+        self.help = help
+        self.key = key ?? long ?? short.map(String.init) ?? ""
+    }
+}
+
+/// Why a command line was rejected; the command name goes before it, `Try 'help CMD'` after.
+public struct UsageError: Error, Sendable, Hashable {
+    /// The message (`invalid option -- 'z'`).
+    public var message: String
+    /// A message from text.
+    public init(_ message: String) { self.message = message }
+}
+
+/// A command line split into options (in order) and operands, GNU style.
+public struct ParsedArguments: Sendable {
+    /// Options in the order given, each with its value.
+    public var options: [(key: String, value: String?)] = []
+    /// Operands in order.
+    public var operands: [Argument] = []
+
+    /// Whether an option was given.
+    public func has(_ key: String) -> Bool { options.contains { $0.key == key } }
+
+    /// The value of the last occurrence of an option.
+    public func value(_ key: String) -> String? { options.last { $0.key == key }?.value }
+
+    /// The last of several mutually overriding options given (`-f` after `-i` wins).
+    public func last(of keys: Set<String>) -> String? { options.last { keys.contains($0.key) }?.key }
+}
+
+/// Splits arguments GNU style: bundles (`-la`), long options with unambiguous prefixes,
+/// `--opt=value`, `--` ends options, a lone `-` is an operand, options and operands may mix.
+/// A name that came from a glob is always an operand.
+public enum OptionParser {
+    /// Parses `arguments` against `specs`.
+    /// - Throws: `UsageError` with GNU's wording for unknown, ambiguous or incomplete options.
+    public static func parse(_ arguments: [Argument], specs: [OptionSpec]) throws(UsageError) -> ParsedArguments {
+        var result = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            let bytes = argument.bytes
+            if optionsEnded || argument.fromGlob || argument.pattern != nil || bytes.count < 2 || bytes[0] != 0x2D {
+                result.operands.append(argument)
+                continue
+            }
+            if bytes == [0x2D, 0x2D] {
+                optionsEnded = true
+                continue
+            }
+            let text = argument.text
+            if text.hasPrefix("--") {
+                let body = text.dropFirst(2)
+                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                let inlineValue = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+                let spec = try longOption(name, specs: specs, spelled: text)
+                switch spec.value {
+                case .none:
+                    if inlineValue != nil { throw UsageError("option '--\(spec.long!)' doesn't allow an argument") }
+                    result.options.append((spec.key, nil))
+                case .optional:
+                    result.options.append((spec.key, inlineValue))
+                case .required:
+                    if let inlineValue {
+                        result.options.append((spec.key, inlineValue))
+                    } else if index < arguments.count {
+                        result.options.append((spec.key, arguments[index].text))
+                        index += 1
+                    } else {
+                        throw UsageError("option '--\(spec.long!)' requires an argument")
+                    }
+                }
+                continue
+            }
+            var letters = Array(text.dropFirst())
+            while !letters.isEmpty {
+                let letter = letters.removeFirst()
+                guard let spec = specs.first(where: { $0.short == letter }) else {
+                    throw UsageError("invalid option -- '\(letter)'")
+                }
+                if spec.value == .required {
+                    if !letters.isEmpty {
+                        result.options.append((spec.key, String(letters)))
+                    } else if index < arguments.count {
+                        result.options.append((spec.key, arguments[index].text))
+                        index += 1
+                    } else {
+                        throw UsageError("option requires an argument -- '\(letter)'")
+                    }
+                    letters = []
+                } else {
+                    result.options.append((spec.key, nil))
+                }
+            }
+        }
+        return result
+    }
+
+    private static func longOption(_ name: String, specs: [OptionSpec], spelled: String) throws(UsageError) -> OptionSpec {
+        if let exact = specs.first(where: { $0.long == name }) { return exact }
+        let candidates = specs.filter { $0.long?.hasPrefix(name) ?? false }
+        if candidates.count == 1, !name.isEmpty { return candidates[0] }
+        if candidates.count > 1, !name.isEmpty {
+            let list = candidates.map { "'--\($0.long!)'" }.joined(separator: " ")
+            throw UsageError("option '\(spelled.split(separator: "=").first ?? "")' is ambiguous; possibilities: \(list)")
+        }
+        throw UsageError("unrecognized option '\(spelled)'")
+    }
+}

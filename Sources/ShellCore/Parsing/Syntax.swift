@@ -1,0 +1,51 @@
+/// A redirection of standard output: `> file` or `>> file`.
+public struct Redirection: Sendable, Hashable {
+    /// Whether to append (`>>`) rather than replace (`>`).
+    public var append: Bool
+    /// The file to write to.
+    public var target: Word
+    /// Column of the `>`.
+    public var column: Int
+}
+
+/// One command with its words and redirections, before expansion.
+public struct SimpleCommand: Sendable, Hashable {
+    /// The command name followed by its arguments.
+    public var words: [Word]
+    /// Where standard output goes.
+    public var redirections: [Redirection]
+    /// 1-based line of the command's first token.
+    public var line: Int
+    /// Column of the command's first token.
+    public var column: Int
+}
+
+/// How a command is chained to the one before it.
+public enum Connector: Sendable, Hashable {
+    /// `&&`: run when the previous command succeeded.
+    case and
+    /// `||`: run when the previous command failed.
+    case or
+}
+
+/// Commands joined by `&&` and `||`, ended by `;` or a newline.
+public struct Statement: Sendable, Hashable {
+    /// The first command.
+    public var first: SimpleCommand
+    /// The commands after it with the connector before each.
+    public var rest: [(Connector, SimpleCommand)]
+
+    /// Statements compare by their commands and connectors.
+    public static func == (lhs: Statement, rhs: Statement) -> Bool {
+        lhs.first == rhs.first && lhs.rest.elementsEqual(rhs.rest) { $0.0 == $1.0 && $0.1 == $1.1 }
+    }
+
+    /// Hashes the commands and connectors.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(first)
+        for (connector, command) in rest {
+            hasher.combine(connector)
+            hasher.combine(command)
+        }
+    }
+}
