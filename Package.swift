@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "ShellCore", dependencies: ["PathModel"]),
         .executableTarget(name: "shelf", dependencies: ["ShellCore", "PathModel"]),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
+        .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"]),
     ],
     swiftLanguageModes: [.v6]
 )
