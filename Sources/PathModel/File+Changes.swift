@@ -27,7 +27,9 @@ extension File {
             do throws(FileError) {
                 let existing = try cursor.info(followSymlinks: true)
                 if existing.kind != .directory {
-                    throw FileError(.makeDirectory, missing.isEmpty ? self : cursor, .notDirectory)
+                    // As mkdir -p: the path itself taken by a file is EEXIST; a file above it, ENOTDIR.
+                    let reason: Errno = missing.isEmpty ? .fileExists : .notDirectory
+                    throw FileError(.makeDirectory, missing.isEmpty ? self : cursor, reason)
                 }
                 break
             } catch where error.operation == .stat && error.errno == .noSuchFileOrDirectory {

@@ -138,6 +138,10 @@ public struct File: Sendable, Hashable {
     public var parent: File {
         if isRoot { return self }
         let range = nameRange
+        if range.count == 1 && storage[range.lowerBound] == 0x2E {
+            // `x/.` is `x` itself, so its parent is `x/..`; the parent of `.` is `..`.
+            return File(normalizedStorage: Array(storage[..<range.lowerBound]) + [0x2E, 0x2E, 0])
+        }
         if range.isEmpty || isDotOrDotDot(storage[range]) { return self + ".." }
         if range.lowerBound == 0 { return File(path: ".") }
         if range.lowerBound == 1 { return File(path: "/") }
@@ -227,12 +231,14 @@ public struct File: Sendable, Hashable {
 
     /// Joins two paths; the right side is appended even when it starts with `/`.
     public static func + (directory: File, rest: File) -> File {
-        if rest.storage.count == 1 { return directory }
         if directory.storage.count == 1 { return rest }
+        let tail = rest.storage.drop { $0 == 0x2F }
+        // An empty right side, or one that is only the root (`/`), adds no component.
+        if tail.count == 1 { return directory }
         var result = directory.storage
         result.removeLast()
         if result.last != 0x2F { result.append(0x2F) }
-        result.append(contentsOf: rest.storage.drop { $0 == 0x2F })
+        result.append(contentsOf: tail)
         return File(normalizedStorage: result)
     }
 

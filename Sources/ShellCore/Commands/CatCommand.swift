@@ -30,6 +30,7 @@ public struct CatCommand: ShellCommand {
         var status = ExitStatus.success
         var formatter = LineFormatter(numbering: numbering, showAll: showAll)
         let inputs = operands.isEmpty ? [Argument("-")] : operands
+        let outputIdentity = Self.regularFileIdentity(of: context.stdout)
         for operand in inputs {
             if context.isCancelled { return .interrupted }
             let input: OpenFile
@@ -46,8 +47,14 @@ public struct CatCommand: ShellCommand {
             }
             defer { if input != .standardInput { input.close() } }
             do {
-                if try input.info().kind == .directory {
+                let info = try input.info()
+                if info.kind == .directory {
                     context.error(Diagnostics.renderBare(FileError(.read, operand.file, .isDirectory), as: operand.bytes))
+                    status = .failure
+                    continue
+                }
+                if info.kind == .regular, info.identity == outputIdentity {
+                    context.error("\(Quoting.needsQuoting(operand.bytes) ? Quoting.ifNeeded(operand.bytes) : operand.text): \(Messages.inputIsOutput)")
                     status = .failure
                     continue
                 }
@@ -77,6 +84,17 @@ public struct CatCommand: ShellCommand {
         context.stdout.flush()
         if let error = context.stdout.error { return Self.outputFailed(error, context) }
         return status
+    }
+
+    /// The identity of the output when it is a regular file (reading it into itself would never end).
+    private static func regularFileIdentity(of output: OutputStream) -> FileIdentity? {
+        guard let file = output.descriptorForDirectWrite() else { return nil }
+        do {
+            let info = try file.info()
+            return info.kind == .regular ? info.identity : nil
+        } catch {
+            return nil  // An output that cannot be examined cannot be compared; cat goes on as GNU cat does.
+        }
     }
 
     /// A closed pipe ends `cat` quietly, as with GNU cat killed by SIGPIPE; other write errors are reported.
@@ -129,5 +147,9 @@ public struct CatCommand: ShellCommand {
             }
             output.write(bytes: out)
         }
+    }
+
+    private enum Messages {
+        static let inputIsOutput = "input file is output file"
     }
 }

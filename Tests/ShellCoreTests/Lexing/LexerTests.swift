@@ -1,0 +1,95 @@
+import Testing
+
+@testable import ShellCore
+
+/// Renders tokens compactly: words as `W(text)` with `~` marking quoted pieces, operators by symbol.
+private func render(_ tokens: [Token]) -> String {
+    tokens.map { token -> String in
+        switch token.kind {
+        case .word(let word):
+            let pieces = word.pieces.map { piece -> String in
+                switch piece {
+                case .text(let bytes, let quoted): return (quoted ? "~" : "") + String(decoding: bytes, as: UTF8.self)
+                case .variable(let name, let quoted): return (quoted ? "~" : "") + "$" + name
+                }
+            }
+            return "W(\(pieces.joined(separator: "|"))@\(token.column))"
+        case .separator: return ";"
+        case .newline: return "NL"
+        case .and: return "&&"
+        case .or: return "||"
+        case .redirect(let append): return append ? ">>" : ">"
+        }
+    }.joined(separator: " ")
+}
+
+@Suite struct LexerTests {
+    struct Row: CustomTestStringConvertible, Sendable {
+        let name: String
+        let input: String
+        let expected: String
+        var testDescription: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(name: "blanks split words", input: "ls  -l\ta", expected: "W(ls@0) W(-l@4) W(a@7)"),
+        Row(name: "single quotes are literal", input: "echo 'a $b \\c'", expected: "W(echo@0) W(~a $b \\c@5)"),
+        Row(name: "double quotes allow escapes", input: #"echo "a\"b\\c\$d""#, expected: #"W(echo@0) W(~a"b\c$d@5)"#),
+        Row(name: "double quotes expand variables", input: #"echo "x$HOME/y""#, expected: "W(echo@0) W(~x|~$HOME|~/y@5)"),
+        Row(name: "backslash outside quotes", input: #"rm a\ b"#, expected: "W(rm@0) W(a|~ |b@3)"),
+        Row(name: "braced variable", input: "cd ${HOME}/x", expected: "W(cd@0) W($HOME|/x@3)"),
+        Row(name: "last status", input: "echo $?", expected: "W(echo@0) W($?@5)"),
+        Row(name: "lone dollar is text", input: "echo $ a$", expected: "W(echo@0) W($@5) W(a$@7)"),
+        Row(name: "comment to end of line", input: "ls # list\npwd", expected: "W(ls@0) NL W(pwd@0)"),
+        Row(name: "hash inside a word", input: "echo a#b", expected: "W(echo@0) W(a#b@5)"),
+        Row(name: "operators", input: "a&&b||c;d", expected: "W(a@0) && W(b@3) || W(c@6) ; W(d@8)"),
+        Row(name: "redirections", input: "ls >out >>log", expected: "W(ls@0) > W(out@4) >> W(log@10)"),
+        Row(name: "empty quotes make an empty word", input: "touch ''", expected: "W(touch@0) W(~@6)"),
+        Row(name: "quotes join with text", input: #"a"b c"'d'"#, expected: "W(a|~b cd@0)"),
+        Row(name: "backslash newline joins lines", input: "echo a\\\nb", expected: "W(echo@0) W(ab@5)"),
+        Row(name: "UTF-8 passes through", input: "cat 日本語.txt", expected: "W(cat@0) W(日本語.txt@4)"),
+    ]
+
+    @Test(arguments: rows)
+    func tokenizes(_ row: Row) throws {
+        #expect(render(try Lexer.tokenize(Array(row.input.utf8))) == row.expected)
+    }
+
+    struct ErrorRow: CustomTestStringConvertible, Sendable {
+        let name: String
+        let input: String
+        let problem: Lexer.Problem
+        let line: Int
+        let column: Int
+        var testDescription: String { name }
+    }
+
+    static let errorRows: [ErrorRow] = [
+        ErrorRow(name: "open single quote", input: "cp 'a b", problem: .unterminatedQuote(0x27), line: 1, column: 3),
+        ErrorRow(name: "open double quote", input: "ls\ncat \"x", problem: .unterminatedQuote(0x22), line: 2, column: 4),
+        ErrorRow(name: "open brace", input: "echo ${HOME", problem: .unterminatedVariable, line: 1, column: 5),
+        ErrorRow(name: "trailing backslash", input: "echo a\\", problem: .trailingBackslash, line: 1, column: 6),
+        ErrorRow(name: "background ampersand", input: "ls &", problem: .unsupportedOperator("&"), line: 1, column: 3),
+        ErrorRow(name: "pipe", input: "ls | x", problem: .unsupportedOperator("|"), line: 1, column: 3),
+    ]
+
+    @Test(arguments: errorRows)
+    func reportsWhereItFailed(_ row: ErrorRow) {
+        #expect(throws: Lexer.Failure(problem: row.problem, line: row.line, column: row.column)) {
+            try Lexer.tokenize(Array(row.input.utf8))
+        }
+    }
+
+    @Test func incompleteProblemsAskForMoreInput() {
+        #expect(Lexer.Problem.unterminatedQuote(0x27).isIncomplete)
+        #expect(Lexer.Problem.trailingBackslash.isIncomplete)
+        #expect(!Lexer.Problem.unsupportedOperator("&").isIncomplete)
+    }
+
+    @Test func partialLineReportsOpenQuoteAndLastWord() {
+        let partial = Lexer.tokenizePartial(Array("cat 'my fi".utf8))
+        #expect(partial.openQuote == 0x27)
+        #expect(partial.lastWordStart == 4)
+        #expect(render(partial.tokens) == "W(cat@0)")
+    }
+}

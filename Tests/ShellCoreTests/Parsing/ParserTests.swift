@@ -1,0 +1,73 @@
+import Testing
+
+@testable import ShellCore
+
+/// Renders statements as `[cmd args > file] && [...]`.
+private func render(_ statements: [Statement]) -> String {
+    func command(_ simple: SimpleCommand) -> String {
+        var parts = simple.words.map { String(decoding: $0.literalText ?? [], as: UTF8.self) }
+        for redirection in simple.redirections {
+            parts.append((redirection.append ? ">> " : "> ") + String(decoding: redirection.target.literalText ?? [], as: UTF8.self))
+        }
+        return "[" + parts.joined(separator: " ") + "]"
+    }
+    return statements.map { statement in
+        ([command(statement.first)] + statement.rest.map { ($0.0 == .and ? "&& " : "|| ") + command($0.1) })
+            .joined(separator: " ")
+    }.joined(separator: " ; ")
+}
+
+@Suite struct ParserTests {
+    struct Row: CustomTestStringConvertible, Sendable {
+        let name: String
+        let input: String
+        let expected: String
+        var testDescription: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(name: "one command", input: "ls -l", expected: "[ls -l]"),
+        Row(name: "semicolons split statements", input: "a; b ;c", expected: "[a] ; [b] ; [c]"),
+        Row(name: "and-or chain", input: "a && b || c", expected: "[a] && [b] || [c]"),
+        Row(name: "newline after && continues", input: "a &&\n  b", expected: "[a] && [b]"),
+        Row(name: "redirections attach to their command", input: "ls > out && cat x >> log", expected: "[ls > out] && [cat x >> log]"),
+        Row(name: "redirection before words", input: "> out echo hi", expected: "[echo hi > out]"),
+        Row(name: "empty statements are skipped", input: ";;\n\n a", expected: "[a]"),
+        Row(name: "comment only", input: "# nothing", expected: ""),
+    ]
+
+    @Test(arguments: rows)
+    func parses(_ row: Row) throws {
+        #expect(render(try Parser.parse(Array(row.input.utf8))) == row.expected)
+    }
+
+    struct ErrorRow: CustomTestStringConvertible, Sendable {
+        let name: String
+        let input: String
+        let message: String
+        let column: Int
+        let incomplete: Bool
+        var testDescription: String { name }
+    }
+
+    static let errorRows: [ErrorRow] = [
+        ErrorRow(name: "&& with nothing after", input: "ls &&", message: "expected a command after '&&'", column: 5, incomplete: true),
+        ErrorRow(name: "&& before ;", input: "ls && ; pwd", message: "expected a command after '&&'", column: 6, incomplete: false),
+        ErrorRow(name: "leading ||", input: "|| ls", message: "unexpected '||'", column: 0, incomplete: false),
+        ErrorRow(name: "redirection without file", input: "ls >", message: "expected a file name after '>'", column: 4, incomplete: false),
+        ErrorRow(name: "redirection followed by operator", input: "ls >> && x", message: "expected a file name after '>>'", column: 6, incomplete: false),
+        ErrorRow(name: "unterminated quote", input: "echo \"abc", message: "unterminated quote \"", column: 5, incomplete: true),
+    ]
+
+    @Test(arguments: errorRows)
+    func pointsAtTheProblem(_ row: ErrorRow) {
+        do {
+            _ = try Parser.parse(Array(row.input.utf8))
+            Issue.record("expected a syntax error")
+        } catch {
+            #expect(error.message == row.message)
+            #expect(error.column == row.column)
+            #expect(error.isIncomplete == row.incomplete)
+        }
+    }
+}
