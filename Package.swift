@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(name: "shelf", dependencies: ["ShellCore", "PathModel"]),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
         .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"]),
+        .testTarget(name: "shelfTests", dependencies: ["shelf"]),
     ],
     swiftLanguageModes: [.v6]
 )

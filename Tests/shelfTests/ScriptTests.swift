@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// Runs the built `shelf` binary the way scripts use it: `-c`, a script file, standard input.
+@Suite struct ScriptTests {
+    /// The executable under test: `$SHELF_BIN`, else the debug build next to the package.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["SHELF_BIN"], FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/shelf").path
+    }
+
+    struct Result {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    /// Runs shelf with `arguments` in a fresh private directory, feeding `input` on stdin.
+    static func shelf(_ arguments: [String], input: String? = nil, in directory: URL? = nil) throws -> Result {
+        let workDirectory = try directory ?? makeDirectory()
+        defer { if directory == nil { try? FileManager.default.removeItem(at: workDirectory) } }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = workDirectory
+        process.environment = ["HOME": workDirectory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        let err = Pipe()
+        let inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inPipe.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+            status: process.terminationStatus)
+    }
+
+    static func makeDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        return url
+    }
+
+    @Test func commandStringRunsAndReportsTheLastStatus() throws {
+        let result = try Self.shelf(["-c", "mkdir d; cd d && pwd; echo done"])
+        #expect(result.stdout.hasSuffix("/d\ndone\n"))
+        #expect(result.stderr == "")
+        #expect(result.status == 0)
+    }
+
+    @Test func aFailingCommandStopsTheScriptAndSaysWhere() throws {
+        let result = try Self.shelf(["-c", "echo one\ncat missing\necho never"])
+        #expect(result.stdout == "one\n")
+        #expect(result.stderr == "cat: missing: No such file or directory\nshelf: stopped at -c:2\n")
+        #expect(result.status == 1)
+    }
+
+    @Test func aLeadingDashIgnoresAFailure() throws {
+        let result = try Self.shelf(["-c", "-cat missing\necho went on"])
+        #expect(result.stdout == "went on\n")
+        #expect(result.status == 0)
+    }
+
+    @Test(arguments: [["--keep-going", "-c", "cat missing; echo went on"], ["-c", "set +e; cat missing; echo went on"]])
+    func keepGoingPolicies(_ arguments: [String]) throws {
+        let result = try Self.shelf(arguments)
+        #expect(result.stdout == "went on\n")
+        #expect(result.status == 0)
+    }
+
+    @Test func standardInputRunsLineByLineAndNamesStdin() throws {
+        let result = try Self.shelf([], input: "echo a\necho 'b\nc'\nrmdir nothing\necho z\n")
+        #expect(result.stdout == "a\nb\nc\n")
+        #expect(result.stderr == "rmdir: failed to remove 'nothing': No such file or directory\nshelf: stopped at stdin:4\n")
+        #expect(result.status == 1)
+    }
+
+    @Test func scriptFileWithShebangLine() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("backup.shelf")
+        try "#!/usr/bin/env shelf\nmkdir out\necho made > out/log\ncat out/log\nexit 4\necho unreachable\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        let result = try Self.shelf(["backup.shelf"], in: directory)
+        #expect(result.stdout == "made\n")
+        #expect(result.status == 4)
+    }
+
+    @Test func syntaxErrorRunsNothingAndExitsTwo() throws {
+        let result = try Self.shelf(["-c", "mkdir made; echo 'open"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "shelf: -c:1:18: syntax error: unterminated quote '\nmkdir made; echo 'open\n                 ^\n")
+        #expect(result.stdout == "")
+    }
+
+    @Test func unknownCommandIs127() throws {
+        let result = try Self.shelf(["-c", "frobnicate"])
+        #expect(result.status == 127)
+        #expect(result.stderr.hasPrefix("shelf: frobnicate: command not found"))
+    }
+
+    @Test func brokenPipeEndsQuietly() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = String(repeating: "line of text\n", count: 200_000)
+        try big.write(to: directory.appendingPathComponent("big"), atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "'\(Self.binary)' -c 'cat big; cat -n big' | head -1"]
+        process.currentDirectoryURL = directory
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: stdout, as: UTF8.self) == "line of text\n")
+        #expect(String(decoding: stderr, as: UTF8.self) == "")
+    }
+
+    @Test func missingScriptFile() throws {
+        let result = try Self.shelf(["nope.shelf"])
+        #expect(result.stderr == "shelf: nope.shelf: No such file or directory\n")
+        #expect(result.status == 127)
+    }
+}
