@@ -75,7 +75,7 @@ extension File {
             var value = trimmed.dropFirst(prefix.count)
             guard value.first == "\"", value.last == "\"", value.count >= 2 else { continue }
             value = value.dropFirst().dropLast()
-            if value.hasPrefix("$HOME") {
+            if value == "$HOME" || value.hasPrefix("$HOME/") {
                 let rest = value.dropFirst("$HOME".count)
                 return rest.isEmpty ? home : home + String(rest)
             }

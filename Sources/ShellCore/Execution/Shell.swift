@@ -99,30 +99,26 @@ public final class Shell {
         }
         let name = arguments[0].text
         let operands = Array(arguments.dropFirst())
+        let wantsHelp = operands.prefix { $0.bytes != Array("--".utf8) }.contains { $0.text == "--help" && $0.pattern == nil }
+        if wantsHelp, let type = Command.type(named: name) {
+            stdout.write(HelpText.render(type))
+            return (.success, ignoreFailure)
+        }
         let parsed: Command?
         do {
             parsed = try Command.parse(name: name, arguments: operands)
         } catch {
-            if operands.prefix(while: { $0.bytes != Array("--".utf8) }).contains(where: { $0.text == "--help" && $0.pattern == nil }),
-                let type = Command.type(named: name)
-            {
-                stdout.write(HelpText.render(type))
-                return (.success, ignoreFailure)
-            }
             stderr.line("\(name): \(error.message)")
             stderr.line("Try 'help \(name)' for more information.")
             return (.usage, ignoreFailure)
         }
         guard let parsed else {
-            stderr.line("shelf: \(Quoting.needsQuoting(arguments[0].bytes) ? Quoting.ifNeeded(arguments[0].bytes) : name): command not found"
-                + (Shell.suggestion(for: name).map { "; did you mean '\($0)'?" } ?? ""))
+            let spelled = Quoting.needsQuoting(arguments[0].bytes) ? Quoting.ifNeeded(arguments[0].bytes) : name
+            let hint = Shell.suggestion(for: name).map { "; did you mean '\($0)'?" } ?? ""
+            stderr.line("shelf: \(spelled): command not found\(hint)")
             return (.notFound, ignoreFailure)
         }
         var body = parsed.body
-        if operands.prefix(while: { $0.bytes != Array("--".utf8) }).contains(where: { $0.text == "--help" && $0.pattern == nil }) {
-            stdout.write(HelpText.render(type(of: body)))
-            return (.success, ignoreFailure)
-        }
         do throws(Expander.NoMatch) {
             var expanded: [Argument] = []
             for argument in body.operands { expanded += try Expander.expandGlob(argument, state: state) }
