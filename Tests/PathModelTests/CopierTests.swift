@@ -1,0 +1,356 @@
+import Glibc
+import SystemPackage
+import Testing
+
+@_spi(FaultInjection) @testable import PathModel
+
+@Suite("Copier")
+struct CopierTests {
+    /// The outcome of one `Copier.copy`: its result, and what it reported.
+    struct Outcome {
+        var result: Bool
+        var copied: [File] = []
+        var failures: [FileError] = []
+    }
+
+    static func run(
+        _ options: CopyOptions, _ source: File, _ destination: File,
+        confirmReplace: @escaping (File, File) -> Bool = { _, _ in true }
+    ) -> Outcome {
+        var copied: [File] = []
+        var failures: [FileError] = []
+        var copier = Copier(options: options)
+        copier.confirmReplace = confirmReplace
+        copier.copied = { _, to in copied.append(to) }
+        copier.failed = { failures.append($0) }
+        let result = copier.copy(source, to: destination)
+        return Outcome(result: result, copied: copied, failures: failures)
+    }
+
+    static let older = Timestamp(seconds: 1_000_000_000)
+    static let newer = Timestamp(seconds: 1_600_000_000)
+
+    struct OverwriteCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let overwrite: CopyOptions.Overwrite
+        /// The destination's mtime relative to the source's.
+        let destinationIsNewer: Bool
+        let expectedText: String
+        let expectedResult: Bool
+        let expectedErrno: Errno?
+        var testDescription: String { name }
+    }
+
+    @Test(
+        "Overwrite policies for an existing destination file",
+        arguments: [
+            OverwriteCase(
+                name: ".replace replaces", overwrite: .replace, destinationIsNewer: true,
+                expectedText: "source", expectedResult: true, expectedErrno: nil),
+            OverwriteCase(
+                name: ".skip keeps the destination (cp -n)", overwrite: .skip, destinationIsNewer: false,
+                expectedText: "destination", expectedResult: true, expectedErrno: nil),
+            OverwriteCase(
+                name: ".fail reports EEXIST", overwrite: .fail, destinationIsNewer: false,
+                expectedText: "destination", expectedResult: false, expectedErrno: .fileExists),
+            OverwriteCase(
+                name: ".ifNewer replaces an older destination", overwrite: .ifNewer,
+                destinationIsNewer: false,
+                expectedText: "source", expectedResult: true, expectedErrno: nil),
+            OverwriteCase(
+                name: ".ifNewer keeps a newer destination (cp -u)", overwrite: .ifNewer,
+                destinationIsNewer: true,
+                expectedText: "destination", expectedResult: true, expectedErrno: nil),
+        ])
+    func overwrite(_ row: OverwriteCase) throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            let destination = dir + "destination"
+            try source.write(text: "source")
+            try destination.write(text: "destination")
+            try source.setTimes(
+                access: Self.older, modification: row.destinationIsNewer ? Self.older : Self.newer)
+            try destination.setTimes(
+                access: Self.older, modification: row.destinationIsNewer ? Self.newer : Self.older)
+            let outcome = Self.run(CopyOptions(overwrite: row.overwrite), source, destination)
+            #expect(outcome.result == row.expectedResult)
+            #expect(try destination.readText() == row.expectedText)
+            #expect(outcome.failures.map(\.errno) == (row.expectedErrno.map { [$0] } ?? []))
+            #expect(outcome.copied == (row.expectedText == "source" ? [destination] : []))
+        }
+    }
+
+    @Test(".ifNewer with equal times keeps the destination")
+    func ifNewerEqual() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            let destination = dir + "destination"
+            try source.write(text: "source")
+            try destination.write(text: "destination")
+            try source.setTimes(access: Self.older, modification: Self.older)
+            try destination.setTimes(access: Self.older, modification: Self.older)
+            #expect(Self.run(CopyOptions(overwrite: .ifNewer), source, destination).result)
+            #expect(try destination.readText() == "destination")
+        }
+    }
+
+    @Test("confirmReplace false keeps the destination; it is asked with both paths")
+    func confirmReplace() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            let destination = dir + "destination"
+            try source.write(text: "source")
+            try destination.write(text: "destination")
+            var asked: [(File, File)] = []
+            let outcome = Self.run(CopyOptions(overwrite: .replace), source, destination) { from, to in
+                asked.append((from, to))
+                return false
+            }
+            #expect(outcome.result)
+            #expect(outcome.failures.isEmpty)
+            #expect(asked.count == 1)
+            #expect(asked.first?.0 == source)
+            #expect(asked.first?.1 == destination)
+            #expect(try destination.readText() == "destination")
+            // Not asked when nothing is in the way.
+            let fresh = dir + "fresh"
+            _ = Self.run(CopyOptions(overwrite: .replace), source, fresh) { _, _ in
+                Issue.record("asked about a destination that did not exist")
+                return false
+            }
+            #expect(try fresh.readText() == "source")
+        }
+    }
+
+    @Test("preserve false applies the umask and sets the time to now")
+    func preserveFalse() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.write(text: "x")
+            try source.setPermissions(0o777)
+            try source.setTimes(access: Self.older, modification: Self.older)
+            let destination = dir + "destination"
+            #expect(Self.run(CopyOptions(preserve: false), source, destination).result)
+            #expect(try destination.info().permissions == 0o777 & ~currentUmask())
+            #expect(try destination.info().modificationTime > Self.newer)
+        }
+    }
+
+    @Test("preserve false keeps an existing destination's mode")
+    func preserveFalseExisting() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            let destination = dir + "destination"
+            try source.write(text: "new")
+            try source.setPermissions(0o755)
+            try destination.write(text: "old")
+            try destination.setPermissions(0o600)
+            #expect(Self.run(CopyOptions(preserve: false), source, destination).result)
+            #expect(try destination.readText() == "new")
+            #expect(try destination.info().permissions == 0o600)
+        }
+    }
+
+    @Test("preserve true keeps mode, times and owner")
+    func preserveTrue() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.write(text: "x")
+            try source.setPermissions(0o751)
+            let access = Timestamp(seconds: 1_100_000_000, nanoseconds: 1)
+            let modification = Timestamp(seconds: 1_200_000_000, nanoseconds: 999)
+            try source.setTimes(access: access, modification: modification)
+            let destination = dir + "destination"
+            #expect(Self.run(CopyOptions(preserve: true), source, destination).result)
+            let info = try destination.info()
+            #expect(info.permissions == 0o751)
+            #expect(info.modificationTime == modification)
+            #expect(info.accessTime == access)
+            #expect(info.userID == (try source.info().userID))
+        }
+    }
+
+    @Test("recursive false on a directory reports EISDIR and copies nothing")
+    func notRecursive() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.makeDirectory()
+            try (source + "x").write(text: "")
+            let destination = dir + "destination"
+            let outcome = Self.run(CopyOptions(recursive: false), source, destination)
+            #expect(!outcome.result)
+            #expect(outcome.failures == [FileError(.copy, source, .isDirectory, destination: destination)])
+            #expect(!rawExists(destination))
+        }
+    }
+
+    @Test("A file onto an existing directory reports EISDIR")
+    func fileOntoDirectory() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.write(text: "x")
+            let destination = dir + "destination"
+            try destination.makeDirectory()
+            let outcome = Self.run(CopyOptions(), source, destination)
+            #expect(outcome.failures == [FileError(.copy, source, .isDirectory, destination: destination)])
+            #expect(destination.isEmptyDirectory)
+        }
+    }
+
+    @Test("A directory onto an existing file reports ENOTDIR")
+    func directoryOntoFile() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.makeDirectory()
+            let destination = dir + "destination"
+            try destination.write(text: "keep")
+            let outcome = Self.run(CopyOptions(), source, destination)
+            #expect(outcome.failures == [FileError(.copy, source, .notDirectory, destination: destination)])
+            #expect(try destination.readText() == "keep")
+        }
+    }
+
+    @Test("A failing copy leaves an existing destination as it was, with no temporary file")
+    func failingCopyKeepsDestination() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            let destination = dir + "destination"
+            var random = PseudoRandomBytes(seed: 1)
+            try source.write(bytes: random.bytes(300_000))
+            try destination.write(text: "old content")
+            try destination.setPermissions(0o640)
+            let plan = failing([.copyFileRange, .write], with: .ioError)
+            let outcome = injecting(plan) { Self.run(CopyOptions(overwrite: .replace), source, destination) }
+            #expect(!outcome.result)
+            #expect(outcome.failures == [FileError(.write, destination, .ioError)])
+            #expect(outcome.copied.isEmpty)
+            #expect(try destination.readText() == "old content")
+            #expect(try destination.info().permissions == 0o640)
+            #expect(leftoverTemporaries(in: dir).isEmpty)
+            #expect(rawNames(dir).count == 2)
+        }
+    }
+
+    @Test("A failing read is reported against the source")
+    func failingRead() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.write(text: "abc")
+            let destination = dir + "destination"
+            // Without copy_file_range the copier reads; the read fails.
+            let plan = FaultPlan { name, _ in
+                name == .copyFileRange ? .noFunction : name == .read ? .ioError : nil
+            }
+            let outcome = injecting(plan) { Self.run(CopyOptions(), source, destination) }
+            #expect(outcome.failures == [FileError(.read, source, .ioError)])
+            #expect(!rawExists(destination))
+            #expect(leftoverTemporaries(in: dir).isEmpty)
+        }
+    }
+
+    @Test(
+        "Without copy_file_range the copier falls back to read/write",
+        arguments: [Errno.noFunction, .improperLink, .notSupported, .invalidArgument])
+    func fallback(_ errno: Errno) throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            var random = PseudoRandomBytes(seed: 2)
+            let bytes = random.bytes(700_001)
+            try source.write(bytes: bytes)
+            let destination = dir + "destination"
+            let outcome = injecting(failing(.copyFileRange, with: errno)) {
+                Self.run(CopyOptions(), source, destination)
+            }
+            #expect(outcome.failures.isEmpty)
+            #expect(try destination.readBytes() == bytes)
+        }
+    }
+
+    @Test("isCancelled stops the copy and removes the partial file")
+    func cancelled() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.write(text: "abc")
+            var copier = Copier(options: CopyOptions())
+            var failures: [FileError] = []
+            copier.failed = { failures.append($0) }
+            copier.isCancelled = { true }
+            let result = copier.copy(source, to: dir + "destination")
+            #expect(!result)
+            #expect(failures == [FileError(.write, dir + "destination", .canceled)])
+            #expect(rawNames(dir) == [Array("source".utf8)])
+        }
+    }
+
+    @Test("copied is told of every entry of a tree, directories before their contents")
+    func copiedCallback() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try (source + "sub").makeDirectory(intermediates: true)
+            try (source + "a").write(text: "")
+            try (source + "sub/b").write(text: "")
+            try (source + "link").makeSymlink(to: "a")
+            let destination = dir + "destination"
+            let outcome = Self.run(CopyOptions(), source, destination)
+            #expect(outcome.result)
+            #expect(
+                outcome.copied.map { $0.relative(to: dir)!.string } == [
+                    "destination", "destination/a", "destination/link", "destination/sub",
+                    "destination/sub/b",
+                ])
+        }
+    }
+
+    @Test("followSourceSymlink copies what a source link points to")
+    func followSourceSymlink() throws {
+        try withScratch { dir in
+            try (dir + "target").write(text: "T")
+            try (dir + "link").makeSymlink(to: "target")
+            #expect(Self.run(CopyOptions(followSourceSymlink: true), dir + "link", dir + "followed").result)
+            #expect(try (dir + "followed").info().kind == .regular)
+            #expect(try (dir + "followed").readText() == "T")
+            #expect(Self.run(CopyOptions(followSourceSymlink: false), dir + "link", dir + "kept").result)
+            #expect(try (dir + "kept").info().kind == .symlink)
+        }
+    }
+
+    @Test("Replacing a destination symlink with .replace writes through it, keeping the link")
+    func replaceThroughDestinationSymlink() throws {
+        try withScratch { dir in
+            try (dir + "source").write(text: "new")
+            try (dir + "target").write(text: "old")
+            try (dir + "link").makeSymlink(to: "target")
+            #expect(Self.run(CopyOptions(overwrite: .replace), dir + "source", dir + "link").result)
+            #expect((dir + "link").isSymlink)
+            #expect(try (dir + "target").readText() == "new")
+        }
+    }
+
+    @Test("A fifo is copied as a fifo, not read")
+    func fifo() throws {
+        try withScratch { dir in
+            let pipe = dir + "pipe"
+            try rawMakeFifo(pipe)
+            #expect(Self.run(CopyOptions(), pipe, dir + "pipe2").result)
+            #expect(try (dir + "pipe2").info().kind == .fifo)
+        }
+    }
+
+    @Test("An error on one entry does not stop the others")
+    func goesOn() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.makeDirectory()
+            for name in ["a", "b", "c"] { try (source + name).write(text: name) }
+            let destination = dir + "destination"
+            try destination.makeDirectory()
+            try (destination + "b").write(text: "existing")
+            let outcome = Self.run(CopyOptions(overwrite: .fail), source, destination)
+            #expect(!outcome.result)
+            #expect(outcome.failures.map(\.path) == [source + "b"])
+            #expect(try (destination + "a").readText() == "a")
+            #expect(try (destination + "b").readText() == "existing")
+            #expect(try (destination + "c").readText() == "c")
+        }
+    }
+}
