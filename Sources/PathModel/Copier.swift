@@ -59,6 +59,9 @@ public struct Copier {
     /// Polled between files and chunks; true stops the copy (the partial file is removed).
     public var isCancelled: () -> Bool = { false }
 
+    /// The process umask, read once: new files and directories get the source's mode less it.
+    private let umask = UInt32(Sys.umask())
+
     /// A copier with `options` and no-op reporting closures.
     public init(options: CopyOptions) { self.options = options }
 
@@ -165,7 +168,7 @@ public struct Copier {
         }
         for (sourceInfo, target) in finishing.reversed() {
             do {
-                try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & ~UInt32(Sys.umask()))
+                try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & ~umask)
                 if options.preserve {
                     try target.setTimes(access: sourceInfo.accessTime, modification: sourceInfo.modificationTime)
                 }
@@ -218,7 +221,7 @@ public struct Copier {
             throw FileError(.open, source, error)
         }
         defer { Sys.close(input) }
-        let mode = options.preserve ? info.permissions : (existingMode ?? info.permissions & ~UInt32(Sys.umask()))
+        let mode = options.preserve ? info.permissions : (existingMode ?? info.permissions & ~umask)
         let temporary = try destination.makeTemporarySibling(mode: mode & 0o777)
         do throws(FileError) {
             defer { Sys.close(temporary.descriptor) }

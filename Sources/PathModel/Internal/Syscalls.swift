@@ -10,7 +10,7 @@ import SystemPackage
 @_spi(FaultInjection)
 public enum SyscallName: String, Sendable, CaseIterable {
     case open, close, read, write, fsync, stat, mkdir, unlink, rmdir, rename, symlink, readlink
-    case link, chmod, chown, utimens, opendir, readdir, copyFileRange, truncate
+    case link, chmod, chown, utimens, opendir, readdir, copyFileRange, truncate, mknod, access
 }
 
 /// A plan of injected failures: which call fails, with which errno, for which paths.
@@ -202,7 +202,7 @@ enum Sys {
     }
 
     static func mknod(_ path: UnsafePointer<CChar>, mode: mode_t, device: dev_t) throws(Errno) {
-        _ = try retrying(.mkdir, path) { mknodat(cwd, path, mode, device) }
+        _ = try retrying(.mknod, path) { mknodat(cwd, path, mode, device) }
     }
 
     static func truncate(fd: Int32, length: Int) throws(Errno) {
@@ -253,7 +253,7 @@ enum Sys {
 
     /// Checks permission as the real user; `mode` is a mask of R_OK, W_OK, X_OK.
     static func access(_ path: UnsafePointer<CChar>, mode: Int32) throws(Errno) {
-        _ = try retrying(.stat, path) { Glibc.access(path, mode) }
+        _ = try retrying(.access, path) { Glibc.access(path, mode) }
     }
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
