@@ -42,14 +42,17 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     /// Whether the pattern starts at the root.
     public var isAbsolute: Bool { pattern.first == 0x2F }
 
-    /// Whether `bytes` holds any unescaped glob character (`*`, `?`, `[`).
+    /// Whether `bytes` holds any unescaped glob character (`*`, `?`, or a `[` closed by a later `]`).
     public static func hasWildcards<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         var escaped = false
+        var openBracket = false
         for byte in bytes {
             if escaped { escaped = false; continue }
             switch byte {
             case 0x5C: escaped = true
-            case 0x2A, 0x3F, 0x5B: return true
+            case 0x2A, 0x3F: return true
+            case 0x5B: openBracket = true
+            case 0x5D where openBracket: return true
             default: continue
             }
         }

@@ -135,4 +135,46 @@ import Testing
         #expect(result.stderr == "shelf: nope.shelf: No such file or directory\n")
         #expect(result.status == 127)
     }
+
+    @Test func backslashNewlineContinuesALine() throws {
+        let result = try Self.shelf(["-c", "echo a \\\n  b"])
+        #expect(result.stdout == "a b\n")
+        #expect(result.status == 0)
+    }
+
+    @Test func theLastOfSetMinusEAndPlusEWins() throws {
+        let result = try Self.shelf(["-c", "set +e -e; cat nope; echo not reached"])
+        #expect(result.stdout == "")
+        #expect(result.status == 1)
+    }
+
+    @Test func aScriptEndingInAnIgnoredFailureSucceeds() throws {
+        let result = try Self.shelf(["-c", "-cat missing"])
+        #expect(result.status == 0)
+    }
+
+    @Test func writeErrorsOnStandardOutputFailTheCommand() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["-c", "echo x; echo y"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: stderr, as: UTF8.self) == "shelf: write error: No space left on device\nshelf: stopped at -c:1\n")
+        #expect(process.terminationStatus == 1)
+    }
+
+    @Test func redirectionKeepsDevicesAndHardLinks() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "old\n".write(to: directory.appendingPathComponent("orig"), atomically: true, encoding: .utf8)
+        try FileManager.default.linkItem(at: directory.appendingPathComponent("orig"), to: directory.appendingPathComponent("hard"))
+        let result = try Self.shelf(["-c", "echo gone > /dev/null; echo new > orig; cat hard"], in: directory)
+        #expect(result.stdout == "new\n")
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+    }
 }

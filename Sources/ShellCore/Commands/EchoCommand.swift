@@ -4,6 +4,8 @@ public struct EchoCommand: ShellCommand {
     public static let summary = "Print the words, separated by spaces, and a newline."
     public static let synopsis = "[-n] [WORD]..."
     public static let options = [OptionSpec("n", help: "do not print the trailing newline")]
+    /// `echo --help` prints `--help`, as in bash.
+    public static let takesHelpOption = false
 
     /// Whether to leave out the newline.
     public var omitNewline: Bool

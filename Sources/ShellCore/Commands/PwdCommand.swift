@@ -22,7 +22,7 @@ public struct PwdCommand: ShellCommand {
     public func run(in context: CommandContext) -> ExitStatus {
         guard operands.isEmpty else {
             context.error(Messages.tooMany)
-            return .usage
+            return .failure
         }
         var directory = context.state.cwd
         if physical {

@@ -4,7 +4,7 @@ import PathModel
 public struct RmdirCommand: ShellCommand {
     public static let name = "rmdir"
     public static let summary = "Remove the DIRECTORY(ies), if they are empty."
-    public static let synopsis = "[-p] DIRECTORY..."
+    public static let synopsis = "[-p] [-v] DIRECTORY..."
     public static let options = [
         OptionSpec("p", "parents", help: "remove DIRECTORY and its ancestors; 'rmdir -p a/b' is 'rmdir a/b a'"),
         OptionSpec("v", "verbose", help: "print a message for each directory removed"),

@@ -10,12 +10,21 @@ public struct SetCommand: ShellCommand {
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        operands = []
-        if arguments.has("e") { stopOnError = true }
-        for operand in arguments.operands {
-            guard operand.text == "+e" else { throw UsageError("invalid argument '\(operand.text)'") }
-            stopOnError = false
+        operands = arguments.operands
+        stopOnError = arguments.has("e") ? true : nil
+    }
+
+    /// Reads `-e` and `+e` in order, so that the last one given wins.
+    public static func parse(_ arguments: [Argument]) throws(UsageError) -> SetCommand {
+        var command = try SetCommand(ParsedArguments())
+        for argument in arguments {
+            switch argument.text {
+            case "-e": command.stopOnError = true
+            case "+e": command.stopOnError = false
+            default: throw UsageError("invalid argument '\(argument.text)'")
+            }
         }
+        return command
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

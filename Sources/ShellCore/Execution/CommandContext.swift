@@ -60,6 +60,9 @@ public protocol ShellCommand: Sendable {
     /// - Throws: `UsageError` for a combination it does not accept.
     init(_ arguments: ParsedArguments) throws(UsageError)
 
+    /// Whether `--help` among the arguments shows the command's help (true for all but `echo`).
+    static var takesHelpOption: Bool { get }
+
     /// The operands, which the shell expands (globs) before `run`.
     var operands: [Argument] { get set }
 
@@ -68,6 +71,9 @@ public protocol ShellCommand: Sendable {
 }
 
 extension ShellCommand {
+    /// Commands show their help for `--help` unless they say otherwise.
+    public static var takesHelpOption: Bool { true }
+
     /// Parses `arguments` with the command's option table, then builds it.
     /// - Throws: `UsageError` with GNU's wording.
     public static func parse(_ arguments: [Argument]) throws(UsageError) -> Self {

@@ -2,7 +2,8 @@
 public enum HelpText {
     /// `Usage: NAME SYNOPSIS`, the summary, and one line per option.
     public static func render(_ type: any ShellCommand.Type) -> String {
-        var text = "Usage: \(type.name) \(type.synopsis)\n\(type.summary)\n"
+        let usage = type.synopsis.isEmpty ? type.name : type.name + " " + type.synopsis
+        var text = "Usage: \(usage)\n\(type.summary)\n"
         if !type.options.isEmpty {
             text += "\nOptions:\n"
             let rows = type.options.map { spec -> (String, String) in

@@ -65,7 +65,10 @@ public final class Shell {
             if !result.succeeded && !ignored && lastCommandFailed && state.stopOnError {
                 return .stopped(result, line: firstLine + statement.first.line - 1)
             }
-            if ignored { state.lastStatus = .success }
+            if ignored {
+                state.lastStatus = .success
+                status = .success
+            }
         }
         stdout.flush()
         return .finished(status)
@@ -75,6 +78,7 @@ public final class Shell {
     /// ignored (leading `-`), and whether the failure came from its last command.
     private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
         var (status, ignored) = run(statement.first, allowIgnoreMarker: true)
+        state.lastStatus = status
         var lastFailed = true
         for (connector, command) in statement.rest {
             if state.exitRequest != nil || status == .interrupted { break }
@@ -85,6 +89,7 @@ public final class Shell {
             }
             lastFailed = true
             status = run(command, allowIgnoreMarker: false).0
+            state.lastStatus = status
         }
         return (status, ignored, lastFailed)
     }
@@ -100,7 +105,7 @@ public final class Shell {
         let name = arguments[0].text
         let operands = Array(arguments.dropFirst())
         let wantsHelp = operands.prefix { $0.bytes != Array("--".utf8) }.contains { $0.text == "--help" && $0.pattern == nil }
-        if wantsHelp, let type = Command.type(named: name) {
+        if wantsHelp, let type = Command.type(named: name), type.takesHelpOption {
             stdout.write(HelpText.render(type))
             return (.success, ignoreFailure)
         }
@@ -127,46 +132,33 @@ public final class Shell {
             stderr.line("shelf: no matches found: \(error.pattern)")
             return (.failure, ignoreFailure)
         }
-        // Redirections: the last one wins, as in sh; earlier ones are still created.
-        var output = stdout
-        var replacement: Replacement?
-        var opened: OpenFile?
+        // Redirections: the last one receives the output; earlier ones are created empty, as in sh.
+        var target: OutputTarget?
         for redirection in command.redirections {
-            let target = Expander.expand(redirection.target, state: state)
-            let file = state.resolve(target.file)
-            replacement?.discard()
-            opened?.close()
-            replacement = nil
-            opened = nil
+            let spelled = Expander.expand(redirection.target, state: state)
             do {
-                if redirection.append {
-                    opened = try file.open(.append)
-                    output = OutputStream(opened!)
-                } else {
-                    replacement = try file.openReplacement()
-                    output = OutputStream(replacement!.output)
-                }
+                try target?.finish()
+                target = try OutputTarget.open(state.resolve(spelled.file), append: redirection.append)
             } catch {
-                stderr.line("shelf: " + Diagnostics.renderBare(error, as: target.bytes))
-                replacement?.discard()
+                target?.abandon()
+                stderr.line("shelf: " + Diagnostics.renderBare(error, as: spelled.bytes))
                 return (.failure, ignoreFailure)
             }
         }
+        let output = target?.stream ?? stdout
         let context = CommandContext(state: state, stdout: output, stderr: stderr, commandName: name)
         var status = body.run(in: context)
         output.flush()
-        if output !== stdout {
-            if let error = output.error {
+        if let target {
+            do { try target.finish() } catch {
                 stderr.line("shelf: " + Diagnostics.render(error, phrase: "error writing"))
-                replacement?.discard()
                 status = .failure
-            } else if let replacement {
-                do { try replacement.commit() } catch {
-                    stderr.line("shelf: " + Diagnostics.render(error, phrase: "cannot write"))
-                    status = .failure
-                }
             }
-            opened?.close()
+        } else if let error = stdout.error, status.succeeded {
+            // Output that could not be written is a failure of the command, as in coreutils;
+            // a reader that went away (EPIPE) ends the script quietly.
+            if error.errno != .brokenPipe { stderr.line("shelf: write error: \(error.reason)") }
+            status = .failure
         }
         return (status, ignoreFailure)
     }
@@ -190,15 +182,20 @@ public final class Shell {
         return best.0
     }
 
+    /// Edit distance where swapping two neighbouring letters counts as one edit (`pdw` → `pwd`).
     private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = Swift.min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = Swift.min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
         }
-        return previous[b.count]
+        return table[a.count][b.count]
     }
 }

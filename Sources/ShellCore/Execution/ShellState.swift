@@ -43,7 +43,8 @@ public final class ShellState {
     }
 
     /// The absolute path an operand names: itself when absolute, else joined to `cwd`.
+    /// An empty operand stays empty, so that the kernel answers ENOENT as it does for coreutils.
     public func resolve(_ path: File) -> File {
-        path.isAbsolute ? path : cwd + path
+        path.isAbsolute || path.byteCount == 0 ? path : cwd + path
     }
 }

@@ -103,6 +103,15 @@ public struct Lexer {
                 let append = peek(1) == 0x3E
                 tokens.append(Token(kind: .redirect(append: append), line: line, column: column))
                 index += append ? 2 : 1
+            case 0x5C where peek(1) == 0x0A:
+                // A backslash-newline between words joins the lines; at the very end it asks for more.
+                if index + 2 >= input.count {
+                    if partial { return Partial(tokens: tokens, openQuote: nil, lastWordStart: nil) }
+                    throw Failure(problem: .trailingBackslash, line: line, column: column)
+                }
+                index += 2
+                line += 1
+                lineStart = index
             case 0x23:
                 while index < input.count && input[index] != 0x0A { index += 1 }
             default:
@@ -214,6 +223,10 @@ public struct Lexer {
                     return .failure(Failure(problem: .trailingBackslash, line: line, column: column))
                 }
                 if next == 0x0A {
+                    // A backslash-newline that ends the input asks for the next line.
+                    if index + 2 >= input.count {
+                        return .failure(Failure(problem: .trailingBackslash, line: line, column: column))
+                    }
                     index += 2
                     line += 1
                     lineStart = index

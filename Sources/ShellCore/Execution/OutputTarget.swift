@@ -1,0 +1,56 @@
+import PathModel
+
+/// A file that a command's standard output is redirected to (`> file`, `>> file`).
+///
+/// `>` onto a new file or a regular file with one link writes a temporary file and renames it
+/// into place when the command ends, so the old contents survive until the new ones are whole.
+/// Other targets are written in place: devices and FIFOs (`> /dev/null`) must stay what they
+/// are, and a file with several hard links must stay shared.
+struct OutputTarget {
+    /// The stream the command writes to.
+    let stream: OutputStream
+    private let replacement: Replacement?
+    private let opened: OpenFile?
+
+    /// Opens `file` for a redirection.
+    /// - Throws: `FileError` (`.open`; `EISDIR` for a directory).
+    static func open(_ file: File, append: Bool) throws(FileError) -> OutputTarget {
+        if append { return try inPlace(file, mode: .append) }
+        let existing: FileInfo?
+        do {
+            existing = try file.info(followSymlinks: true)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            existing = nil
+        }
+        if let existing {
+            if existing.kind == .directory { throw FileError(.open, file, .isDirectory) }
+            if existing.kind != .regular || existing.linkCount > 1 { return try inPlace(file, mode: .truncate) }
+        }
+        let replacement = try file.openReplacement()
+        return OutputTarget(stream: OutputStream(replacement.output), replacement: replacement, opened: nil)
+    }
+
+    private static func inPlace(_ file: File, mode: File.OpenMode) throws(FileError) -> OutputTarget {
+        let opened = try file.open(mode)
+        return OutputTarget(stream: OutputStream(opened), replacement: nil, opened: opened)
+    }
+
+    /// Flushes and puts the output in place (renames a replacement over the target).
+    /// - Throws: the stream's write error, or `FileError` from the rename; a replacement is
+    ///   discarded then and the target keeps its old contents.
+    func finish() throws(FileError) {
+        stream.flush()
+        if let error = stream.error {
+            abandon()
+            throw error
+        }
+        opened?.close()
+        try replacement?.commit()
+    }
+
+    /// Closes without putting anything in place: a replacement's temporary file is removed.
+    func abandon() {
+        opened?.close()
+        replacement?.discard()
+    }
+}
