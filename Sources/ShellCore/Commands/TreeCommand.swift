@@ -167,8 +167,8 @@ private struct Frame {
     var relative: [UInt8]
     /// The number of names in `relative`.
     var steps: Int
-    /// The directory as printed with `-f`.
-    var shown: [UInt8]
+    /// How much of the walk's `shown` path is this directory's (for `-f`).
+    var shownCount: Int
     /// The entries to list, filtered and in order.
     var nodes: [Node]
     /// The next entry to list.
@@ -192,6 +192,9 @@ private struct Walk {
     private var line: [UInt8] = []
     /// The indentation of the entries of the deepest open directory.
     private var prefix: [UInt8] = []
+    /// With `-f`: the path of the entry being listed (each frame knows how much of it is its own),
+    /// kept in one buffer so that memory grows with the depth, not its square.
+    private var shown: [UInt8] = []
     private var stack: [Frame] = []
     private var sincePoll = 0
 
@@ -247,7 +250,8 @@ private struct Walk {
         guard !nodes.isEmpty else { return }
         directories += 1
         prefix.removeAll(keepingCapacity: true)
-        stack = [Frame(handle: handle, relative: [], steps: 0, shown: shown, nodes: nodes)]
+        self.shown = shown
+        stack = [Frame(handle: handle, relative: [], steps: 0, shownCount: shown.count, nodes: nodes)]
         walk()
         stack.removeAll()
     }
@@ -286,9 +290,8 @@ private struct Walk {
             line.append(contentsOf: prefix)
             line.append(contentsOf: isLast ? Drawing.lastBranch : Drawing.branch)
             if command.sizes != .none { appendSize(node.size) }
-            var shown: [UInt8] = []
             if command.fullPath {
-                shown = stack[top].shown
+                shown.removeSubrange(stack[top].shownCount...)
                 if shown.last != 0x2F { shown.append(0x2F) }
                 shown.append(contentsOf: node.name)
                 TreeText.appendName(shown, to: &line)
@@ -310,7 +313,8 @@ private struct Walk {
                         let nodes = try read(handle, relative)
                         if !nodes.isEmpty {
                             child = Frame(
-                                handle: handle, relative: relative, steps: steps, shown: shown, nodes: nodes)
+                                handle: handle, relative: relative, steps: steps, shownCount: shown.count,
+                                nodes: nodes)
                         }
                     } catch {
                         line.append(contentsOf: Drawing.openError)
