@@ -339,6 +339,14 @@ struct DirectoryStream {
 
     /// The next entry's name bytes and `d_type`, skipping `.` and `..`; nil at the end.
     func next() throws(Errno) -> (name: [UInt8], type: UInt8)? {
+        var name: [UInt8] = []
+        guard let type = try next(appendingNameTo: &name) else { return nil }
+        return (name, type)
+    }
+
+    /// Appends the next entry's name bytes to `names` and returns its `d_type`, skipping `.` and
+    /// `..`; nil at the end. Lets a listing keep every name in one buffer.
+    func next(appendingNameTo names: inout [UInt8]) throws(Errno) -> UInt8? {
         while true {
             if let fault = injected(.readdir, nil) { throw fault }
             errno = 0
@@ -347,12 +355,12 @@ struct DirectoryStream {
                 if error != 0 { throw Errno(rawValue: error) }
                 return nil
             }
-            let type = entry.pointee.d_type
             let start = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
             let name = UnsafeRawBufferPointer(start: start, count: strlen(start))
             if name.count == 1 && name[0] == 0x2E { continue }
             if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { continue }
-            return (Array(name), type)
+            names.append(contentsOf: name)
+            return entry.pointee.d_type
         }
     }
 

@@ -14,12 +14,13 @@ public enum Command {
     case rmdir(RmdirCommand)
     case set(SetCommand)
     case touch(TouchCommand)
+    case tree(TreeCommand)
 
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
         CatCommand.self, CdCommand.self, EchoCommand.self, ExitCommand.self, HelpCommand.self,
         HistoryCommand.self, MkdirCommand.self, PwdCommand.self, RmdirCommand.self, SetCommand.self,
-        TouchCommand.self,
+        TouchCommand.self, TreeCommand.self,
     ]
 
     /// The command type called `name`, if there is one.
@@ -43,6 +44,7 @@ public enum Command {
         case RmdirCommand.name: return .rmdir(try .parse(arguments))
         case SetCommand.name: return .set(try .parse(arguments))
         case TouchCommand.name: return .touch(try .parse(arguments))
+        case TreeCommand.name: return .tree(try .parse(arguments))
         default: return nil
         }
     }
@@ -61,6 +63,7 @@ public enum Command {
         case .rmdir(let command): return command
         case .set(let command): return command
         case .touch(let command): return command
+        case .tree(let command): return command
         }
     }
 }

@@ -1,0 +1,550 @@
+import PathModel
+
+/// `tree [-adfhs] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [DIRECTORY...]`:
+/// list directories as an indented tree, as tree(1) does in a UTF-8 locale.
+///
+/// The walk streams: each line is written as soon as its entry is known, and memory holds only
+/// the listings of the directories on the current path. It is iterative (no recursion), and it
+/// reaches entries through `DirectoryHandle`s by short relative paths, so a tree deeper than
+/// `PATH_MAX` is listed whole.
+public struct TreeCommand: ShellCommand {
+    public static let name = "tree"
+    public static let summary = "List the contents of each DIRECTORY (default: the current one) as a tree."
+    public static let synopsis =
+        "[-adfhs] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [DIRECTORY]..."
+    public static let options = [
+        OptionSpec("a", key: "all", help: "list all files, hidden ones too"),
+        OptionSpec("d", key: "directories", help: "list directories only"),
+        OptionSpec("f", key: "full-path", help: "print the full path prefix for each file"),
+        OptionSpec("h", key: "human", help: "print sizes in a human readable way (1.2K); implies -s"),
+        OptionSpec(
+            "I", value: .required, valueName: "PATTERN", key: "ignore",
+            help: "do not list names that match PATTERN"),
+        OptionSpec(
+            "L", value: .required, valueName: "LEVEL", key: "level",
+            help: "descend only LEVEL directories deep"),
+        OptionSpec(
+            "P", value: .required, valueName: "PATTERN", key: "pattern",
+            help: "list only files that match PATTERN (directories are still listed)"),
+        OptionSpec("s", key: "size", help: "print the size in bytes of each file"),
+        OptionSpec(nil, "dirsfirst", help: "list directories before files"),
+        OptionSpec(nil, "noreport", help: "omit the count of directories and files at the end"),
+    ]
+
+    /// Which size column leads each line.
+    public enum SizeColumn: Sendable { case none, bytes, human }
+
+    /// List names that start with a dot.
+    public var all: Bool
+    /// List directories (and symlinks to them) only.
+    public var directoriesOnly: Bool
+    /// Print each entry as the operand joined with its path below it.
+    public var fullPath: Bool
+    /// The deepest level listed (1: the operand's own entries); nil for no limit. A value below 1
+    /// is rejected when the command runs, as tree(1) rejects it (status 1).
+    public var maxLevel: Int?
+    /// `-P`: when not empty, files (not directories) are listed only if one of these matches.
+    public var includePatterns: [Pattern]
+    /// `-I`: entries, directories too, that one of these matches are not listed.
+    public var ignorePatterns: [Pattern]
+    /// List directories (and symlinks to them) before the other entries.
+    public var directoriesFirst: Bool
+    /// End with the count of directories and files.
+    public var report: Bool
+    /// The size column.
+    public var sizes: SizeColumn
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        all = arguments.has("all")
+        directoriesOnly = arguments.has("directories")
+        fullPath = arguments.has("full-path")
+        maxLevel = arguments.value("level").map(Self.level)
+        includePatterns = Self.patterns("pattern", in: arguments)
+        ignorePatterns = Self.patterns("ignore", in: arguments)
+        directoriesFirst = arguments.has("dirsfirst")
+        report = !arguments.has("noreport")
+        sizes = arguments.has("human") ? .human : arguments.has("size") ? .bytes : .none
+        operands = arguments.operands
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        if let maxLevel, maxLevel < 1 {
+            context.error(Messages.invalidLevel)
+            return .failure
+        }
+        var walk = Walk(command: self, output: context.stdout, isCancelled: { context.isCancelled })
+        for operand in operands.isEmpty ? [Argument(".")] : operands {
+            // An empty operand names nothing (lstat("") fails), not the current directory.
+            walk.list(operand, at: operand.bytes.isEmpty ? File(bytes: []) : context.resolve(operand))
+            if walk.cancelled {
+                context.stdout.flush()
+                return .interrupted
+            }
+            if context.stdout.isBroken { break }
+        }
+        if report { walk.writeReport() }
+        context.stdout.flush()
+        if let error = context.stdout.error {
+            // A closed pipe ends tree quietly, as tree(1) killed by SIGPIPE.
+            if error.errno != .brokenPipe { context.error("\(Messages.writeError): \(error.reason)") }
+            return .failure
+        }
+        return walk.failed ? Self.unopenedDirectory : .success
+    }
+
+    /// Every value given to the option `key`, in order, as patterns.
+    private static func patterns(_ key: String, in arguments: ParsedArguments) -> [Pattern] {
+        arguments.options.filter { $0.key == key }.compactMap(\.value).map(Pattern.init)
+    }
+
+    /// tree(1) exits 2 when an operand is missing or a directory below one could not be opened.
+    static let unopenedDirectory = ExitStatus(2)
+
+    /// The level `-L` asks for, read as tree(1) reads it: `strtoul(text, NULL, 0)` cut to an
+    /// `int`. So `010` is 8, `0x10` is 16, `2x` is 2, and `x`, `0` and `-1` are below 1.
+    static func level(_ text: String) -> Int {
+        var bytes = Array(text.utf8)[...]
+        while let first = bytes.first, first == 0x20 || (0x09...0x0D).contains(first) { bytes.removeFirst() }
+        var negative = false
+        if let sign = bytes.first, sign == 0x2B || sign == 0x2D {
+            negative = sign == 0x2D
+            bytes.removeFirst()
+        }
+        var radix: UInt64 = 10
+        if bytes.count > 2, bytes.first == 0x30, bytes.dropFirst().first.map({ $0 | 0x20 }) == 0x78,
+            digitValue(bytes[bytes.startIndex + 2]).map({ $0 < 16 }) == true
+        {
+            radix = 16
+            bytes.removeFirst(2)
+        } else if bytes.first == 0x30 {
+            radix = 8
+        }
+        var value: UInt64 = 0
+        var overflow = false
+        for byte in bytes {
+            guard let digit = digitValue(byte), digit < radix else { break }
+            let (product, carried) = value.multipliedReportingOverflow(by: radix)
+            let (sum, added) = product.addingReportingOverflow(digit)
+            overflow = overflow || carried || added
+            value = sum
+        }
+        if overflow {
+            value = .max
+        } else if negative {
+            value = 0 &- value
+        }
+        return Int(Int32(truncatingIfNeeded: value))
+    }
+
+    private static func digitValue(_ byte: UInt8) -> UInt64? {
+        switch byte {
+        case 0x30...0x39: return UInt64(byte - 0x30)
+        case 0x41...0x5A: return UInt64(byte - 0x41 + 10)
+        case 0x61...0x7A: return UInt64(byte - 0x61 + 10)
+        default: return nil
+        }
+    }
+}
+
+/// One listed entry of a directory.
+private struct Node {
+    /// The entry's name.
+    var name: [UInt8]
+    /// Whether it is a directory or a symlink to one; such entries count as directories.
+    var isDirectory: Bool
+    /// What a symlink points to, as written in it; nil for anything else.
+    var linkTarget: [UInt8]?
+    /// The size `lstat` gives (only read when a size column is shown).
+    var size: UInt64
+}
+
+/// A directory being listed: its entries and how far through them the walk is.
+private struct Frame {
+    /// An open ancestor (or the directory itself) that `relative` starts from.
+    var handle: DirectoryHandle
+    /// The path from `handle` to this directory; empty for `handle` itself.
+    var relative: [UInt8]
+    /// The number of names in `relative`.
+    var steps: Int
+    /// How much of the walk's `shown` path is this directory's (for `-f`).
+    var shownCount: Int
+    /// The entries to list, filtered and in order.
+    var nodes: [Node]
+    /// The next entry to list.
+    var index = 0
+    /// The bytes this level added to the indentation of its entries.
+    var indent = 0
+}
+
+/// The state of one `tree` run: the counts, the indentation and the stack of open directories.
+private struct Walk {
+    let command: TreeCommand
+    let output: OutputStream
+    let isCancelled: () -> Bool
+    private(set) var directories = 0
+    private(set) var files = 0
+    /// Whether an operand was missing or a directory could not be opened.
+    private(set) var failed = false
+    /// Whether Ctrl-C stopped the walk.
+    private(set) var cancelled = false
+    /// The line being built, reused for every entry.
+    private var line: [UInt8] = []
+    /// The indentation of the entries of the deepest open directory.
+    private var prefix: [UInt8] = []
+    /// With `-f`: the path of the entry being listed (each frame knows how much of it is its own),
+    /// kept in one buffer so that memory grows with the depth, not its square.
+    private var shown: [UInt8] = []
+    private var stack: [Frame] = []
+    private var sincePoll = 0
+
+    /// A relative path longer than this, or of more names than `stepLimit`, is not handed to
+    /// the kernel: a nearer directory is opened instead, so that paths stay far below `PATH_MAX`
+    /// however deep the tree goes, and each lookup walks few names.
+    private static let relativeLimit = 2048
+    private static let stepLimit = 64
+    /// How deep directories get handles of their own when every entry is stat'ed.
+    private static let handleDepth = 64
+
+    init(command: TreeCommand, output: OutputStream, isCancelled: @escaping () -> Bool) {
+        self.command = command
+        self.output = output
+        self.isCancelled = isCancelled
+        line.reserveCapacity(1024)
+    }
+
+    /// Lists one operand, `root` being where it is on disk.
+    mutating func list(_ operand: Argument, at root: File) {
+        var shown = operand.bytes
+        if command.fullPath {
+            while shown.count > 1 && shown.last == 0x2F { shown.removeLast() }
+        }
+        line.removeAll(keepingCapacity: true)
+        let info: FileInfo
+        do {
+            info = try root.info()
+        } catch {
+            // Nothing there: tree names it, counts nothing and fails.
+            TreeText.appendName(shown, to: &line)
+            line.append(contentsOf: Drawing.openError)
+            failed = true
+            endLine()
+            return
+        }
+        appendSize(info.size)
+        TreeText.appendName(shown, to: &line)
+        let handle: DirectoryHandle
+        let nodes: [Node]
+        do {
+            handle = try DirectoryHandle(root)
+            nodes = try read(handle, [])
+        } catch {
+            // It exists but cannot be listed (a file, an unreadable directory): tree counts a file.
+            line.append(contentsOf: Drawing.openError)
+            files += 1
+            endLine()
+            return
+        }
+        endLine()
+        // tree counts the operand only when it lists something below it.
+        guard !nodes.isEmpty else { return }
+        directories += 1
+        prefix.removeAll(keepingCapacity: true)
+        self.shown = shown
+        stack = [Frame(handle: handle, relative: [], steps: 0, shownCount: shown.count, nodes: nodes)]
+        walk()
+        stack.removeAll()
+    }
+
+    /// Writes `N directories, M files` after a blank line.
+    func writeReport() {
+        let directoryWord = directories == 1 ? "directory" : "directories"
+        if command.directoriesOnly {
+            output.write("\n\(directories) \(directoryWord)\n")
+        } else {
+            output.write("\n\(directories) \(directoryWord), \(files) file\(files == 1 ? "" : "s")\n")
+        }
+    }
+
+    /// Lists the entries of the directories on the stack, depth first, until it is empty.
+    private mutating func walk() {
+        while let top = stack.indices.last {
+            if stack[top].index == stack[top].nodes.count {
+                prefix.removeLast(stack[top].indent)
+                stack.removeLast()
+                continue
+            }
+            sincePoll += 1
+            if sincePoll >= 512 {
+                sincePoll = 0
+                if isCancelled() {
+                    cancelled = true
+                    return
+                }
+            }
+            let node = stack[top].nodes[stack[top].index]
+            stack[top].index += 1
+            let isLast = stack[top].index == stack[top].nodes.count
+
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: prefix)
+            line.append(contentsOf: isLast ? Drawing.lastBranch : Drawing.branch)
+            if command.sizes != .none { appendSize(node.size) }
+            if command.fullPath {
+                shown.removeSubrange(stack[top].shownCount...)
+                if shown.last != 0x2F { shown.append(0x2F) }
+                shown.append(contentsOf: node.name)
+                TreeText.appendName(shown, to: &line)
+            } else {
+                TreeText.appendName(node.name, to: &line)
+            }
+            if let target = node.linkTarget {
+                line.append(contentsOf: Drawing.arrow)
+                TreeText.appendName(target, to: &line)
+            }
+
+            var child: Frame?
+            if node.isDirectory {
+                directories += 1
+                // Symlinks to directories are shown, never followed; -L stops the descent.
+                if node.linkTarget == nil && command.maxLevel.map({ stack.count < $0 }) ?? true {
+                    do {
+                        let (handle, relative, steps) = try location(of: node.name, below: top)
+                        let nodes = try read(handle, relative)
+                        if !nodes.isEmpty {
+                            child = Frame(
+                                handle: handle, relative: relative, steps: steps, shownCount: shown.count,
+                                nodes: nodes)
+                        }
+                    } catch {
+                        line.append(contentsOf: Drawing.openError)
+                        failed = true
+                    }
+                }
+            } else {
+                files += 1
+            }
+            endLine()
+            if cancelled || output.isBroken { return }
+            if var child {
+                let indent = isLast ? Drawing.blank : Drawing.vertical
+                prefix.append(contentsOf: indent)
+                child.indent = indent.count
+                stack.append(child)
+            }
+        }
+    }
+
+    /// Where the entry `name` of the directory at `stack[top]` is reached from: a handle, the
+    /// path below it and the number of names in that path.
+    ///
+    /// When every entry is stat'ed (a size column), the directories near the top get handles of
+    /// their own, so that each entry is reached by its bare name. Otherwise (and deeper down, to
+    /// bound the open descriptors) the path grows from the nearest handle, and a new handle is
+    /// opened when it gets too long.
+    private mutating func location(of name: [UInt8], below top: Int) throws(FileError) -> (
+        DirectoryHandle, [UInt8], Int
+    ) {
+        let path = joined(stack[top].relative, name)
+        if command.sizes != .none && stack.count < Self.handleDepth {
+            return (try DirectoryHandle(path, in: stack[top].handle), [], 0)
+        }
+        if path.count > Self.relativeLimit || stack[top].steps >= Self.stepLimit {
+            stack[top].handle = try DirectoryHandle(stack[top].relative, in: stack[top].handle)
+            stack[top].relative = []
+            stack[top].steps = 0
+            return (stack[top].handle, name, 1)
+        }
+        return (stack[top].handle, path, stack[top].steps + 1)
+    }
+
+    /// The entries of the directory at `relative` below `handle` that tree lists, in its order.
+    private mutating func read(_ handle: DirectoryHandle, _ relative: [UInt8]) throws(FileError) -> [Node] {
+        if isCancelled() {
+            cancelled = true
+            return []
+        }
+        var nodes: [Node] = []
+        for entry in try handle.entries(at: relative) {
+            if !command.all && entry.isHidden { continue }
+            if let node = classify(entry, handle, relative) { nodes.append(node) }
+        }
+        if command.directoriesFirst {
+            nodes = nodes.filter(\.isDirectory) + nodes.filter { !$0.isDirectory }
+        }
+        return nodes
+    }
+
+    /// The entry as a node, or nil when the options leave it out. Looks at the disk only for
+    /// symlinks, kinds `readdir` did not give, and sizes.
+    private func classify(_ entry: DirectoryEntry, _ handle: DirectoryHandle, _ relative: [UInt8]) -> Node? {
+        var kind = entry.kind
+        if command.directoriesOnly, let kind, kind != .directory && kind != .symlink { return nil }
+        var isDirectory = kind == .directory
+        var size: UInt64 = 0
+        var target: [UInt8]?
+        if kind == nil || kind == .symlink || command.sizes != .none {
+            let path = joined(relative, entry.name)
+            do {
+                let info = try handle.info(at: path)
+                kind = info.kind
+                size = info.size
+                isDirectory = info.kind == .directory
+                if info.kind == .symlink {
+                    target = try handle.linkTarget(at: path)
+                    isDirectory = pointsToDirectory(handle, path)
+                }
+            } catch {
+                // Gone since readdir listed it (or unreadable): tree leaves such an entry out.
+                return nil
+            }
+        }
+        let name = entry.name
+        if !command.includePatterns.isEmpty && kind != .directory
+            && !command.includePatterns.contains(where: { $0.matches(name: name, isDirectory: isDirectory) })
+        {
+            return nil
+        }
+        if command.ignorePatterns.contains(where: { $0.matches(name: name, isDirectory: isDirectory) }) {
+            return nil
+        }
+        if command.directoriesOnly && !isDirectory { return nil }
+        return Node(name: name, isDirectory: isDirectory, linkTarget: target, size: size)
+    }
+
+    /// Whether the symlink at `path` leads to a directory.
+    private func pointsToDirectory(_ handle: DirectoryHandle, _ path: [UInt8]) -> Bool {
+        do {
+            return try handle.info(at: path, followSymlinks: true).kind == .directory
+        } catch {
+            // A dangling or looping link leads to no directory; it is listed as a file.
+            return false
+        }
+    }
+
+    private func joined(_ relative: [UInt8], _ name: [UInt8]) -> [UInt8] {
+        relative.isEmpty ? name : relative + [0x2F] + name
+    }
+
+    /// Appends the size column, `[       1234]  ` or `[1.2K]  `, when one is asked for.
+    private mutating func appendSize(_ size: UInt64) {
+        switch command.sizes {
+        case .none: return
+        case .bytes: line.append(contentsOf: ("[" + TreeText.padded(String(size), 11) + "]  ").utf8)
+        case .human: line.append(contentsOf: ("[" + TreeText.humanSize(size) + "]  ").utf8)
+        }
+    }
+
+    /// Ends the line and writes it out.
+    private mutating func endLine() {
+        line.append(0x0A)
+        output.write(bytes: line)
+    }
+}
+
+/// The pieces tree(1) draws lines with in a UTF-8 locale. Its vertical bar is followed by two
+/// no-break spaces (U+00A0) and a space, so that terminals do not trim it.
+private enum Drawing {
+    static let branch = Array("├── ".utf8)
+    static let lastBranch = Array("└── ".utf8)
+    static let vertical = Array("│\u{A0}\u{A0} ".utf8)
+    static let blank = Array("    ".utf8)
+    static let arrow = Array(" -> ".utf8)
+    static let openError = Array("  [\(TreeCommand.Messages.openError)]".utf8)
+}
+
+/// Names and sizes written as tree(1) writes them.
+enum TreeText {
+    /// Appends `name` as tree(1) prints names in a UTF-8 locale, whether or not the output is a
+    /// terminal: valid UTF-8 keeps its printable characters and writes the others as `\ooo` (the
+    /// code point in octal, `\011` for a tab); a name that is not valid UTF-8 is written byte by
+    /// byte, with `\t`-style escapes for BEL…CR, `\\` and `\ ` for backslash and space, `\ooo`
+    /// for every other byte outside printable ASCII.
+    static func appendName(_ name: [UInt8], to line: inout [UInt8]) {
+        if !name.contains(where: { $0 < 0x20 || $0 >= 0x7F }) {
+            line.append(contentsOf: name)
+            return
+        }
+        if let text = String(validating: name, as: UTF8.self) {
+            for scalar in text.unicodeScalars {
+                if isPrintable(scalar) {
+                    UTF8.encode(scalar) { line.append($0) }
+                } else {
+                    appendOctal(scalar.value, to: &line)
+                }
+            }
+            return
+        }
+        for byte in name {
+            switch byte {
+            case 0x07...0x0D:
+                line.append(0x5C)
+                line.append(Array("abtnvfr".utf8)[Int(byte - 0x07)])
+            case 0x20, 0x5C:
+                line.append(0x5C)
+                line.append(byte)
+            case 0x21...0x7E:
+                line.append(byte)
+            default:
+                appendOctal(UInt32(byte), to: &line)
+            }
+        }
+    }
+
+    /// Whether glibc's `iswprint` holds in a UTF-8 locale: assigned, and not a control character
+    /// or a line or paragraph separator.
+    private static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate: return false
+        default: return true
+        }
+    }
+
+    /// `\` and the value in octal, at least three digits (`printf("\\%03o")`).
+    private static func appendOctal(_ value: UInt32, to line: inout [UInt8]) {
+        line.append(0x5C)
+        line.append(contentsOf: padded(String(value, radix: 8), 3, with: "0").utf8)
+    }
+
+    /// `text` right-aligned in `width` columns.
+    static func padded(_ text: String, _ width: Int, with pad: Character = " ") -> String {
+        text.count >= width ? text : String(repeating: pad, count: width - text.count) + text
+    }
+
+    /// A size as `tree -h` prints it: bytes below 1024 (`%4d`), else one decimal below ten units
+    /// (`%3.1f`) and none from ten on (`%3.0f`), in K, M, G… of 1024, rounded half to even as
+    /// printf rounds.
+    static func humanSize(_ size: UInt64) -> String {
+        var size = size
+        var unit = size < 1024 ? 0 : 1
+        while size >= 1024 * 1024 {
+            unit += 1
+            size /= 1024
+        }
+        if unit == 0 { return padded(String(size), 4) }
+        let letter = Array("BKMGTPEZY")[unit]
+        if size / 1024 >= 10 {
+            return padded(String(roundedQuotient(size, 1024)), 3) + String(letter)
+        }
+        let tenths = roundedQuotient(size * 10, 1024)
+        return padded("\(tenths / 10).\(tenths % 10)", 3) + String(letter)
+    }
+
+    /// `dividend / divisor` rounded to the nearest integer, a tie going to the even one.
+    private static func roundedQuotient(_ dividend: UInt64, _ divisor: UInt64) -> UInt64 {
+        let quotient = dividend / divisor
+        let twiceRemainder = 2 * (dividend % divisor)
+        if twiceRemainder > divisor || (twiceRemainder == divisor && quotient % 2 == 1) {
+            return quotient + 1
+        }
+        return quotient
+    }
+}
+
+extension TreeCommand {
+    fileprivate enum Messages {
+        static let invalidLevel = "Invalid level, must be greater than 0."
+        static let writeError = "write error"
+        static let openError = "error opening dir"
+    }
+}
