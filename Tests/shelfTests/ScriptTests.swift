@@ -177,4 +177,17 @@ import Testing
         let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
         #expect(type == .typeCharacterSpecial)
     }
+
+    @Test func redirectingToStandardOutputKeepsTheCallersFile() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "('\(Self.binary)' -c 'echo one > /dev/stdout'; echo two) >> log"]
+        process.currentDirectoryURL = directory
+        try process.run()
+        process.waitUntilExit()
+        let log = try String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)
+        #expect(log == "one\ntwo\n")
+    }
 }

@@ -28,6 +28,7 @@ public struct CdCommand: ShellCommand {
             return .failure
         }
         var spelled = operands.first?.bytes ?? state.home.bytes
+        if spelled.isEmpty { return .success }  // `cd ""` stays where it is, as in bash.
         var announce = false
         if spelled == [0x2D] {
             guard let previous = state.previousDirectory else {

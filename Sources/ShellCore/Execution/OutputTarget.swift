@@ -5,7 +5,8 @@ import PathModel
 /// `>` onto a new file or a regular file with one link writes a temporary file and renames it
 /// into place when the command ends, so the old contents survive until the new ones are whole.
 /// Other targets are written in place: devices and FIFOs (`> /dev/null`) must stay what they
-/// are, and a file with several hard links must stay shared.
+/// are, a file with several hard links must stay shared, and anything under `/dev` or `/proc`
+/// (`> /dev/stdout`) is the caller's open file.
 struct OutputTarget {
     /// The stream the command writes to.
     let stream: OutputStream
@@ -16,6 +17,12 @@ struct OutputTarget {
     /// - Throws: `FileError` (`.open`; `EISDIR` for a directory).
     static func open(_ file: File, append: Bool) throws(FileError) -> OutputTarget {
         if append { return try inPlace(file, mode: .append) }
+        // /dev/stdout, /dev/fd/N and /proc/self/fd/N name an open file of the caller's: renaming
+        // over what they lead to would detach the caller's output, so write them in place.
+        let spelled = file.normalized.bytes
+        if spelled.starts(with: Array("/dev/".utf8)) || spelled.starts(with: Array("/proc/".utf8)) {
+            return try inPlace(file, mode: .truncate)
+        }
         let existing: FileInfo?
         do {
             existing = try file.info(followSymlinks: true)
