@@ -29,7 +29,8 @@ let package = Package(
         ),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
         .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"]),
-        .testTarget(name: "shelfTests", dependencies: ["shelf"]),
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        .testTarget(name: "shelfTests", dependencies: ["shelf", "CPseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -90,6 +90,13 @@ final class LineEditor {
         return true
     }
 
+    /// The lines in readline's history, oldest first (those loaded from the file at start).
+    var historyLines: [String] {
+        (0..<Int(shelf_rl_history_length())).compactMap { index in
+            shelf_rl_history_entry(Int32(index)).map { String(cString: $0) }
+        }
+    }
+
     /// Whether Ctrl-C has been pressed since the last `clearInterrupt()`.
     static var isInterrupted: Bool { shelf_rl_interrupted() != 0 }
 

@@ -67,6 +67,7 @@ if interactive {
     let editor = LineEditor(historyFile: historyFile, messages: shell.stderr) { line, cursor in
         Completer.complete(line: line, cursor: cursor, state: state)
     }
+    state.history = editor.historyLines
     status = Repl(shell: shell, editor: editor, prompt: Prompt(environment: environment)).run()
 } else if let commandString {
     status = ScriptRunner(shell: shell, origin: "-c").run(source: Array(commandString.utf8))
