@@ -36,9 +36,23 @@ static struct {
     int shown_count;
 } completion;
 
+/// Whether readline has the terminal (in raw mode) right now.
+static volatile sig_atomic_t reading = 0;
+
 static void on_interrupt(int signal) {
     (void)signal;
     interrupted = 1;
+}
+
+/// SIGTERM, SIGHUP: give the terminal back as it was, then die of the signal as usual.
+/// (History is already on disk: it is appended after every line.)
+static void on_termination(int signal) {
+    if (reading) rl_deprep_terminal();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigaction(signal, &action, NULL);
+    raise(signal);
 }
 
 /// Reads one byte for readline. A pending Ctrl-C makes readline return (READERR); other
@@ -189,12 +203,17 @@ void shelf_rl_initialize(shelf_rl_completer function, void *context) {
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;  // no SA_RESTART: a blocked read returns EINTR and sees the flag
     sigaction(SIGINT, &action, NULL);
+    action.sa_handler = on_termination;
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
     using_history();
 }
 
 shelf_rl_outcome shelf_rl_readline(const char *prompt, char **line) {
     *line = NULL;
+    reading = 1;
     char *text = readline(prompt);
+    reading = 0;
     if (interrupted) {
         free(text);
         fputs("^C\n", rl_outstream ? rl_outstream : stdout);

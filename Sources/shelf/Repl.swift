@@ -59,6 +59,10 @@ struct Repl {
                 state.history.append(String(decoding: source, as: UTF8.self))
             }
             let outcome = shell.run(source + [0x0A], origin: "shelf")
+            if LineEditor.isInterrupted {
+                // The terminal echoed ^C where the output stopped; the prompt starts a new line.
+                shell.stdout.line()
+            }
             shell.stdout.flush()
             shell.stderr.flush()
             if case .exited(let status) = outcome { return status }
