@@ -14,7 +14,9 @@ struct Prompt {
 
     /// The prompt for a new statement.
     func primary(_ state: ShellState) -> [UInt8] {
-        var result = paint("shelf", Style.name) + Array(":".utf8) + paint(abbreviated(state.cwd, home: state.home), Style.directory)
+        var result =
+            paint("shelf", Style.name) + Array(":".utf8)
+            + paint(abbreviated(state.cwd, home: state.home), Style.directory)
         if !state.lastStatus.succeeded {
             result += Array(" ".utf8) + paint(Array("[\(state.lastStatus.code)]".utf8), Style.failure)
         }

@@ -47,7 +47,9 @@ struct Repl {
                 line = text
             }
             let source = pending.isEmpty ? line : pending + [0x0A] + line
-            if case .failure(let error) = Result(catching: { () throws(SyntaxError) in try Parser.parse(source) }),
+            if case .failure(let error) = Result(catching: { () throws(SyntaxError) in
+                try Parser.parse(source)
+            }),
                 error.isIncomplete
             {
                 pending = source

@@ -32,8 +32,8 @@ while index < arguments.count {
         index += 1
     case "--help":
         print("Usage: shelf [-i] [--keep-going] [-c COMMANDS | FILE [ARGS...]]")
-        print("An interactive file shell; commands run in-process. Without -c or FILE, commands are read from standard input,")
-        print("interactively when standard input and output are terminals (or with -i).")
+        print("An interactive file shell; commands run in-process. Without -c or FILE, commands are read")
+        print("from standard input, interactively when standard input and output are terminals (or with -i).")
         ProcessEnvironment.exit(.success)
     default:
         if argument.hasPrefix("-") && argument != "-" {
@@ -53,9 +53,10 @@ do {
 } catch {
     ProcessEnvironment.fail("shelf: " + Diagnostics.render(error, phrase: nil))
 }
-let interactive = commandString == nil && (scriptPath == nil || scriptPath == "-")
-    && (forceInteractive || (OpenFile.standardInput.isTerminal && OpenFile.standardOutput.isTerminal))
-let state = ShellState(cwd: cwd, environment: environment, isInteractive: interactive, stopOnError: !interactive && !keepGoing)
+let onTerminal = OpenFile.standardInput.isTerminal && OpenFile.standardOutput.isTerminal
+let interactive = commandString == nil && (scriptPath == nil || scriptPath == "-") && (forceInteractive || onTerminal)
+let state = ShellState(
+    cwd: cwd, environment: environment, isInteractive: interactive, stopOnError: !interactive && !keepGoing)
 let shell = Shell(state: state, stdout: OutputStream(.standardOutput), stderr: OutputStream(.standardError))
 ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 

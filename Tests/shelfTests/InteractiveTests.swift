@@ -5,7 +5,8 @@ import Testing
 /// The built shelf binary: `$SHELF_BIN`, else `.build/debug/shelf` in the package.
 private let shelfBinary: String = {
     if let path = getenv("SHELF_BIN") { return String(cString: path) }
-    let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+    let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(
+        separator: "/")
     return root + "/.build/debug/shelf"
 }()
 
@@ -39,7 +40,8 @@ private final class TerminalSession {
             }
         }
         guard status == 0 else {
-            throw SessionError(description: "cannot run \(shelfBinary) on a terminal: \(String(cString: strerror(status)))")
+            throw SessionError(
+                description: "cannot run \(shelfBinary) on a terminal: \(String(cString: strerror(status)))")
         }
         master = descriptor
         pid = child
@@ -101,7 +103,9 @@ private final class TerminalSession {
             }
             _ = readSome(waitingAtMost: 0.05)
         }
-        throw SessionError(description: "shelf did not exit; the terminal showed:\n" + String(decoding: output[mark...], as: UTF8.self))
+        throw SessionError(
+            description: "shelf did not exit; the terminal showed:\n"
+                + String(decoding: output[mark...], as: UTF8.self))
     }
 
     /// Everything shown after the mark, without moving it.
@@ -123,7 +127,9 @@ private final class TerminalSession {
         guard wanted.count <= output.count - start else { return nil }
         var index = start
         while index + wanted.count <= output.count {
-            if output[index..<(index + wanted.count)].elementsEqual(wanted) { return index..<(index + wanted.count) }
+            if output[index..<(index + wanted.count)].elementsEqual(wanted) {
+                return index..<(index + wanted.count)
+            }
             index += 1
         }
         return nil
@@ -140,7 +146,9 @@ private final class TerminalSession {
 private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
     var pointers = strings.map { strdup($0) }
     pointers.append(nil)
-    defer { pointers.forEach { free($0) } }
+    defer {
+        for pointer in pointers { free(pointer) }
+    }
     return body(pointers)
 }
 
@@ -199,7 +207,9 @@ private final class Home {
             return
         }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name == "." || name == ".." { continue }
             remove(path + "/" + name)
         }

@@ -54,8 +54,10 @@ public enum Completer {
         let start = partial.lastWordStart ?? cursor
         let typed = Array(head[start...])
         var before = partial.tokens
-        if partial.lastWordStart != nil, partial.openQuote == nil, let last = before.last, case .word = last.kind,
-            last.line == lineNumber(of: start, in: head).line, last.column == lineNumber(of: start, in: head).column
+        if partial.lastWordStart != nil, partial.openQuote == nil, let last = before.last,
+            case .word = last.kind,
+            last.line == lineNumber(of: start, in: head).line,
+            last.column == lineNumber(of: start, in: head).column
         {
             before.removeLast()
         }
@@ -131,7 +133,9 @@ public enum Completer {
             .map { word.candidate(name: $0, rest: $0[word.value.count...], isDirectory: false) }
     }
 
-    private static func options(of type: any ShellCommand.Type, matching word: TypedWord) -> [Completion.Candidate] {
+    private static func options(of type: any ShellCommand.Type, matching word: TypedWord) -> [Completion
+        .Candidate]
+    {
         var spelled: [[UInt8]] = []
         let specs = type.options + [OptionSpec(nil, "help", help: "")]
         if word.value.count < 2 || word.value[1] != 0x2D {
@@ -143,7 +147,9 @@ public enum Completer {
             .map { word.candidate(name: $0, rest: $0[word.value.count...], isDirectory: false) }
     }
 
-    private static func paths(matching word: TypedWord, directoriesOnly: Bool, state: ShellState) -> [Completion.Candidate] {
+    private static func paths(matching word: TypedWord, directoriesOnly: Bool, state: ShellState)
+        -> [Completion.Candidate]
+    {
         let value = word.value
         if word.isBareTilde {
             return [Completion.Candidate(replacement: word.typed + [0x2F], display: [0x7E, 0x2F])]
@@ -159,7 +165,9 @@ public enum Completer {
                 guard entry.name.starts(with: prefix), showHidden || !entry.isHidden else { return }
                 var kind = entry.kind
                 if kind == nil || kind == .symlink {
-                    do { kind = try directory.appending(name: entry.name).info(followSymlinks: true).kind } catch {
+                    do {
+                        kind = try directory.appending(name: entry.name).info(followSymlinks: true).kind
+                    } catch {
                         kind = entry.kind
                     }
                 }
@@ -172,7 +180,8 @@ public enum Completer {
         }
         matches.sort { bytesPrecede($0.name, $1.name) }
         return matches.compactMap { match in
-            word.candidate(name: match.name, rest: match.name[prefix.count...], isDirectory: match.isDirectory)
+            word.candidate(
+                name: match.name, rest: match.name[prefix.count...], isDirectory: match.isDirectory)
         }
     }
 

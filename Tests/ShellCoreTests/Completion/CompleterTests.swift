@@ -41,16 +41,26 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
 
     static let rows: [Row] = [
         Row(name: "a space is escaped", line: "cat my\\ f", expected: "cat my\\ file.txt "),
-        Row(name: "the common prefix is inserted even when it needs quoting", line: "cat my", expected: "cat my\\ "),
-        Row(name: "inside an open single quote, closed after a file", line: "cat 'my f", expected: "cat 'my file.txt' "),
-        Row(name: "inside an open double quote, closed after a file", line: "cat \"my f", expected: "cat \"my file.txt\" "),
-        Row(name: "a directory keeps the quote open and ends in a slash", line: "cat 'my d", expected: "cat 'my dir/"),
+        Row(
+            name: "the common prefix is inserted even when it needs quoting", line: "cat my",
+            expected: "cat my\\ "),
+        Row(
+            name: "inside an open single quote, closed after a file", line: "cat 'my f",
+            expected: "cat 'my file.txt' "),
+        Row(
+            name: "inside an open double quote, closed after a file", line: "cat \"my f",
+            expected: "cat \"my file.txt\" "),
+        Row(
+            name: "a directory keeps the quote open and ends in a slash", line: "cat 'my d",
+            expected: "cat 'my dir/"),
         Row(name: "Japanese needs no quoting", line: "cat 日", expected: "cat 日本語.txt "),
         Row(name: "a dollar is escaped", line: "cat co", expected: "cat cost\\$5 "),
         Row(name: "glob characters are escaped", line: "cat a\\*", expected: "cat a\\*b\\?\\[c] "),
         Row(name: "a single quote is escaped", line: "cat it", expected: "cat it\\'s "),
         Row(name: "a single quote inside single quotes", line: "cat 'it", expected: "cat 'it'\\''s' "),
-        Row(name: "double quotes inside double quotes", line: "cat \"say", expected: "cat \"say \\\"hi\\\"\" "),
+        Row(
+            name: "double quotes inside double quotes", line: "cat \"say", expected: "cat \"say \\\"hi\\\"\" "
+        ),
         Row(name: "a backslash is escaped", line: "cat ba", expected: "cat back\\\\slash "),
         Row(name: "cd offers directories only", line: "cd m", expected: "cd my\\ dir/"),
         Row(name: "~/ is kept as typed", line: "cat ~/al", expected: "cat ~/alpha "),
@@ -83,7 +93,8 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         let shell = try fixture()
         #expect(
             choices("cat ", in: shell) == [
-                "a*b?[c]", "alpha", "back\\slash", "cost$5", "it's", "my dir/", "my file.txt", "say \"hi\"", "src/",
+                "a*b?[c]", "alpha", "back\\slash", "cost$5", "it's", "my dir/", "my file.txt", "say \"hi\"",
+                "src/",
                 "sub dir/", "日本語.txt",
             ])
     }
@@ -154,7 +165,8 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
     func completingAfterATypedPrefix(_ name: [UInt8]) throws {
         let shell = TestShell()
         try shell.path("").appending(name: name).write(bytes: [])
-        let first = try #require(Completer.complete(line: Array("cat ".utf8), cursor: 4, state: shell.state).candidates.first)
+        let first = try #require(
+            Completer.complete(line: Array("cat ".utf8), cursor: 4, state: shell.state).candidates.first)
         // Type the first half of the quoted replacement, then complete again.
         let typed = Array("cat ".utf8) + first.replacement.prefix(first.replacement.count / 2)
         let completion = Completer.complete(line: typed, cursor: typed.count, state: shell.state)
