@@ -261,10 +261,17 @@ private struct TypedWord {
 
     /// A choice for `name`, of which `rest` is the part not yet typed.
     func candidate(name: [UInt8], rest: ArraySlice<UInt8>, isDirectory: Bool) -> Completion.Candidate {
-        let ending: [UInt8] = isDirectory ? [0x2F] : quote.closing + [0x20]
-        return Completion.Candidate(
-            replacement: typed + quote.escape(Array(rest)) + ending,
-            display: name + (isDirectory ? [0x2F] : []))
+        var replacement = typed
+        replacement += quote.escape(Array(rest))
+        if isDirectory {
+            replacement.append(0x2F)
+        } else {
+            replacement += quote.closing
+            replacement.append(0x20)
+        }
+        var display = name
+        if isDirectory { display.append(0x2F) }
+        return Completion.Candidate(replacement: replacement, display: display)
     }
 }
 
@@ -305,12 +312,17 @@ private enum Quote {
     private static let doubleQuoteSpecial: Set<UInt8> = [0x22, 0x5C, 0x24, 0x60]
     /// Bytes the lexer treats specially outside quotes (`#` and `~` only at a word's start,
     /// but a completed name may be the whole word).
-    private static let unquotedSpecial: Set<UInt8> = Set(" \t\r;&|>'\"\\$*?[#~".utf8)
+    private static let unquotedSpecial: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in " \t\r;&|>'\"\\$*?[#~".utf8 { table[Int(byte)] = true }
+        return table
+    }()
 
     /// Unquoted text: specials get a backslash; newlines, control characters and bytes that are
     /// not UTF-8 go inside single quotes as they are (the lexer has no `$'\351'`).
     private static func escapeUnquoted(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 8)
         var quoted: [UInt8] = []
         func flushQuoted() {
             guard !quoted.isEmpty else { return }
@@ -320,6 +332,12 @@ private enum Quote {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
+            if byte >= 0x20, byte < 0x7F, quoted.isEmpty {  // the common case: plain ASCII
+                if unquotedSpecial[Int(byte)] { result.append(0x5C) }
+                result.append(byte)
+                index += 1
+                continue
+            }
             let length = sequenceLength(bytes, at: index)
             if !isPlainSequence(bytes, at: index) {
                 quoted.append(byte)
@@ -327,7 +345,7 @@ private enum Quote {
                 continue
             }
             flushQuoted()
-            if length == 1, unquotedSpecial.contains(byte) { result.append(0x5C) }
+            if length == 1, unquotedSpecial[Int(byte)] { result.append(0x5C) }
             result += bytes[index..<(index + length)]
             index += length
         }

@@ -192,6 +192,13 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         }
         #expect(completion.candidates.count == 11)
         print("completion in a directory of 100,000 entries took \(elapsed)")
+        let everything = Array("cat big/".utf8)
+        let elapsedForAll = clock.measure {
+            completion = Completer.complete(line: everything, cursor: everything.count, state: shell.state)
+        }
+        #expect(completion.candidates.count == 100_000)
+        #expect(elapsedForAll < .seconds(5))
+        print("offering all 100,000 entries took \(elapsedForAll)")
         #expect(elapsed < .seconds(2))
     }
 }
