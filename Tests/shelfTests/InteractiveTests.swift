@@ -90,6 +90,13 @@ private final class TerminalSession {
         }
     }
 
+    /// Types `line` and Enter, waits for `output`, then for `prompt`.
+    func run(_ line: String, shows output: String, then prompt: String) throws {
+        send(line + "\r")
+        try expect(output)
+        try expect(prompt)
+    }
+
     /// Waits for the process to end and returns its exit status (or 128 + the signal).
     func waitForExit(timeout: Double = 10) throws -> Int32 {
         let deadline = now() + timeout
@@ -226,15 +233,10 @@ private let prompt = "shelf:~$ "
         let home = Home()
         let shell = try TerminalSession(home: home.path)
         try shell.expect(prompt)
-        shell.send("echo hello there\r")
-        try shell.expect("hello there\r\n")
-        try shell.expect(prompt)
-        shell.send("mkdir made && cd made && pwd\r")
-        try shell.expect(home.path + "/made\r\n")
-        try shell.expect("shelf:~/made$ ")
-        shell.send("cat missing\r")
-        try shell.expect("cat: missing: No such file or directory")
-        try shell.expect("shelf:~/made [1]$ ")
+        try shell.run("echo hello there", shows: "hello there\r\n", then: prompt)
+        try shell.run("mkdir made && cd made && pwd", shows: home.path + "/made\r\n", then: "shelf:~/made$ ")
+        try shell.run(
+            "cat missing", shows: "cat: missing: No such file or directory", then: "shelf:~/made [1]$ ")
     }
 
     @Test func tabCompletesANameWithSpacesAndADirectory() throws {
@@ -245,16 +247,12 @@ private let prompt = "shelf:~$ "
         try shell.expect(prompt)
         shell.send("cat my\t")
         try shell.expect("cat my\\ file.txt ")
-        shell.send("\r")
-        try shell.expect("first file\r\n")
-        try shell.expect(prompt)
+        try shell.run("", shows: "first file\r\n", then: prompt)
         shell.send("cat so\t")
         try shell.expect("some\\ dir/")
         shell.send("in\t")
         try shell.expect("inner.txt ")
-        shell.send("\r")
-        try shell.expect("inner file\r\n")
-        try shell.expect(prompt)
+        try shell.run("", shows: "inner file\r\n", then: prompt)
     }
 
     @Test func historyIsKeptAcrossSessions() throws {
@@ -262,12 +260,8 @@ private let prompt = "shelf:~$ "
         do {
             let first = try TerminalSession(home: home.path)
             try first.expect(prompt)
-            first.send("echo from-the-first-run\r")
-            try first.expect("from-the-first-run\r\n")
-            try first.expect(prompt)
-            first.send(" echo secret\r")
-            try first.expect("secret\r\n")
-            try first.expect(prompt)
+            try first.run("echo from-the-first-run", shows: "from-the-first-run\r\n", then: prompt)
+            try first.run(" echo secret", shows: "secret\r\n", then: prompt)
             first.send("\u{04}")
             #expect(try first.waitForExit() == 0)
         }
@@ -278,9 +272,7 @@ private let prompt = "shelf:~$ "
         try second.expect(prompt)
         second.send("\u{1B}[A")
         try second.expect("echo from-the-first-run")
-        second.send("\r")
-        try second.expect("from-the-first-run\r\n")
-        try second.expect(prompt)
+        try second.run("", shows: "from-the-first-run\r\n", then: prompt)
         second.send("history\r")
         // The repeated line is not stored twice; the line with a leading space not at all.
         let listing = try second.expect("2  history\r\n")
@@ -313,9 +305,7 @@ private let prompt = "shelf:~$ "
         try shell.expect("> ")
         shell.send("\u{03}")
         try shell.expect("shelf:~ [130]$ ")
-        shell.send("echo 'two\rlines'\r")
-        try shell.expect("two\r\nlines\r\n")
-        try shell.expect(prompt)
+        try shell.run("echo 'two\rlines'", shows: "two\r\nlines\r\n", then: prompt)
     }
 
     @Test func ctrlDOnAnEmptyLineExitsWithStatusZero() throws {
