@@ -38,7 +38,11 @@ struct Repl {
             case .endOfInput:
                 shell.stdout.line()
                 shell.stdout.flush()
-                return .success
+                guard !pending.isEmpty else { return .success }
+                // The input ended inside a quote or after && : report it as the syntax error it is.
+                _ = shell.run(pending, origin: "shelf")
+                shell.stderr.flush()
+                return .usage
             case .interrupted:
                 pending = []
                 state.lastStatus = .interrupted
@@ -59,6 +63,7 @@ struct Repl {
             guard source.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             if editor.remember(source) {
                 state.history.append(String(decoding: source, as: UTF8.self))
+                if state.history.count > LineEditor.historyLimit { state.history.removeFirst() }
             }
             let outcome = shell.run(source + [0x0A], origin: "shelf")
             if LineEditor.isInterrupted {
