@@ -271,5 +271,3 @@ int shelf_rl_terminal_width(int fd) {
     if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_col == 0) return 0;
     return size.ws_col;
 }
-
-void shelf_rl_cleanup(void) { rl_deprep_terminal(); }

@@ -7,7 +7,8 @@
 typedef void (*shelf_rl_completer)(const char *line, int length, int cursor, void *context);
 
 /// Initialises readline for shelf: the name `shelf` for inputrc conditionals, signal handling
-/// in this shim (SIGINT sets a flag), window-size tracking, and completion through `completer`.
+/// in this shim (SIGINT sets a flag; SIGTERM and SIGHUP restore the terminal, then end the
+/// process as usual), window-size tracking, and completion through `completer` with `context`.
 void shelf_rl_initialize(shelf_rl_completer completer, void *context);
 
 /// How shelf_rl_readline ended.
@@ -61,8 +62,5 @@ void shelf_rl_completion_add(const char *replacement, const char *display, int i
 
 /// The terminal's width in columns from TIOCGWINSZ on `fd`, or 0 when unknown.
 int shelf_rl_terminal_width(int fd);
-
-/// Restores the terminal if readline left it changed (at exit).
-void shelf_rl_cleanup(void);
 
 #endif

@@ -64,6 +64,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         Row(name: "a backslash is escaped", line: "cat ba", expected: "cat back\\\\slash "),
         Row(name: "cd offers directories only", line: "cd m", expected: "cd my\\ dir/"),
         Row(name: "~/ is kept as typed", line: "cat ~/al", expected: "cat ~/alpha "),
+        Row(name: "a variable is kept as typed", line: "cat $HOME/al", expected: "cat $HOME/alpha "),
         Row(name: "a lone ~ becomes ~/", line: "cat ~", expected: "cat ~/"),
         Row(name: "a dotfile when the word starts with a dot", line: "cat .h", expected: "cat .hidden "),
         Row(name: "a command name first", line: "mk", expected: "mkdir "),
