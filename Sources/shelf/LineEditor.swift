@@ -51,7 +51,9 @@ final class LineEditor {
         }
         for candidate in completion.candidates {
             withCString(candidate.replacement) { replacement in
-                withCString(candidate.display) { display in shelf_rl_completion_add(replacement, display, 0) }
+                withCString(printable(candidate.display)) { display in
+                    shelf_rl_completion_add(replacement, display, 0)
+                }
             }
         }
     }
@@ -136,6 +138,16 @@ final class LineEditor {
         messages.line("shelf: history: " + Diagnostics.render(error, phrase: nil))
         messages.flush()
     }
+}
+
+/// A name as a list of choices shows it: bytes that are not UTF-8 and control characters as `?`,
+/// as `ls` shows them on a terminal.
+private func printable(_ name: [UInt8]) -> [UInt8] {
+    let text = String(decoding: name, as: UTF8.self)
+    let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
+        scalar == "\u{FFFD}" || scalar.properties.generalCategory == .control ? "?" : scalar
+    }
+    return Array(String(String.UnicodeScalarView(scalars)).utf8)
 }
 
 /// Calls `body` with `bytes` as a NUL-terminated C string.
