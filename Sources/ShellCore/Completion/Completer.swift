@@ -53,11 +53,11 @@ public enum Completer {
         let partial = Lexer.tokenizePartial(head)
         let start = partial.lastWordStart ?? cursor
         let typed = Array(head[start...])
+        // The tokens before the word: a finished last word is among the tokens; drop it.
         var before = partial.tokens
         if partial.lastWordStart != nil, partial.openQuote == nil, let last = before.last,
             case .word = last.kind,
-            last.line == lineNumber(of: start, in: head).line,
-            last.column == lineNumber(of: start, in: head).column
+            (last.line, last.column) == lineAndColumn(of: start, in: head)
         {
             before.removeLast()
         }
@@ -84,7 +84,7 @@ public enum Completer {
     }
 
     /// The 1-based line and column of byte `offset` in `text`.
-    private static func lineNumber(of offset: Int, in text: [UInt8]) -> (line: Int, column: Int) {
+    private static func lineAndColumn(of offset: Int, in text: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var lineStart = 0
         for index in 0..<offset where text[index] == 0x0A {
