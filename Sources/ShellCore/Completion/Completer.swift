@@ -168,7 +168,7 @@ public enum Completer {
                     do {
                         kind = try directory.appending(name: entry.name).info(followSymlinks: true).kind
                     } catch {
-                        kind = entry.kind
+                        kind = entry.kind  // a dangling link completes as a file
                     }
                 }
                 let isDirectory = kind == .directory
@@ -176,7 +176,7 @@ public enum Completer {
                 matches.append((entry.name, isDirectory))
             }
         } catch {
-            return []
+            return []  // an unreadable or missing directory offers nothing
         }
         matches.sort { bytesPrecede($0.name, $1.name) }
         return matches.compactMap { match in
