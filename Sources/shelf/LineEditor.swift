@@ -111,11 +111,16 @@ final class LineEditor {
         return width > 0 ? width : nil
     }
 
-    /// Creates the history file (and its directory) if needed and reads it.
+    /// Creates the history file (mode 0600, and its directory) if needed and reads it.
     private func loadHistory(from file: File) {
         do {
-            _ = try file.parent.makeDirectory(intermediates: true)
-            try file.open(.append).close()
+            _ = try file.parent.makeDirectory(intermediates: true, mode: 0o700)
+            do {
+                // Private, as the lines typed may name private things.
+                try file.createFile(exclusive: true, mode: 0o600)
+            } catch where error.errno == .fileExists {
+                // Kept from an earlier session.
+            }
         } catch {
             reportHistoryProblem(error)
             return

@@ -267,6 +267,9 @@ private let prompt = "shelf:~$ "
         }
         let saved = home.read("/state/shelf/history") ?? ""
         #expect(saved == "echo from-the-first-run\n")
+        var info = stat()
+        #expect(stat(home.path + "/state/shelf/history", &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
 
         let second = try TerminalSession(home: home.path)
         try second.expect(prompt)
