@@ -51,11 +51,7 @@ struct Repl {
                 line = text
             }
             let source = pending.isEmpty ? line : pending + [0x0A] + line
-            if case .failure(let error) = Result(catching: { () throws(SyntaxError) in
-                try Parser.parse(source)
-            }),
-                error.isIncomplete
-            {
+            if Parser.needsMoreInput(source) {
                 pending = source
                 continue
             }
