@@ -255,6 +255,30 @@ private let prompt = "shelf:~$ "
         try shell.run("", shows: "inner file\r\n", then: prompt)
     }
 
+    @Test func tabTwiceListsTheChoicesByName() throws {
+        let home = Home()
+        home.write("/one file", "")
+        home.write("/two file", "")
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cat \t\t")
+        try shell.expect("one file")
+        try shell.expect("two file")
+        try shell.expect(prompt + "cat ")
+    }
+
+    @Test func manyChoicesAskFirst() throws {
+        let home = Home()
+        for index in 0..<120 { home.write("/many/f\(index)", "") }
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cat many/f\t\t")
+        try shell.expect("Display all 120 possibilities? (y or n)")
+        shell.send("n")
+        try shell.expect(prompt + "cat many/f")
+        try shell.run("\u{15}echo still here", shows: "still here\r\n", then: prompt)
+    }
+
     @Test func historyIsKeptAcrossSessions() throws {
         let home = Home()
         do {
