@@ -20,10 +20,17 @@ let package = Package(
         ),
         .target(name: "PathModelFoundation", dependencies: ["PathModel"]),
         .target(name: "ShellCore", dependencies: ["PathModel"]),
-        .executableTarget(name: "shelf", dependencies: ["ShellCore", "PathModel"]),
+        .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),
+        .executableTarget(
+            name: "shelf",
+            dependencies: [
+                "ShellCore", "PathModel", "CReadline", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
         .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"]),
-        .testTarget(name: "shelfTests", dependencies: ["shelf"]),
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        .testTarget(name: "shelfTests", dependencies: ["shelf", "CPseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,13 @@
 import PathModel
 import ShellCore
 
-/// shelf's entry point: `shelf -c COMMANDS`, `shelf FILE [ARGS...]`, or commands on standard input.
+/// shelf's entry point: `shelf -c COMMANDS`, `shelf FILE [ARGS...]`, commands on standard input,
+/// or the interactive shell when standard input and output are terminals (or with `-i`).
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current()
 
 var keepGoing = false
+var forceInteractive = false
 var commandString: String?
 var scriptPath: String?
 var scriptArguments: [String] = []
@@ -20,6 +22,8 @@ while index < arguments.count {
     switch argument {
     case "--keep-going":
         keepGoing = true
+    case "-i":
+        forceInteractive = true
     case "-c":
         guard index < arguments.count else {
             ProcessEnvironment.fail("shelf: -c: option requires an argument")
@@ -27,8 +31,9 @@ while index < arguments.count {
         commandString = arguments[index]
         index += 1
     case "--help":
-        print("Usage: shelf [--keep-going] [-c COMMANDS | FILE [ARGS...]]")
-        print("An interactive file shell; commands run in-process. Without -c or FILE, commands are read from standard input.")
+        print("Usage: shelf [-i] [--keep-going] [-c COMMANDS | FILE [ARGS...]]")
+        print("An interactive file shell; commands run in-process. Without -c or FILE, commands are read")
+        print("from standard input, interactively when standard input and output are terminals (or with -i).")
         ProcessEnvironment.exit(.success)
     default:
         if argument.hasPrefix("-") && argument != "-" {
@@ -48,12 +53,24 @@ do {
 } catch {
     ProcessEnvironment.fail("shelf: " + Diagnostics.render(error, phrase: nil))
 }
-let state = ShellState(cwd: cwd, environment: environment, isInteractive: false, stopOnError: !keepGoing)
+let onTerminal = OpenFile.standardInput.isTerminal && OpenFile.standardOutput.isTerminal
+let interactive = commandString == nil && (scriptPath == nil || scriptPath == "-") && (forceInteractive || onTerminal)
+let state = ShellState(
+    cwd: cwd, environment: environment, isInteractive: interactive, stopOnError: !interactive && !keepGoing)
 let shell = Shell(state: state, stdout: OutputStream(.standardOutput), stderr: OutputStream(.standardError))
 ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 
 let status: ExitStatus
-if let commandString {
+if interactive {
+    state.asker = TerminalAsker.ask
+    state.isCancelled = { LineEditor.isInterrupted }
+    let historyFile = File.stateHome + "shelf/history"
+    let editor = LineEditor(historyFile: historyFile, messages: shell.stderr) { line, cursor in
+        Completer.complete(line: line, cursor: cursor, state: state)
+    }
+    state.history = editor.historyLines
+    status = Repl(shell: shell, editor: editor, prompt: Prompt(environment: environment)).run()
+} else if let commandString {
     status = ScriptRunner(shell: shell, origin: "-c").run(source: Array(commandString.utf8))
 } else if let scriptPath, scriptPath != "-" {
     let script = state.resolve(File(path: scriptPath))

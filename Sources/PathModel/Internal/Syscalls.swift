@@ -11,6 +11,7 @@ import SystemPackage
 public enum SyscallName: String, Sendable, CaseIterable {
     case open, close, read, write, fsync, stat, mkdir, unlink, rmdir, rename, symlink, readlink
     case link, chmod, chown, utimens, opendir, readdir, copyFileRange, truncate, mknod, access
+    case chdir
 }
 
 /// A plan of injected failures: which call fails, with which errno, for which paths.
@@ -274,6 +275,10 @@ enum Sys {
             if error != .outOfRange { throw error }
             capacity *= 2
         }
+    }
+
+    static func changeDirectory(_ path: UnsafePointer<CChar>) throws(Errno) {
+        _ = try retrying(.chdir, path) { Glibc.chdir(path) }
     }
 
     static func environment(_ name: String) -> [UInt8]? {

@@ -64,11 +64,7 @@ public struct ScriptRunner {
                 return .usage
             }
             pending += line
-            if case .failure(let error) = Result(catching: { () throws(SyntaxError) in try Parser.parse(pending) }),
-                error.isIncomplete
-            {
-                continue
-            }
+            if Parser.needsMoreInput(pending) { continue }
             let source = pending
             pending = []
             if !shell.state.isInteractive {

@@ -59,8 +59,11 @@ public final class Shell {
             status = result
             state.lastStatus = result
             if let exit = state.exitRequest { return .exited(exit) }
-            if result == .interrupted && !state.isInteractive {
-                return .stopped(result, line: firstLine + statement.first.line - 1)
+            if result == .interrupted {
+                // Ctrl-C abandons the rest of the source: a script stops, a typed line ends.
+                guard state.isInteractive else { return .stopped(result, line: firstLine + statement.first.line - 1) }
+                stdout.flush()
+                return .finished(result)
             }
             if !result.succeeded && !ignored && lastCommandFailed && state.stopOnError {
                 return .stopped(result, line: firstLine + statement.first.line - 1)

@@ -26,6 +26,17 @@ public enum Parser {
         return try parse(tokens: tokens, endOfInput: endPosition(of: source))
     }
 
+    /// Whether `source` stops in the middle of a statement that more lines could finish (an
+    /// open quote, a trailing `&&`, `||` or backslash); a shell then reads another line.
+    public static func needsMoreInput(_ source: [UInt8]) -> Bool {
+        do {
+            _ = try parse(source)
+            return false
+        } catch {
+            return error.isIncomplete
+        }
+    }
+
     private static func endPosition(of source: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var lineStart = 0

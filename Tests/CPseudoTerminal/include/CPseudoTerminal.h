@@ -1,0 +1,14 @@
+// For the interactive tests: start a program on a new pseudo-terminal.
+#ifndef CPSEUDOTERMINAL_H
+#define CPSEUDOTERMINAL_H
+
+#include <sys/types.h>
+
+/// Starts `path` with `argv` and `envp` (NULL-terminated) in directory `cwd`, in a new session
+/// whose controlling terminal is a new pseudo-terminal of `columns` x `rows`, with SIGINT at its
+/// default. Stores the terminal's master side in *master and the child in *pid.
+/// Returns 0 or an errno.
+int pty_spawn(const char *path, char *const argv[], char *const envp[], const char *cwd,
+              unsigned short columns, unsigned short rows, int *master, pid_t *pid);
+
+#endif

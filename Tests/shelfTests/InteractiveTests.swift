@@ -1,0 +1,353 @@
+import CPseudoTerminal
+import Glibc
+import Testing
+
+/// The built shelf binary: `$SHELF_BIN`, else `.build/debug/shelf` in the package.
+private let shelfBinary: String = {
+    if let path = getenv("SHELF_BIN") { return String(cString: path) }
+    let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(
+        separator: "/")
+    return root + "/.build/debug/shelf"
+}()
+
+/// Why a pseudo-terminal session failed.
+private struct SessionError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// shelf running on a pseudo-terminal, as a user at a terminal would run it: its own session,
+/// the terminal as its controlling terminal, a private HOME and state directory.
+private final class TerminalSession {
+    let master: Int32
+    let pid: pid_t
+    /// Everything the terminal has shown so far.
+    private(set) var output: [UInt8] = []
+    /// Where the next `expect` starts looking.
+    private var mark = 0
+    private var exitStatus: Int32?
+
+    init(home: String, cwd: String? = nil) throws {
+        let inputrc = home + "/.inputrc"
+        let environment = [
+            "HOME=\(home)", "XDG_STATE_HOME=\(home)/state", "INPUTRC=\(inputrc)", "TERM=xterm", "NO_COLOR=1",
+            "LC_ALL=C.UTF-8", "PATH=/usr/bin:/bin",
+        ]
+        var descriptor: Int32 = -1
+        var child: pid_t = 0
+        let status = withCStrings([shelfBinary]) { argv in
+            withCStrings(environment) { envp in
+                pty_spawn(shelfBinary, argv, envp, cwd ?? home, 100, 30, &descriptor, &child)
+            }
+        }
+        guard status == 0 else {
+            throw SessionError(
+                description: "cannot run \(shelfBinary) on a terminal: \(String(cString: strerror(status)))")
+        }
+        master = descriptor
+        pid = child
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        close(master)
+    }
+
+    /// Types `text` at the terminal.
+    func send(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeMutableBytes { write(master, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+
+    /// Waits until the terminal shows `text` after what earlier expectations consumed.
+    /// - Returns: what was shown from the previous mark up to and including `text`.
+    @discardableResult
+    func expect(_ text: String, timeout: Double = 10) throws -> String {
+        let wanted = Array(text.utf8)
+        let deadline = now() + timeout
+        while true {
+            if let range = find(wanted, from: mark) {
+                let seen = String(decoding: output[mark..<range.upperBound], as: UTF8.self)
+                mark = range.upperBound
+                return seen
+            }
+            let remaining = deadline - now()
+            guard remaining > 0, readSome(waitingAtMost: remaining) else {
+                throw SessionError(
+                    description: "timed out waiting for \(text.debugDescription); the terminal showed:\n"
+                        + String(decoding: output[mark...], as: UTF8.self).debugDescription)
+            }
+        }
+    }
+
+    /// Types `line` and Enter, waits for `output`, then for `prompt`.
+    func run(_ line: String, shows output: String, then prompt: String) throws {
+        send(line + "\r")
+        try expect(output)
+        try expect(prompt)
+    }
+
+    /// Waits for the process to end and returns its exit status (or 128 + the signal).
+    func waitForExit(timeout: Double = 10) throws -> Int32 {
+        let deadline = now() + timeout
+        while now() < deadline {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+                exitStatus = code
+                return code
+            }
+            _ = readSome(waitingAtMost: 0.05)
+        }
+        throw SessionError(
+            description: "shelf did not exit; the terminal showed:\n"
+                + String(decoding: output[mark...], as: UTF8.self))
+    }
+
+    /// Everything shown after the mark, without moving it.
+    var pending: String { String(decoding: output[mark...], as: UTF8.self) }
+
+    /// Reads what is available within `seconds`; false when nothing came (or the terminal closed).
+    private func readSome(waitingAtMost seconds: Double) -> Bool {
+        var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, Int32(max(1, seconds * 1000)))
+        guard ready > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(master, &buffer, buffer.count)
+        guard count > 0 else { return false }
+        output += buffer[..<count]
+        return true
+    }
+
+    private func find(_ wanted: [UInt8], from start: Int) -> Range<Int>? {
+        guard wanted.count <= output.count - start else { return nil }
+        var index = start
+        while index + wanted.count <= output.count {
+            if output[index..<(index + wanted.count)].elementsEqual(wanted) {
+                return index..<(index + wanted.count)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    var pointers = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer {
+        for pointer in pointers { free(pointer) }
+    }
+    return body(pointers)
+}
+
+/// A private home directory with an inputrc that turns bracketed paste off (so typed text comes
+/// back as typed), removed at the end.
+private final class Home {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/shelf-pty-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        path = String(cString: made!)
+        write("/.inputrc", "set enable-bracketed-paste off\n")
+    }
+
+    deinit {
+        // The tests write only a few plain files and directories.
+        remove(path)
+    }
+
+    func write(_ relative: String, _ text: String) {
+        let file = path + relative
+        makeParents(of: file)
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        precondition(descriptor >= 0, "cannot create \(file)")
+        _ = text.utf8CString.dropLast().withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+
+    func read(_ relative: String) -> String? {
+        let descriptor = open(path + relative, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            if count <= 0 { break }
+            result += buffer[..<count]
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private func makeParents(of file: String) {
+        var prefix = ""
+        for component in file.split(separator: "/").dropLast() {
+            prefix += "/" + component
+            mkdir(prefix, 0o755)
+        }
+    }
+
+    private func remove(_ path: String) {
+        guard let directory = opendir(path) else {
+            unlink(path)
+            return
+        }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            remove(path + "/" + name)
+        }
+        closedir(directory)
+        rmdir(path)
+    }
+}
+
+/// The prompt in the home directory with colour off.
+private let prompt = "shelf:~$ "
+
+@Suite(.serialized) struct InteractiveTests {
+    @Test func aTypedCommandRunsAndPrints() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        try shell.run("echo hello there", shows: "hello there\r\n", then: prompt)
+        try shell.run("mkdir made && cd made && pwd", shows: home.path + "/made\r\n", then: "shelf:~/made$ ")
+        try shell.run(
+            "cat missing", shows: "cat: missing: No such file or directory", then: "shelf:~/made [1]$ ")
+    }
+
+    @Test func tabCompletesANameWithSpacesAndADirectory() throws {
+        let home = Home()
+        home.write("/my file.txt", "first file\n")
+        home.write("/some dir/inner.txt", "inner file\n")
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cat my\t")
+        try shell.expect("cat my\\ file.txt ")
+        try shell.run("", shows: "first file\r\n", then: prompt)
+        shell.send("cat so\t")
+        try shell.expect("some\\ dir/")
+        shell.send("in\t")
+        try shell.expect("inner.txt ")
+        try shell.run("", shows: "inner file\r\n", then: prompt)
+    }
+
+    @Test func tabTwiceListsTheChoicesByName() throws {
+        let home = Home()
+        home.write("/one file", "")
+        home.write("/two file", "")
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cat \t\t")
+        try shell.expect("one file")
+        try shell.expect("two file")
+        try shell.expect(prompt + "cat ")
+    }
+
+    @Test func manyChoicesAskFirst() throws {
+        let home = Home()
+        for index in 0..<120 { home.write("/many/f\(index)", "") }
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cat many/f\t\t")
+        try shell.expect("Display all 120 possibilities? (y or n)")
+        shell.send("n")
+        try shell.expect(prompt + "cat many/f")
+        try shell.run("\u{15}echo still here", shows: "still here\r\n", then: prompt)
+    }
+
+    @Test func historyIsKeptAcrossSessions() throws {
+        let home = Home()
+        do {
+            let first = try TerminalSession(home: home.path)
+            try first.expect(prompt)
+            try first.run("echo from-the-first-run", shows: "from-the-first-run\r\n", then: prompt)
+            try first.run(" echo secret", shows: "secret\r\n", then: prompt)
+            first.send("\u{04}")
+            #expect(try first.waitForExit() == 0)
+        }
+        let saved = home.read("/state/shelf/history") ?? ""
+        #expect(saved == "echo from-the-first-run\n")
+        var info = stat()
+        #expect(stat(home.path + "/state/shelf/history", &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+
+        let second = try TerminalSession(home: home.path)
+        try second.expect(prompt)
+        second.send("\u{1B}[A")
+        try second.expect("echo from-the-first-run")
+        try second.run("", shows: "from-the-first-run\r\n", then: prompt)
+        second.send("history\r")
+        // The repeated line is not stored twice; the line with a leading space not at all.
+        let listing = try second.expect("2  history\r\n")
+        #expect(listing.hasSuffix("history\r\n    1  echo from-the-first-run\r\n    2  history\r\n"))
+    }
+
+    @Test func ctrlCAtThePromptDiscardsTheLine() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("echo discarded-text")
+        try shell.expect("echo discarded-text")
+        shell.send("\u{03}")
+        try shell.expect("^C")
+        try shell.expect("shelf:~ [130]$ ")
+        shell.send("echo kept\r")
+        let shown = try shell.expect("kept\r\n")
+        #expect(!shown.contains("discarded"))
+        try shell.expect(prompt)
+        shell.send("\u{04}")
+        #expect(try shell.waitForExit() == 0)
+        #expect(home.read("/state/shelf/history") == "echo kept\n")
+    }
+
+    @Test func ctrlCAtAContinuationPromptDiscardsTheStatement() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("echo 'open\r")
+        try shell.expect("> ")
+        shell.send("\u{03}")
+        try shell.expect("shelf:~ [130]$ ")
+        try shell.run("echo 'two\rlines'", shows: "two\r\nlines\r\n", then: prompt)
+    }
+
+    @Test func ctrlDOnAnEmptyLineExitsWithStatusZero() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("\u{04}")
+        #expect(try shell.waitForExit() == 0)
+    }
+
+    @Test func exitEndsTheShellWithItsStatus() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("exit 3\r")
+        #expect(try shell.waitForExit() == 3)
+    }
+}
