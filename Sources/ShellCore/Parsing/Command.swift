@@ -9,6 +9,7 @@ public enum Command {
     case exit(ExitCommand)
     case help(HelpCommand)
     case history(HistoryCommand)
+    case ls(LsCommand)
     case mkdir(MkdirCommand)
     case pwd(PwdCommand)
     case rmdir(RmdirCommand)
@@ -18,7 +19,7 @@ public enum Command {
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
         CatCommand.self, CdCommand.self, EchoCommand.self, ExitCommand.self, HelpCommand.self,
-        HistoryCommand.self, MkdirCommand.self, PwdCommand.self, RmdirCommand.self, SetCommand.self,
+        HistoryCommand.self, LsCommand.self, MkdirCommand.self, PwdCommand.self, RmdirCommand.self, SetCommand.self,
         TouchCommand.self,
     ]
 
@@ -38,6 +39,7 @@ public enum Command {
         case ExitCommand.name: return .exit(try .parse(arguments))
         case HelpCommand.name: return .help(try .parse(arguments))
         case HistoryCommand.name: return .history(try .parse(arguments))
+        case LsCommand.name: return .ls(try .parse(arguments))
         case MkdirCommand.name: return .mkdir(try .parse(arguments))
         case PwdCommand.name: return .pwd(try .parse(arguments))
         case RmdirCommand.name: return .rmdir(try .parse(arguments))
@@ -56,6 +58,7 @@ public enum Command {
         case .exit(let command): return command
         case .help(let command): return command
         case .history(let command): return command
+        case .ls(let command): return command
         case .mkdir(let command): return command
         case .pwd(let command): return command
         case .rmdir(let command): return command
