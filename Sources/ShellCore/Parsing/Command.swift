@@ -14,13 +14,14 @@ public enum Command {
     case pwd(PwdCommand)
     case rmdir(RmdirCommand)
     case set(SetCommand)
+    case stat(StatCommand)
     case touch(TouchCommand)
 
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
         CatCommand.self, CdCommand.self, EchoCommand.self, ExitCommand.self, HelpCommand.self,
         HistoryCommand.self, LsCommand.self, MkdirCommand.self, PwdCommand.self, RmdirCommand.self, SetCommand.self,
-        TouchCommand.self,
+        StatCommand.self, TouchCommand.self,
     ]
 
     /// The command type called `name`, if there is one.
@@ -44,6 +45,7 @@ public enum Command {
         case PwdCommand.name: return .pwd(try .parse(arguments))
         case RmdirCommand.name: return .rmdir(try .parse(arguments))
         case SetCommand.name: return .set(try .parse(arguments))
+        case StatCommand.name: return .stat(try .parse(arguments))
         case TouchCommand.name: return .touch(try .parse(arguments))
         default: return nil
         }
@@ -63,6 +65,7 @@ public enum Command {
         case .pwd(let command): return command
         case .rmdir(let command): return command
         case .set(let command): return command
+        case .stat(let command): return command
         case .touch(let command): return command
         }
     }
