@@ -16,10 +16,13 @@ public enum Quoting {
         if bytes.isEmpty { return true }
         if !isPrintable(bytes) { return true }
         if let first = bytes.first, first == 0x7E || first == 0x23 { return true }
+        // Braces are special only as a whole word, as quotearg treats them.
+        if bytes.count == 1, bytes[0] == 0x7B || bytes[0] == 0x7D { return true }
         return bytes.contains { shellSpecial.contains($0) }
     }
 
-    private static let shellSpecial: Set<UInt8> = Set(" \t!\"$&'()*,;<>?[\\]^`{|}=".utf8)
+    /// The bytes quotearg's shell styles quote wherever they stand (`,`, `]`, `%`, `+`, `:` do not count).
+    private static let shellSpecial: Set<UInt8> = Set(" \t!\"$&'()*;<=>?[\\^`|".utf8)
 
     private static func isPrintable(_ bytes: [UInt8]) -> Bool {
         guard let text = String(validating: bytes, as: UTF8.self) else { return false }

@@ -9,18 +9,20 @@ public enum Command {
     case exit(ExitCommand)
     case help(HelpCommand)
     case history(HistoryCommand)
+    case ls(LsCommand)
     case mkdir(MkdirCommand)
     case pwd(PwdCommand)
     case rmdir(RmdirCommand)
     case set(SetCommand)
+    case stat(StatCommand)
     case touch(TouchCommand)
     case tree(TreeCommand)
 
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
         CatCommand.self, CdCommand.self, EchoCommand.self, ExitCommand.self, HelpCommand.self,
-        HistoryCommand.self, MkdirCommand.self, PwdCommand.self, RmdirCommand.self, SetCommand.self,
-        TouchCommand.self, TreeCommand.self,
+        HistoryCommand.self, LsCommand.self, MkdirCommand.self, PwdCommand.self, RmdirCommand.self,
+        SetCommand.self, StatCommand.self, TouchCommand.self, TreeCommand.self,
     ]
 
     /// The command type called `name`, if there is one.
@@ -39,10 +41,12 @@ public enum Command {
         case ExitCommand.name: return .exit(try .parse(arguments))
         case HelpCommand.name: return .help(try .parse(arguments))
         case HistoryCommand.name: return .history(try .parse(arguments))
+        case LsCommand.name: return .ls(try .parse(arguments))
         case MkdirCommand.name: return .mkdir(try .parse(arguments))
         case PwdCommand.name: return .pwd(try .parse(arguments))
         case RmdirCommand.name: return .rmdir(try .parse(arguments))
         case SetCommand.name: return .set(try .parse(arguments))
+        case StatCommand.name: return .stat(try .parse(arguments))
         case TouchCommand.name: return .touch(try .parse(arguments))
         case TreeCommand.name: return .tree(try .parse(arguments))
         default: return nil
@@ -58,10 +62,12 @@ public enum Command {
         case .exit(let command): return command
         case .help(let command): return command
         case .history(let command): return command
+        case .ls(let command): return command
         case .mkdir(let command): return command
         case .pwd(let command): return command
         case .rmdir(let command): return command
         case .set(let command): return command
+        case .stat(let command): return command
         case .touch(let command): return command
         case .tree(let command): return command
         }

@@ -1,0 +1,433 @@
+import PathModel
+
+/// `ls [-aAdFhlrRSt1C] [-w COLS] [--color[=WHEN]] [FILE...]`: list directory contents.
+public struct LsCommand: ShellCommand {
+    public static let name = "ls"
+    public static let summary =
+        "List information about the FILEs (the current directory by default), sorted by name."
+    public static let synopsis = "[-aAdFhlrRSt1C] [-w COLS] [--color[=WHEN]] [FILE]..."
+    public static let options = [
+        OptionSpec("a", "all", help: "do not ignore entries starting with ."),
+        OptionSpec("A", "almost-all", help: "do not list implied . and .."),
+        OptionSpec(
+            nil, "color", value: .optional, valueName: "WHEN",
+            help: "color the names: 'always' (when WHEN is omitted), 'auto' or 'never'"),
+        OptionSpec("C", help: "list entries by columns"),
+        OptionSpec("d", "directory", help: "list directories themselves, not their contents"),
+        OptionSpec(
+            "F", "classify", value: .optional, valueName: "WHEN",
+            help: "append an indicator (one of */=@|) to entries; WHEN as for --color"),
+        OptionSpec("h", "human-readable", help: "with -l, print sizes like 1K 234M 2G"),
+        OptionSpec("l", help: "use a long listing format"),
+        OptionSpec("r", "reverse", help: "reverse order while sorting"),
+        OptionSpec("R", "recursive", help: "list subdirectories recursively"),
+        OptionSpec("S", help: "sort by file size, largest first"),
+        OptionSpec("t", help: "sort by modification time, newest first"),
+        OptionSpec(
+            "w", "width", value: .required, valueName: "COLS",
+            help: "set output width to COLS; 0 means no limit"),
+        OptionSpec("1", help: "list one file per line"),
+    ]
+
+    /// The layout of a listing.
+    public enum Format: Sendable, Hashable {
+        /// `-l`: one file per line with its metadata.
+        case long
+        /// `-1`: one name per line (the default when output is not a terminal).
+        case onePerLine
+        /// `-C`: names in columns, filled top to bottom (the default on a terminal).
+        case columns
+    }
+
+    /// Which names starting with a dot are listed.
+    public enum Hidden: Sendable, Hashable {
+        /// None of them (the default).
+        case skipped
+        /// `-A`: all of them, but not `.` and `..`.
+        case almostAll
+        /// `-a`: all of them, `.` and `..` included.
+        case all
+    }
+
+    /// The order of a listing.
+    public enum Sort: Sendable, Hashable {
+        /// By name, byte by byte.
+        case name
+        /// `-t`: by modification time, newest first; equal times by name.
+        case time
+        /// `-S`: by size, largest first; equal sizes by name.
+        case size
+    }
+
+    /// When a decoration applies.
+    public enum When: Sendable, Hashable {
+        case always, never
+        /// Only when standard output is a terminal (`auto`).
+        case terminal
+    }
+
+    /// The layout asked for; nil picks columns on a terminal and one per line otherwise.
+    public var format: Format?
+    /// Which hidden names to list.
+    public var hidden: Hidden
+    /// The order of each listing.
+    public var sort: Sort
+    /// Reverse the order.
+    public var reverse: Bool
+    /// Show sizes with K, M, G…
+    public var humanSizes: Bool
+    /// List subdirectories too.
+    public var recursive: Bool
+    /// List directories named as operands themselves, not their contents.
+    public var directoriesThemselves: Bool
+    /// When to append type indicators.
+    public var classify: When
+    /// When to colour names.
+    public var color: When
+    /// The line width given with `-w`.
+    public var width: Int?
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        switch arguments.last(of: ["l", "1", "C"]) {
+        case "l": format = .long
+        case "1": format = .onePerLine
+        case "C": format = .columns
+        default: format = nil
+        }
+        switch arguments.last(of: ["all", "almost-all"]) {
+        case "all": hidden = .all
+        case "almost-all": hidden = .almostAll
+        default: hidden = .skipped
+        }
+        switch arguments.last(of: ["t", "S"]) {
+        case "t": sort = .time
+        case "S": sort = .size
+        default: sort = .name
+        }
+        reverse = arguments.has("reverse")
+        humanSizes = arguments.has("human-readable")
+        recursive = arguments.has("recursive")
+        directoriesThemselves = arguments.has("directory")
+        classify =
+            arguments.has("classify")
+            ? try Self.when(arguments.value("classify"), option: "--classify") : .never
+        color = arguments.has("color") ? try Self.when(arguments.value("color"), option: "--color") : .never
+        if let text = arguments.value("width") {
+            guard let value = Int(text), value >= 0 else { throw UsageError(Messages.invalidWidth(text)) }
+            width = value
+        }
+        operands = arguments.operands
+    }
+
+    /// Reads a WHEN argument as GNU's argmatch does: exact words or unambiguous abbreviations.
+    static func when(_ value: String?, option: String) throws(UsageError) -> When {
+        guard let value else { return .always }
+        let words: [(String, When)] = [
+            ("always", .always), ("yes", .always), ("force", .always), ("never", .never), ("no", .never),
+            ("none", .never), ("auto", .terminal), ("tty", .terminal), ("if-tty", .terminal),
+        ]
+        if let exact = words.first(where: { $0.0 == value }) { return exact.1 }
+        let matches = value.isEmpty ? [] : words.filter { $0.0.hasPrefix(value) }
+        guard let first = matches.first else { throw UsageError(Messages.invalidWhen(value, option: option)) }
+        guard matches.allSatisfy({ $0.1 == first.1 }) else {
+            throw UsageError(Messages.ambiguousWhen(value, option: option))
+        }
+        return first.1
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        var run = ListingRun(command: self, context: context)
+        return run.start()
+    }
+}
+
+/// One run of `ls`: the operands, the directories still to list, and the worst failure so far.
+private struct ListingRun {
+    let command: LsCommand
+    let context: CommandContext
+    var writer: ListingWriter
+    let format: LsCommand.Format
+    let classify: Bool
+    let colored: Bool
+    /// GNU ls's exit status: 2 for trouble with an operand, 1 for trouble below one.
+    var status: Int32 = 0
+    /// Whether no directory header has been written yet.
+    var firstHeader = true
+
+    /// A directory waiting to be listed: where it is and how it is named on the screen.
+    struct Pending {
+        var file: File
+        var shown: [UInt8]
+        var isOperand: Bool
+    }
+
+    init(command: LsCommand, context: CommandContext) {
+        self.command = command
+        self.context = context
+        let terminal = context.stdout.isTerminal
+        let environment = context.state.environment
+        format = command.format ?? (terminal ? .columns : .onePerLine)
+        classify = command.classify == .always || (command.classify == .terminal && terminal)
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        colored =
+            ListingColors.terminalTakesColor(environment)
+            && (command.color == .always || (command.color == .terminal && terminal && !noColor))
+        var lineLength = 80
+        if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { lineLength = columns }
+        if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
+        if let width = command.width { lineLength = width }
+        let style = ListingStyle(
+            format: format, humanSizes: command.humanSizes, classify: classify, colored: colored,
+            quoted: terminal, lineLength: lineLength, zone: Clock.Zone(environment: environment),
+            now: Clock.now())
+        writer = ListingWriter(style: style, output: context.stdout)
+    }
+
+    mutating func start() -> ExitStatus {
+        var operandFiles: [ListedFile] = []
+        var operandPaths: [File] = []
+        for operand in command.operands.isEmpty ? [Argument(bytes: [0x2E])] : command.operands {
+            if context.isCancelled { return .interrupted }
+            let path = context.resolve(operand)
+            if let file = examineOperand(operand, at: path) {
+                operandFiles.append(file)
+                operandPaths.append(path)
+            }
+        }
+        let order = sortedOrder(operandFiles)
+        var files: [ListedFile] = []
+        var pending: [Pending] = []
+        for index in order {
+            let file = operandFiles[index]
+            if file.kind == .directory && !command.directoriesThemselves {
+                pending.append(Pending(file: operandPaths[index], shown: file.name, isOperand: true))
+            } else {
+                files.append(file)
+            }
+        }
+        var namesDirectories = true
+        if !files.isEmpty {
+            writer.list(files)
+            if !pending.isEmpty { writer.blankLine() }
+        } else if command.operands.count <= 1 && pending.count == 1 {
+            namesDirectories = false
+        }
+        pending.reverse()
+        while let directory = pending.popLast() {
+            if context.isCancelled {
+                writer.flush()
+                return .interrupted
+            }
+            let subdirectories = list(directory, withHeader: command.recursive || namesDirectories)
+            pending.append(contentsOf: subdirectories.reversed())
+            if context.stdout.isBroken { break }
+        }
+        writer.flush()
+        context.stdout.flush()
+        if let error = context.stdout.error {
+            if error.errno != .brokenPipe { context.error(LsCommand.Messages.writeError(error.reason)) }
+            return .failure
+        }
+        return ExitStatus(status)
+    }
+
+    /// Examines an operand as GNU ls does: a symlink to a directory is followed unless `-d`, `-F`
+    /// or `-l` asks about the link itself. Reports a failure and returns nil.
+    private mutating func examineOperand(_ operand: Argument, at path: File) -> ListedFile? {
+        let followDirectories = !(command.directoriesThemselves || classify || format == .long)
+        do throws(FileError) {
+            var followed: FileInfo?
+            if followDirectories {
+                do {
+                    followed = try context.info(of: operand, followSymlinks: true)
+                } catch
+                    where error.errno == .noSuchFileOrDirectory || error.errno == .tooManySymbolicLinkLevels
+                {
+                    // Perhaps a dangling link: describe the link itself below.
+                }
+            }
+            let info: FileInfo
+            if let followed, followed.kind == .directory {
+                info = followed
+            } else {
+                info = try context.info(of: operand, followSymlinks: false)
+            }
+            var file = ListedFile(name: operand.bytes, info: info)
+            if info.kind == .symlink && format == .long && classify {
+                file.targetMode = followedMode { () throws(FileError) in try path.info(followSymlinks: true) }
+            }
+            return file
+        } catch {
+            fail(LsCommand.Messages.cannotAccess, operand.bytes, error, serious: true)
+            return nil
+        }
+    }
+
+    /// The mode of what a symlink leads to, or nil when it leads nowhere (no indicator, no colour).
+    private func followedMode(_ examine: () throws(FileError) -> FileInfo) -> UInt32? {
+        do {
+            return try examine().mode
+        } catch {
+            // A dangling or unreadable target is shown without decoration, as GNU ls shows it.
+            return nil
+        }
+    }
+
+    /// Lists one directory; returns its subdirectories to list next when recursive.
+    private mutating func list(_ directory: Pending, withHeader: Bool) -> [Pending] {
+        let opened: OpenDirectory
+        do {
+            opened = try directory.file.openDirectory()
+        } catch {
+            fail(LsCommand.Messages.cannotOpenDirectory, directory.shown, error, serious: directory.isOperand)
+            return []
+        }
+        defer { opened.close() }
+        if withHeader {
+            if !firstHeader { writer.blankLine() }
+            firstHeader = false
+            writer.header(directory.shown)
+        }
+        var files: [ListedFile] = []
+        if command.hidden == .all {
+            files.append(ListedFile(name: [0x2E], kind: .directory))
+            files.append(ListedFile(name: [0x2E, 0x2E], kind: .directory))
+        }
+        let skipHidden = command.hidden == .skipped
+        do {
+            try opened.forEachEntry { entry in
+                if skipHidden && entry.name.first == 0x2E { return }
+                files.append(ListedFile(name: entry.name, kind: entry.kind))
+            }
+        } catch {
+            fail(LsCommand.Messages.readingDirectory, directory.shown, error, serious: directory.isOperand)
+        }
+        var totalBlocks: UInt64 = 0
+        for index in files.indices where needsInfo(files[index].kind) {
+            if index & 0xFFF == 0 && context.isCancelled { return [] }
+            let name = files[index].name
+            do {
+                let info = try opened.info(ofEntry: name)
+                files[index].info = info
+                files[index].kind = info.kind
+                totalBlocks += info.blocks
+                if info.kind == .symlink && format == .long && classify {
+                    files[index].targetMode = followedMode { () throws(FileError) in
+                        try opened.info(ofEntry: name, followSymlinks: true)
+                    }
+                }
+            } catch {
+                fail(LsCommand.Messages.cannotAccess, joined(directory.shown, name), error, serious: false)
+            }
+        }
+        let order = sortedOrder(files)
+        var subdirectories: [Pending] = []
+        if command.recursive {
+            for index in order where files[index].kind == .directory && !isDotOrDotDot(files[index].name) {
+                let name = files[index].name
+                subdirectories.append(
+                    Pending(
+                        file: directory.file.appending(name: name), shown: joined(directory.shown, name),
+                        isOperand: false))
+            }
+        }
+        writer.list(files, order: order, totalBlocks: format == .long ? totalBlocks : nil)
+        return subdirectories
+    }
+
+    /// Whether an entry must be examined: for the long format and time or size order always;
+    /// for indicators, colours and recursion only when its entry type does not tell enough.
+    private func needsInfo(_ kind: FileKind?) -> Bool {
+        if format == .long || command.sort != .name { return true }
+        guard let kind else { return classify || colored || command.recursive }
+        if classify && kind == .regular { return true }
+        return colored && (kind == .regular || kind == .directory)
+    }
+
+    /// The indices of `files` in listing order.
+    private func sortedOrder(_ files: [ListedFile]) -> [Int] {
+        var order: [Int]
+        switch command.sort {
+        case .name:
+            order = Self.nameOrder(files)
+        case .time:
+            order = Array(files.indices)
+            order.sort { left, right in
+                let a = files[left].info?.modificationTime ?? Timestamp(seconds: .min)
+                let b = files[right].info?.modificationTime ?? Timestamp(seconds: .min)
+                if a != b { return b < a }
+                return bytesPrecede(files[left].name, files[right].name)
+            }
+        case .size:
+            order = Array(files.indices)
+            order.sort { left, right in
+                let a = files[left].info?.size ?? 0
+                let b = files[right].info?.size ?? 0
+                if a != b { return b < a }
+                return bytesPrecede(files[left].name, files[right].name)
+            }
+        }
+        if command.reverse { order.reverse() }
+        return order
+    }
+
+    /// Indices in byte order of the names, comparing an 8-byte prefix first so that most
+    /// comparisons touch no name at all.
+    private static func nameOrder(_ files: [ListedFile]) -> [Int] {
+        var keys: [(prefix: UInt64, index: Int)] = []
+        keys.reserveCapacity(files.count)
+        for (index, file) in files.enumerated() {
+            var prefix: UInt64 = 0
+            var count = 0
+            for byte in file.name.prefix(8) {
+                prefix = prefix << 8 | UInt64(byte)
+                count += 1
+            }
+            prefix <<= UInt64(8 * (8 - count))
+            keys.append((prefix, index))
+        }
+        keys.sort { left, right in
+            if left.prefix != right.prefix { return left.prefix < right.prefix }
+            return bytesPrecede(files[left.index].name, files[right.index].name)
+        }
+        return keys.map(\.index)
+    }
+
+    /// `directory/name` as shown, without doubling a slash the directory already ends with.
+    private func joined(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
+        directory.last == 0x2F ? directory + name : directory + [0x2F] + name
+    }
+
+    private func isDotOrDotDot(_ name: [UInt8]) -> Bool { name == [0x2E] || name == [0x2E, 0x2E] }
+
+    /// Reports a failure on a file named as the user sees it (`ls: cannot access 'x/': …`);
+    /// `serious` ones (about operands) make the status 2, others 1.
+    private mutating func fail(_ phrase: String, _ shown: [UInt8], _ error: FileError, serious: Bool) {
+        writer.flush()
+        context.error("\(phrase) \(Quoting.always(shown)): \(error.reason)")
+        status = max(status, serious ? 2 : 1)
+    }
+}
+
+extension LsCommand {
+    fileprivate enum Messages {
+        static let cannotAccess = "cannot access"
+        static let cannotOpenDirectory = "cannot open directory"
+        static let readingDirectory = "reading directory"
+        static func invalidWidth(_ text: String) -> String { "invalid line width: \(Quoting.always(text))" }
+        static func invalidWhen(_ value: String, option: String) -> String {
+            "invalid argument \(Quoting.always(value)) for '\(option)'\n" + validWhen
+        }
+        static func ambiguousWhen(_ value: String, option: String) -> String {
+            "ambiguous argument \(Quoting.always(value)) for '\(option)'\n" + validWhen
+        }
+        static let validWhen = """
+            Valid arguments are:
+              - 'always', 'yes', 'force'
+              - 'never', 'no', 'none'
+              - 'auto', 'tty', 'if-tty'
+            """
+        static func writeError(_ reason: String) -> String { "write error: \(reason)" }
+    }
+}

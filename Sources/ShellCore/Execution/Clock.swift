@@ -1,0 +1,84 @@
+import Glibc
+import PathModel
+
+/// The wall clock and the calendar, for commands that show times (`ls -l`, `stat`).
+///
+/// The one ShellCore file that asks libc for the time (`clock_gettime`) and for calendar
+/// breakdowns (`localtime_r`/`gmtime_r`); none of these touch the file system.
+public enum Clock {
+    /// Which calendar rules turn a timestamp into a date and a time of day.
+    public enum Zone: Sendable, Hashable {
+        /// Coordinated Universal Time.
+        case utc
+        /// The process's local zone (`TZ` as the process started, else `/etc/localtime`).
+        case local
+
+        /// The zone the shell's `TZ` variable names: UTC for the spellings of UTC (and for an
+        /// empty `TZ`, as glibc reads it), else the process's local zone.
+        ///
+        /// Other zones are taken from the process, not the shell variable: libc keeps one zone
+        /// per process, and changing it under commands running side by side is not safe.
+        public init(environment: [String: String]) {
+            guard let value = environment["TZ"] else {
+                self = .local
+                return
+            }
+            let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
+            let utcNames: Set<String> = [
+                "", "UTC", "UTC0", "UTC+0", "UTC-0", "GMT", "GMT0", "UCT", "Etc/UTC", "Etc/GMT",
+                "Etc/UCT", "Universal", "Zulu", "Etc/Universal", "Etc/Zulu",
+            ]
+            self = utcNames.contains(name) ? .utc : .local
+        }
+    }
+
+    /// A moment broken down into calendar fields.
+    public struct CivilTime: Sendable, Hashable {
+        /// The year, e.g. 2026.
+        public var year: Int
+        /// The month, 1 ... 12.
+        public var month: Int
+        /// The day of the month, 1 ... 31.
+        public var day: Int
+        /// The hour, 0 ... 23.
+        public var hour: Int
+        /// The minute, 0 ... 59.
+        public var minute: Int
+        /// The second, 0 ... 60.
+        public var second: Int
+        /// Seconds east of UTC in force at that moment (`-18000` for New York in winter).
+        public var utcOffset: Int
+
+        /// A breakdown from its fields.
+        public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, utcOffset: Int = 0)
+        {
+            self.year = year
+            self.month = month
+            self.day = day
+            self.hour = hour
+            self.minute = minute
+            self.second = second
+            self.utcOffset = utcOffset
+        }
+    }
+
+    /// The current time. Corresponds to `clock_gettime(3)` with `CLOCK_REALTIME`.
+    public static func now() -> Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(seconds: Int64(spec.tv_sec), nanoseconds: UInt32(spec.tv_nsec))
+    }
+
+    /// `seconds` since the epoch as calendar fields in `zone`, or nil when the year does not
+    /// fit libc's calendar. Corresponds to `localtime_r(3)` or `gmtime_r(3)`.
+    public static func civil(_ seconds: Int64, in zone: Zone) -> CivilTime? {
+        var time = time_t(seconds)
+        var fields = tm()
+        let converted = zone == .utc ? gmtime_r(&time, &fields) : localtime_r(&time, &fields)
+        guard converted != nil else { return nil }
+        return CivilTime(
+            year: Int(fields.tm_year) + 1900, month: Int(fields.tm_mon) + 1, day: Int(fields.tm_mday),
+            hour: Int(fields.tm_hour), minute: Int(fields.tm_min), second: Int(fields.tm_sec),
+            utcOffset: zone == .utc ? 0 : Int(fields.tm_gmtoff))
+    }
+}

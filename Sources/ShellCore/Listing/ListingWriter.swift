@@ -1,0 +1,446 @@
+import PathModel
+
+/// One file in a listing: its name as shown and what is known about it.
+struct ListedFile {
+    /// The name as listed: an entry's name, or an operand as it was written.
+    var name: [UInt8]
+    /// The type, from the directory entry or from `info`; nil when unknown.
+    var kind: FileKind?
+    /// The file's metadata, when it was examined and that worked.
+    var info: FileInfo?
+    /// The mode of what a symlink points to, when it was followed and that worked (`ls -lF`).
+    var targetMode: UInt32?
+
+    /// A file known by name and entry type only.
+    init(name: [UInt8], kind: FileKind?) {
+        self.name = name
+        self.kind = kind
+    }
+
+    /// A file that was examined.
+    init(name: [UInt8], info: FileInfo) {
+        self.name = name
+        self.kind = info.kind
+        self.info = info
+    }
+}
+
+/// How `ls` lays out and decorates its listings, settled once per run.
+struct ListingStyle {
+    /// The layout.
+    var format: LsCommand.Format
+    /// `-h`: sizes as `1.0K`, `12M`.
+    var humanSizes = false
+    /// `-F`: a type indicator after each name.
+    var classify = false
+    /// Colour names by type.
+    var colored = false
+    /// Quote names as the shell would need them (on a terminal).
+    var quoted = false
+    /// The line width for columns and for the wrap check after a coloured name; 0 for no limit.
+    var lineLength = 80
+    /// The zone dates are shown in.
+    var zone: Clock.Zone = .local
+    /// The time "recent" is measured from.
+    var now: Timestamp
+}
+
+/// Writes listings in GNU ls's layouts into a buffer that goes to the output stream in
+/// 64 KiB blocks. Owner and group names and dates are looked up once per run.
+struct ListingWriter {
+    private let style: ListingStyle
+    private let output: OutputStream
+    private var buffer: [UInt8] = []
+    private var now: Timestamp
+    private var usedColor = false
+    private var users: [UInt32: Owner] = [:]
+    private var groups: [UInt32: Owner] = [:]
+    private var dates: [Int64: [UInt8]] = [:]
+
+    private static let blockSize = 1 << 16
+
+    /// An owner or group as a long listing shows it: the name, else the number right-aligned.
+    private struct Owner {
+        var bytes: [UInt8]
+        var width: Int
+        var numeric: Bool
+    }
+
+    /// Names as shown on a terminal: quoted where needed, the others after a blank so that they
+    /// line up with the quoted ones' text.
+    private struct ShownNames {
+        var names: [[UInt8]]
+        var padded: [Bool]
+    }
+
+    /// A writer for `style` sending its output to `output`.
+    init(style: ListingStyle, output: OutputStream) {
+        self.style = style
+        self.output = output
+        now = style.now
+        buffer.reserveCapacity(Self.blockSize + 4096)
+    }
+
+    /// Writes `files` in the style's layout, in the given `order` of their indices (all of them
+    /// when nil); a long listing starts with `total` when `totalBlocks` (in 512-byte units) is given.
+    mutating func list(_ files: [ListedFile], order: [Int]? = nil, totalBlocks: UInt64? = nil) {
+        let order = order ?? Array(files.indices)
+        let shown = style.quoted ? shownNames(files) : nil
+        switch style.format {
+        case .long:
+            if let totalBlocks {
+                let total = FileFormat.humanSize(
+                    totalBlocks, fromBlockSize: 512, toBlockSize: style.humanSizes ? 1 : 1024,
+                    autoscale: style.humanSizes)
+                buffer.append(contentsOf: Array("total \(total)\n".utf8))
+            }
+            writeLong(files, order: order, shown: shown)
+        case .onePerLine where shown == nil && !style.colored && !style.classify:
+            for index in order {
+                buffer.append(contentsOf: files[index].name)
+                buffer.append(0x0A)
+                if buffer.count >= Self.blockSize { flush() }
+            }
+        case .onePerLine:
+            for index in order {
+                writeNameAndIndicator(files, index, shown: shown, startColumn: 0)
+                buffer.append(0x0A)
+                flushIfFull()
+            }
+        case .columns:
+            writeColumns(files, order: order, shown: shown)
+        }
+        flushIfFull()
+    }
+
+    /// Writes `name:` above a directory's listing.
+    mutating func header(_ name: [UInt8]) {
+        let quote = style.quoted && (Quoting.needsQuoting(name) || name.contains(0x3A))
+        buffer.append(contentsOf: quote ? Array(Quoting.always(name).utf8) : name)
+        buffer.append(contentsOf: [0x3A, 0x0A])
+    }
+
+    /// Writes an empty line between listings.
+    mutating func blankLine() { buffer.append(0x0A) }
+
+    /// Hands everything buffered to the output stream.
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        output.write(bytes: buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func flushIfFull() {
+        if buffer.count >= Self.blockSize { flush() }
+    }
+
+    // MARK: Names
+
+    private func shownNames(_ files: [ListedFile]) -> ShownNames {
+        var names: [[UInt8]] = []
+        names.reserveCapacity(files.count)
+        var quoted: [Bool] = []
+        quoted.reserveCapacity(files.count)
+        for file in files {
+            let needs = Quoting.needsQuoting(file.name)
+            quoted.append(needs)
+            names.append(needs ? Array(Quoting.ifNeeded(file.name).utf8) : file.name)
+        }
+        let aligns = style.format == .long || (style.format == .columns && style.lineLength > 0)
+        let someQuoted = aligns && quoted.contains(true)
+        return ShownNames(names: names, padded: quoted.map { someQuoted && !$0 })
+    }
+
+    /// The columns a file takes in a column layout: name, alignment blank and indicator.
+    private func width(_ files: [ListedFile], _ index: Int, shown: ShownNames?) -> Int {
+        var width: Int
+        if let shown {
+            width = DisplayWidth.of(shown.names[index]) + (shown.padded[index] ? 1 : 0)
+        } else {
+            width = DisplayWidth.of(files[index].name)
+        }
+        if style.classify && Self.indicator(kind: files[index].kind, mode: files[index].info?.mode) != nil {
+            width += 1
+        }
+        return width
+    }
+
+    /// Writes a name with its alignment blank and colour; returns the bytes the name took, which
+    /// GNU ls compares with the line width to decide whether to clear the rest of the line.
+    @discardableResult
+    private mutating func writeName(_ name: [UInt8], padded: Bool, color: String?, startColumn: Int) -> Int {
+        if padded { buffer.append(0x20) }
+        guard let color else {
+            buffer.append(contentsOf: name)
+            return name.count + (padded ? 1 : 0)
+        }
+        if !usedColor {
+            usedColor = true
+            buffer.append(contentsOf: ListingColors.reset)
+        }
+        buffer.append(contentsOf: ListingColors.start(color))
+        buffer.append(contentsOf: name)
+        buffer.append(contentsOf: ListingColors.reset)
+        let length = name.count + (padded ? 1 : 0)
+        let lineLength = style.lineLength
+        if lineLength > 0 && startColumn / lineLength != (startColumn + length - 1) / lineLength {
+            buffer.append(contentsOf: ListingColors.clearToEndOfLine)
+        }
+        return length
+    }
+
+    private mutating func writeNameAndIndicator(
+        _ files: [ListedFile], _ index: Int, shown: ShownNames?, startColumn: Int
+    ) {
+        let kind = files[index].kind
+        let mode = files[index].info?.mode
+        let color = style.colored ? ListingColors.code(kind: kind, mode: mode) : nil
+        writeName(
+            shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
+            startColumn: startColumn)
+        if style.classify, let indicator = Self.indicator(kind: kind, mode: mode) {
+            buffer.append(indicator)
+        }
+    }
+
+    /// The `-F` indicator: `/` directory, `*` executable, `@` symlink, `|` fifo, `=` socket.
+    static func indicator(kind: FileKind?, mode: UInt32?) -> UInt8? {
+        switch kind {
+        case .regular: return mode.map { $0 & 0o111 != 0 } == true ? 0x2A : nil
+        case .directory: return 0x2F
+        case .symlink: return 0x40
+        case .fifo: return 0x7C
+        case .socket: return 0x3D
+        default: return nil
+        }
+    }
+
+    // MARK: Columns
+
+    private mutating func writeColumns(_ files: [ListedFile], order: [Int], shown: ShownNames?) {
+        guard !order.isEmpty else { return }
+        let widths = order.map { width(files, $0, shown: shown) }
+        let layout = ColumnLayout(itemWidths: widths, lineLength: style.lineLength)
+        // GNU ls aligns with spaces only when colouring or when lines have no limit.
+        let tabSize = style.colored || style.lineLength == 0 ? 0 : 8
+        for row in 0..<layout.rows {
+            var column = 0
+            var index = row
+            var position = 0
+            while true {
+                writeNameAndIndicator(files, order[index], shown: shown, startColumn: position)
+                let next = index + layout.rows
+                if next >= order.count { break }
+                let end = position + layout.widths[column]
+                buffer.append(
+                    contentsOf: ColumnLayout.padding(
+                        from: position + widths[index], to: end, tabSize: tabSize))
+                position = end
+                column += 1
+                index = next
+            }
+            buffer.append(0x0A)
+            flushIfFull()
+        }
+    }
+
+    // MARK: Long format
+
+    private struct LongWidths {
+        var links = 0
+        var owner = 0
+        var group = 0
+        var size = 0
+        var major = 0
+        var minor = 0
+    }
+
+    private mutating func writeLong(_ files: [ListedFile], order: [Int], shown: ShownNames?) {
+        var widths = LongWidths()
+        var sizes: [[UInt8]] = []
+        if style.humanSizes { sizes.reserveCapacity(files.count) }
+        for index in files.indices {
+            guard let info = files[index].info else {
+                widths.links = max(widths.links, 1)
+                widths.owner = max(widths.owner, 1)
+                widths.group = max(widths.group, 1)
+                widths.size = max(widths.size, 1)
+                if style.humanSizes { sizes.append([]) }
+                continue
+            }
+            widths.links = max(widths.links, Self.digitCount(UInt64(info.linkCount)))
+            widths.owner = max(widths.owner, user(info).width)
+            widths.group = max(widths.group, group(info).width)
+            if info.kind == .characterDevice || info.kind == .blockDevice {
+                widths.major = max(widths.major, Self.digitCount(FileFormat.major(info.representedDevice)))
+                widths.minor = max(widths.minor, Self.digitCount(FileFormat.minor(info.representedDevice)))
+                if style.humanSizes { sizes.append([]) }
+            } else if style.humanSizes {
+                let size = Array(FileFormat.humanSize(info.size).utf8)
+                widths.size = max(widths.size, size.count)
+                sizes.append(size)
+            } else {
+                widths.size = max(widths.size, Self.digitCount(info.size))
+            }
+        }
+        if widths.major > 0 { widths.size = max(widths.size, widths.major + 2 + widths.minor) }
+        for index in order {
+            writeLongLine(
+                files, index, shown: shown, widths: widths, human: style.humanSizes ? sizes[index] : nil)
+            flushIfFull()
+        }
+    }
+
+    private mutating func writeLongLine(
+        _ files: [ListedFile], _ index: Int, shown: ShownNames?, widths: LongWidths, human: [UInt8]?
+    ) {
+        guard let info = files[index].info else {
+            writeUnknownLongLine(files, index, shown: shown, widths: widths)
+            return
+        }
+        buffer.append(contentsOf: FileFormat.modeBytes(info.mode))
+        buffer.append(0x20)
+        appendNumber(UInt64(info.linkCount), width: widths.links)
+        buffer.append(0x20)
+        appendOwner(user(info), width: widths.owner)
+        appendOwner(group(info), width: widths.group)
+        // GNU ls measures the name's column from here on (its buffer restarts after the group).
+        let prefixStart = buffer.count
+        if info.kind == .characterDevice || info.kind == .blockDevice {
+            let spare = widths.size - (widths.major + 2 + widths.minor)
+            appendNumber(FileFormat.major(info.representedDevice), width: widths.major + max(0, spare))
+            buffer.append(contentsOf: [0x2C, 0x20])
+            appendNumber(FileFormat.minor(info.representedDevice), width: widths.minor)
+        } else if let human {
+            appendBlanks(widths.size - human.count)
+            buffer.append(contentsOf: human)
+        } else {
+            appendNumber(info.size, width: widths.size)
+        }
+        buffer.append(0x20)
+        buffer.append(contentsOf: date(info.modificationTime))
+        buffer.append(0x20)
+        let column = buffer.count - prefixStart
+        let color = style.colored ? ListingColors.code(kind: info.kind, mode: info.mode) : nil
+        let nameLength = writeName(
+            shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
+            startColumn: column)
+        if info.kind == .symlink, let target = info.linkTarget {
+            buffer.append(contentsOf: [0x20, 0x2D, 0x3E, 0x20])
+            let targetBytes = target.bytes
+            let shownTarget = style.quoted ? Array(Quoting.ifNeeded(targetBytes).utf8) : targetBytes
+            let targetMode = files[index].targetMode
+            let targetKind = targetMode.map { FileKind(mode: $0) }
+            let targetColor =
+                style.colored && targetMode != nil
+                ? ListingColors.code(kind: targetKind, mode: targetMode) : nil
+            writeName(shownTarget, padded: false, color: targetColor, startColumn: column + nameLength + 4)
+            if style.classify, targetMode != nil,
+                let indicator = Self.indicator(kind: targetKind, mode: targetMode)
+            {
+                buffer.append(indicator)
+            }
+        } else if style.classify, let indicator = Self.indicator(kind: info.kind, mode: info.mode) {
+            buffer.append(indicator)
+        }
+        buffer.append(0x0A)
+    }
+
+    /// The line for a file that could not be examined: its type letter and question marks.
+    private mutating func writeUnknownLongLine(
+        _ files: [ListedFile], _ index: Int, shown: ShownNames?, widths: LongWidths
+    ) {
+        let kind = files[index].kind
+        buffer.append(FileFormat.typeLetter(kind ?? .unknown))
+        buffer.append(contentsOf: repeatElement(0x3F, count: 9))
+        buffer.append(0x20)
+        appendBlanks(widths.links - 1)
+        buffer.append(contentsOf: [0x3F, 0x20, 0x3F])
+        appendBlanks(widths.owner - 1 + 1)
+        buffer.append(0x3F)
+        appendBlanks(widths.group - 1 + 1)
+        let prefixStart = buffer.count
+        appendBlanks(widths.size - 1)
+        buffer.append(0x3F)
+        buffer.append(0x20)
+        appendBlanks(11)
+        buffer.append(contentsOf: [0x3F, 0x20])
+        let color = style.colored ? ListingColors.code(kind: kind, mode: nil) : nil
+        writeName(
+            shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
+            startColumn: buffer.count - prefixStart)
+        if style.classify, let indicator = Self.indicator(kind: kind, mode: nil) { buffer.append(indicator) }
+        buffer.append(0x0A)
+    }
+
+    private mutating func user(_ info: FileInfo) -> Owner {
+        if let known = users[info.userID] { return known }
+        let owner = Self.owner(name: info.owner, id: info.userID)
+        users[info.userID] = owner
+        return owner
+    }
+
+    private mutating func group(_ info: FileInfo) -> Owner {
+        if let known = groups[info.groupID] { return known }
+        let group = Self.owner(name: info.group, id: info.groupID)
+        groups[info.groupID] = group
+        return group
+    }
+
+    private static func owner(name: String?, id: UInt32) -> Owner {
+        if let name { return Owner(bytes: Array(name.utf8), width: DisplayWidth.of(name), numeric: false) }
+        let digits = Array(String(id).utf8)
+        return Owner(bytes: digits, width: digits.count, numeric: true)
+    }
+
+    /// An owner left-aligned (a number right-aligned) in `width` columns, then a blank.
+    private mutating func appendOwner(_ owner: Owner, width: Int) {
+        if owner.numeric { appendBlanks(width - owner.width) }
+        buffer.append(contentsOf: owner.bytes)
+        if !owner.numeric { appendBlanks(width - owner.width) }
+        buffer.append(0x20)
+    }
+
+    /// The date column for a modification time; recent times show the clock, older ones the year.
+    private mutating func date(_ time: Timestamp) -> [UInt8] {
+        if now < time { now = Clock.now() }
+        let sixMonthsAgo = Timestamp(
+            seconds: now.seconds - FileFormat.sixMonths, nanoseconds: now.nanoseconds)
+        let recent = sixMonthsAgo < time && time < now
+        let minute = time.seconds >= 0 ? time.seconds / 60 : (time.seconds - 59) / 60
+        let key = minute &* 2 &+ (recent ? 1 : 0)
+        if let known = dates[key] { return known }
+        let text = Array(FileFormat.listingDate(time, now: now, zone: style.zone).utf8)
+        dates[key] = text
+        return text
+    }
+
+    private mutating func appendBlanks(_ count: Int) {
+        if count > 0 { buffer.append(contentsOf: repeatElement(0x20, count: count)) }
+    }
+
+    /// `value` in decimal, right-aligned in `width` columns.
+    private mutating func appendNumber(_ value: UInt64, width: Int) {
+        let count = Self.digitCount(value)
+        appendBlanks(width - count)
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0x30, count: count))
+        var rest = value
+        var position = start + count - 1
+        while rest > 0 {
+            buffer[position] = 0x30 + UInt8(rest % 10)
+            rest /= 10
+            position -= 1
+        }
+    }
+
+    private static func digitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
+    }
+}
