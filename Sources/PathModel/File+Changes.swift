@@ -88,22 +88,12 @@ extension File {
             try destination.writeInPlace(contiguous, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY)
             return
         }
-        var mode: UInt32 = 0o666 & ~UInt32(Sys.umask())
-        do {
-            mode = try destination.info(followSymlinks: true).permissions
-        } catch where error.errno == .noSuchFileOrDirectory {
-            // A new file: the default mode above applies.
-        }
-        let temporary = try destination.makeTemporarySibling(mode: mode)
-        do {
-            try temporary.file.withDescriptor(temporary.descriptor) { (fd) throws(Errno) in
-                try Sys.writeAll(fd, contiguous)
-                try Sys.chmod(fd: fd, mode: mode_t(mode))
-                try Sys.fsync(fd)
-            }
-            try temporary.file.renameReplacing(destination)
+        let replacement = try destination.openReplacement()
+        do throws(FileError) {
+            try replacement.output.write(contiguous[...])
+            try replacement.commit(sync: true)
         } catch {
-            temporary.file.removeQuietlyAfterFailure()
+            replacement.discard()
             throw FileError(.write, self, error.errno)
         }
     }
@@ -292,12 +282,6 @@ extension File {
             }
         }
         throw FileError(.createFile, self, .fileExists)
-    }
-
-    /// Runs `body` with an open descriptor and closes it afterwards.
-    func withDescriptor<R>(_ fd: Int32, _ body: (Int32) throws(Errno) -> R) throws(FileError) -> R {
-        defer { Sys.close(fd) }
-        do { return try body(fd) } catch { throw FileError(.write, self, error) }
     }
 
     /// Renames this file over `destination`, replacing what is there.

@@ -149,8 +149,17 @@ public struct Replacement: Sendable {
     let destination: File
 
     /// Closes the temporary file and renames it over the destination.
-    /// - Throws: `FileError` with operation `.rename`; the temporary file is removed then.
-    public func commit() throws(FileError) {
+    /// - Parameter sync: flush the data to the disk first (`fsync`), so that a crash right after
+    ///   leaves the new contents or the old, never an empty file.
+    /// - Throws: `FileError` (`.sync` or `.rename`); the temporary file is removed then.
+    /// Corresponds to `fsync(2)`, `close(2)` and `rename(2)`.
+    public func commit(sync: Bool = false) throws(FileError) {
+        if sync {
+            do { try Sys.fsync(output.descriptor) } catch {
+                discard()
+                throw FileError(.sync, destination, error)
+            }
+        }
         output.close()
         do {
             try temporary.renameReplacing(destination)
