@@ -6,13 +6,16 @@ public struct CpCommand: ShellCommand {
     public static let summary = "Copy SOURCE to DEST, or several SOURCEs into the directory DEST."
     public static let synopsis = "[-rfinpuv] SOURCE... DEST"
     public static let options = [
-        OptionSpec("f", "force", help: "if an existing destination file cannot be opened, remove it and try again"),
+        OptionSpec(
+            "f", "force", help: "if an existing destination file cannot be opened, remove it and try again"),
         OptionSpec("i", "interactive", help: "prompt before overwrite (overrides a previous -n option)"),
-        OptionSpec("n", "no-clobber", help: "do not overwrite an existing file (overrides a previous -i option)"),
+        OptionSpec(
+            "n", "no-clobber", help: "do not overwrite an existing file (overrides a previous -i option)"),
         OptionSpec("p", nil, key: "preserve", help: "preserve mode, ownership and timestamps"),
         OptionSpec("R", nil, key: "recursive", help: "copy directories recursively"),
         OptionSpec("r", "recursive", help: "copy directories recursively"),
-        OptionSpec("u", "update", help: "copy only when SOURCE is newer than the destination, or it is missing"),
+        OptionSpec(
+            "u", "update", help: "copy only when SOURCE is newer than the destination, or it is missing"),
         OptionSpec("v", "verbose", help: "explain what is being done"),
     ]
 
@@ -65,7 +68,9 @@ public struct CpCommand: ShellCommand {
         var status = ExitStatus.success
         for item in plan.items {
             if context.isCancelled { return .interrupted }
-            if !copy(item, plan: plan, made: &made, confirmation: confirmation, context: context) { status = .failure }
+            if !copy(item, plan: plan, made: &made, confirmation: confirmation, context: context) {
+                status = .failure
+            }
             if context.isCancelled { return .interrupted }
         }
         return status
@@ -73,7 +78,8 @@ public struct CpCommand: ShellCommand {
 
     /// Copies one source; returns false when something failed (already reported).
     private func copy(
-        _ item: TransferOperands.Item, plan: TransferOperands, made: inout Set<File>, confirmation: Confirmation,
+        _ item: TransferOperands.Item, plan: TransferOperands, made: inout Set<File>,
+        confirmation: Confirmation,
         context: CommandContext
     ) -> Bool {
         let source = Quoting.always(item.operand.bytes)
@@ -94,7 +100,8 @@ public struct CpCommand: ShellCommand {
         if plan.slashedNewDestination && info.kind != .directory {
             // `cp a x/`: the slash asks for a directory, and x is none.
             let phrase = item.destination.exists ? Messages.cannotStat : Messages.cannotCreateRegular
-            context.error("\(phrase) \(destination): \(FileError(.stat, item.destination, .notDirectory).reason)")
+            context.error(
+                "\(phrase) \(destination): \(FileError(.stat, item.destination, .notDirectory).reason)")
             return false
         }
         if info.kind != .directory && made.contains(item.destination) {
@@ -116,7 +123,8 @@ public struct CpCommand: ShellCommand {
         copier.confirmReplace = { _, target in
             let name = spelling.quoted(target)
             if clobber == .ask,
-                !confirmation.ask("\(Messages.overwrite) \(name)? ", declining: "\(Messages.notOverwriting) \(name)")
+                !confirmation.ask(
+                    "\(Messages.overwrite) \(name)? ", declining: "\(Messages.notOverwriting) \(name)")
             {
                 return false
             }
@@ -136,7 +144,8 @@ public struct CpCommand: ShellCommand {
         }
         copier.copy(item.source, to: item.destination)
         if mayRetry && !everything && !context.isCancelled
-            && heldBack.contains(where: { [.permissionDenied, .notPermitted].contains($0.errno) }) && item.destination.exists
+            && heldBack.contains(where: { [.permissionDenied, .notPermitted].contains($0.errno) })
+            && item.destination.exists
         {
             // -f: a destination that could not be replaced is removed, and the copy tried again.
             heldBack = []
@@ -157,7 +166,9 @@ public struct CpCommand: ShellCommand {
     /// Whether an existing destination may be overwritten without -f: the user must be allowed
     /// to write to it, as when cp opens it for writing. A symlink is replaced or written
     /// through by the copy, so only a regular file is checked.
-    private func mayWrite(_ target: File, name: String, context: CommandContext, everything: inout Bool) -> Bool {
+    private func mayWrite(_ target: File, name: String, context: CommandContext, everything: inout Bool)
+        -> Bool
+    {
         do {
             guard try target.info().kind == .regular else { return true }
             try target.checkWritable()

@@ -39,7 +39,9 @@ public struct MvCommand: ShellCommand {
         var status = ExitStatus.success
         for item in plan.items {
             if context.isCancelled { return .interrupted }
-            if !move(item, plan: plan, made: &made, confirmation: confirmation, context: context) { status = .failure }
+            if !move(item, plan: plan, made: &made, confirmation: confirmation, context: context) {
+                status = .failure
+            }
             if context.isCancelled { return .interrupted }
         }
         return status
@@ -47,7 +49,8 @@ public struct MvCommand: ShellCommand {
 
     /// Moves one source; returns false when something failed (already reported).
     private func move(
-        _ item: TransferOperands.Item, plan: TransferOperands, made: inout Set<File>, confirmation: Confirmation,
+        _ item: TransferOperands.Item, plan: TransferOperands, made: inout Set<File>,
+        confirmation: Confirmation,
         context: CommandContext
     ) -> Bool {
         let source = Quoting.always(item.operand.bytes)
@@ -68,7 +71,9 @@ public struct MvCommand: ShellCommand {
         if plan.slashedNewDestination && info.kind != .directory {
             // `mv a x/`: the slash asks for a directory, and only a directory is moved to one.
             let reason = FileError(.move, item.source, .notDirectory).reason
-            let phrase = item.destination.exists ? Messages.cannotStat : "\(Messages.cannotMove) \(source) \(Messages.to)"
+            let phrase =
+                item.destination.exists
+                ? Messages.cannotStat : "\(Messages.cannotMove) \(source) \(Messages.to)"
             context.error("\(phrase) \(destination): \(reason)")
             return false
         }
@@ -87,25 +92,31 @@ public struct MvCommand: ShellCommand {
                 return false
             }
             if info.kind == .directory && existing.kind != .directory {
-                context.error("\(Messages.cannotOverwriteNonDirectory) \(destination) \(Messages.withDirectory) \(source)")
+                context.error(
+                    "\(Messages.cannotOverwriteNonDirectory) \(destination) \(Messages.withDirectory) \(source)"
+                )
                 return false
             }
             if info.kind != .directory && existing.kind == .directory {
-                context.error("\(Messages.cannotOverwriteDirectory) \(destination) \(Messages.withNonDirectory)")
+                context.error(
+                    "\(Messages.cannotOverwriteDirectory) \(destination) \(Messages.withNonDirectory)")
                 return false
             }
             switch clobber {
             case .keep: return true
             case .ask:
                 let question = "\(Messages.overwrite) \(destination)? "
-                if !confirmation.ask(question, declining: "\(Messages.notOverwriting) \(destination)") { return true }
+                if !confirmation.ask(question, declining: "\(Messages.notOverwriting) \(destination)") {
+                    return true
+                }
             case .replace: break
             }
         }
         if info.kind == .directory {
             do {
                 if try item.source.contains(item.destination) {
-                    context.error("\(Messages.cannotMove) \(source) \(Messages.toSubdirectory) \(destination)")
+                    context.error(
+                        "\(Messages.cannotMove) \(source) \(Messages.toSubdirectory) \(destination)")
                     return false
                 }
             } catch {
@@ -120,7 +131,9 @@ public struct MvCommand: ShellCommand {
         do {
             try item.source.moveByRenaming(to: item.destination, replacing: clobber != .keep)
         } catch where error.errno == .improperLink {
-            guard moveAcrossFileSystems(item, info: info, existing: existing, context: context) else { return false }
+            guard moveAcrossFileSystems(item, info: info, existing: existing, context: context) else {
+                return false
+            }
             made.insert(item.destination)
             return true
         } catch where error.errno == .fileExists && clobber == .keep {
@@ -145,13 +158,16 @@ public struct MvCommand: ShellCommand {
         let spelling = item.spelling
         if let existing, existing.kind == .directory, !item.destination.isEmptyDirectory {
             let reason = FileError(.move, item.source, .directoryNotEmpty).reason
-            context.error("\(Messages.cannotMove) \(spelling.quoted(item.source)) \(Messages.to) \(spelling.quoted(item.destination)): \(reason)")
+            context.error(
+                "\(Messages.cannotMove) \(spelling.quoted(item.source)) \(Messages.to) \(spelling.quoted(item.destination)): \(reason)"
+            )
             return false
         }
         let report = { (error: FileError) in
             if error.errno != .canceled { context.error(CopyWording.describe(error, spelling: spelling)) }
         }
-        var copier = Copier(options: CopyOptions(recursive: true, overwrite: .replace, preserve: true, sync: true))
+        var copier = Copier(
+            options: CopyOptions(recursive: true, overwrite: .replace, preserve: true, sync: true))
         copier.isCancelled = { context.isCancelled }
         copier.failed = report
         copier.copied = { from, to in
@@ -174,7 +190,8 @@ public struct MvCommand: ShellCommand {
                 let what = kind == .directory ? Messages.removedDirectory : Messages.removed
                 context.stdout.line("\(what) \(spelling.quoted(file))")
             },
-            failed: { context.error(Diagnostics.render(spelling.respell($0), phrase: Messages.cannotRemove)) })
+            failed: { context.error(Diagnostics.render(spelling.respell($0), phrase: Messages.cannotRemove)) }
+        )
     }
 
     private enum Messages {

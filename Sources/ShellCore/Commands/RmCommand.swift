@@ -77,7 +77,8 @@ public struct RmCommand: ShellCommand {
             return false
         }
         if recursive && isRootDirectory(target, operand: operand) {
-            context.error("\(Messages.dangerous) \(quoted)" + (spelled == [0x2F] ? "" : " \(Messages.sameAsRoot)"))
+            context.error(
+                "\(Messages.dangerous) \(quoted)" + (spelled == [0x2F] ? "" : " \(Messages.sameAsRoot)"))
             context.error(Messages.failsafe)
             return false
         }
@@ -104,7 +105,11 @@ public struct RmCommand: ShellCommand {
         }
         if info.kind == .directory && !recursive {
             guard emptyDirectories else { return fail(FileError(.remove, target, .isDirectory)) }
-            guard confirm(.remove(target, .directory), spelled: quoted, confirmation: confirmation, context: context) else {
+            guard
+                confirm(
+                    .remove(target, .directory), spelled: quoted, confirmation: confirmation, context: context
+                )
+            else {
                 return true
             }
             do {
@@ -121,11 +126,14 @@ public struct RmCommand: ShellCommand {
         target.removeTree(
             confirm: { step in
                 if context.isCancelled { return false }
-                return confirm(step, spelled: spelling.quoted(step.file), confirmation: confirmation, context: context)
+                return confirm(
+                    step, spelled: spelling.quoted(step.file), confirmation: confirmation, context: context)
             },
             removed: { file, kind in
                 guard verbose else { return }
-                context.stdout.line("\(kind == .directory ? Messages.removedDirectory : Messages.removed) \(spelling.quoted(file))")
+                context.stdout.line(
+                    "\(kind == .directory ? Messages.removedDirectory : Messages.removed) \(spelling.quoted(file))"
+                )
             },
             failed: { error in
                 everything = false
@@ -136,13 +144,18 @@ public struct RmCommand: ShellCommand {
 
     /// Whether the user agrees to `step`: always without asking under -f; asked for every step
     /// under -i; by default asked only for a write-protected file, and only on a terminal.
-    private func confirm(_ step: RemovalStep, spelled: String, confirmation: Confirmation, context: CommandContext) -> Bool {
-        guard prompt == .always || (prompt == .writeProtected && context.state.asker != nil) else { return true }
+    private func confirm(
+        _ step: RemovalStep, spelled: String, confirmation: Confirmation, context: CommandContext
+    ) -> Bool {
+        guard prompt == .always || (prompt == .writeProtected && context.state.asker != nil) else {
+            return true
+        }
         switch step {
         case .descend(let directory):
             // An empty directory is not descended into: GNU asks only whether to remove it.
             guard prompt == .always, !directory.isEmptyDirectory else { return true }
-            let question = "\(Messages.descend) \(writeProtection(directory))\(Messages.directory) \(spelled)? "
+            let question =
+                "\(Messages.descend) \(writeProtection(directory))\(Messages.directory) \(spelled)? "
             return confirmation.ask(question, declining: "\(Messages.notRemoving) \(spelled)")
         case .remove(let file, let kind):
             let protection = kind == .symlink ? "" : writeProtection(file)

@@ -70,14 +70,18 @@ struct TransferOperands {
         }
         let items = sources.map { source in
             guard intoDirectory else {
-                return Item(operand: source, source: context.resolve(source), destination: targetFile, spelledDestination: target.bytes)
+                return Item(
+                    operand: source, source: context.resolve(source), destination: targetFile,
+                    spelledDestination: target.bytes)
             }
             let name = source.file.nameBytes
             return Item(
-                operand: source, source: context.resolve(source), destination: targetFile.appending(name: name),
+                operand: source, source: context.resolve(source),
+                destination: targetFile.appending(name: name),
                 spelledDestination: target.file.appending(name: name).bytes)
         }
-        return .ready(TransferOperands(items: items, slashedNewDestination: !intoDirectory && target.hasTrailingSlash))
+        return .ready(
+            TransferOperands(items: items, slashedNewDestination: !intoDirectory && target.hasTrailingSlash))
     }
 
     private enum Messages {
@@ -109,7 +113,8 @@ enum CopyWording {
             } catch {
                 isLink = false  // The source is gone meanwhile; the copy's own error is the one to tell.
             }
-            return "\(isLink ? Messages.cannotCreateLink : Messages.cannotCreateSpecial) \(destination): \(error.reason)"
+            return
+                "\(isLink ? Messages.cannotCreateLink : Messages.cannotCreateSpecial) \(destination): \(error.reason)"
         case .open:
             return "\(Messages.cannotOpen) \(path) \(Messages.forReading): \(error.reason)"
         case .rename:

@@ -28,13 +28,16 @@ import Testing
         FixtureRow(
             name: "into itself", line: "cp -r s s/t",
             stderr: "cp: cannot copy a directory, 's', into itself, 's/t/s'\n", status: .failure,
-            coreutils: .sameMessages("GNU copies a level of the tree before it notices; shelf copies nothing")),
+            coreutils: .sameMessages("GNU copies a level of the tree before it notices; shelf copies nothing")
+        ),
         FixtureRow(
             name: "into itself through a symlink", line: "cp -r s ls/",
             stderr: "cp: cannot copy a directory, 's', into itself, 'ls/s'\n", status: .failure,
-            coreutils: .sameMessages("GNU copies a level of the tree before it notices; shelf copies nothing")),
+            coreutils: .sameMessages("GNU copies a level of the tree before it notices; shelf copies nothing")
+        ),
         FixtureRow(
-            name: "same file", line: "cp a a", stderr: "cp: 'a' and 'a' are the same file\n", status: .failure),
+            name: "same file", line: "cp a a", stderr: "cp: 'a' and 'a' are the same file\n", status: .failure
+        ),
         FixtureRow(
             name: "same file spelled apart", line: "cp a ./a",
             stderr: "cp: 'a' and './a' are the same file\n", status: .failure),
@@ -75,7 +78,8 @@ import Testing
         FixtureRow(name: "verbose into a directory", line: "cp -v a d//", stdout: "'a' -> 'd/a'\n"),
         FixtureRow(
             name: "verbose tree", line: "cp -rv s/ n",
-            stdout: "'s/' -> 'n'\n's/l' -> 'n/l'\n's/t' -> 'n/t'\n's/t/q' -> 'n/t/q'\n", coreutils: .sameInAnyOrder),
+            stdout: "'s/' -> 'n'\n's/l' -> 'n/l'\n's/t' -> 'n/t'\n's/t/q' -> 'n/t/q'\n",
+            coreutils: .sameInAnyOrder),
         FixtureRow(
             name: "verbose merge into an existing directory", line: "cp -rv e d && cp -rv e d",
             stdout: "'e' -> 'd/e'\n'e/s' -> 'd/e/s'\n'e/s/x' -> 'd/e/s/x'\n'e/s/x' -> 'd/e/s/x'\n"),
@@ -83,13 +87,15 @@ import Testing
         FixtureRow(name: "symlink kept with -r", line: "cp -r ls x"),
         FixtureRow(
             name: "symlink to a directory followed with a slash", line: "cp -rv ls/ x",
-            stdout: "'ls/' -> 'x'\n'ls/l' -> 'x/l'\n'ls/t' -> 'x/t'\n'ls/t/q' -> 'x/t/q'\n", coreutils: .sameInAnyOrder),
+            stdout: "'ls/' -> 'x'\n'ls/l' -> 'x/l'\n'ls/t' -> 'x/t'\n'ls/t/q' -> 'x/t/q'\n",
+            coreutils: .sameInAnyOrder),
         FixtureRow(name: "dangling symlink with -r", line: "cp -r dang x"),
         FixtureRow(name: "no clobber", line: "cp -n a b"),
         FixtureRow(name: "no clobber into a directory", line: "cp -rn s e"),
         FixtureRow(
             name: "interactive without a terminal", line: "cp -i a b && cp -i a empty",
-            stderr: "cp: not overwriting 'b' (no terminal to ask)\ncp: not overwriting 'empty' (no terminal to ask)\n",
+            stderr:
+                "cp: not overwriting 'b' (no terminal to ask)\ncp: not overwriting 'empty' (no terminal to ask)\n",
             coreutils: .differs("GNU reads the answer from standard input")),
     ]
 
@@ -115,7 +121,9 @@ import Testing
         #expect(result.status == .success)
         #expect(result.stderr == "")
         #expect(try treeSnapshot(source) == treeSnapshot(shell.path("copy")))
-        #expect(try shell.path("copy/deep/er/est.bin").readBytes() == shell.path("src/deep/er/est.bin").readBytes())
+        #expect(
+            try shell.path("copy/deep/er/est.bin").readBytes()
+                == shell.path("src/deep/er/est.bin").readBytes())
         #expect(try shell.path("copy/deep/link").info().kind == .symlink)
         #expect(try temporaryLeftovers(in: shell.directory.file) == [])
     }
@@ -124,7 +132,10 @@ import Testing
         let shell = TestShell()
         try TransferFixture.build(in: shell.directory.file)
         #expect(shell.run("cp -r s a e").status == .success)
-        #expect(try treeSnapshot(shell.path("e")) == ["a = \"a\\n\"", "s/", "s/l -> t", "s/t/", "s/t/q = \"q\\n\"", "s/x = \"x\\n\""])
+        #expect(
+            try treeSnapshot(shell.path("e")) == [
+                "a = \"a\\n\"", "s/", "s/l -> t", "s/t/", "s/t/q = \"q\\n\"", "s/x = \"x\\n\"",
+            ])
     }
 
     @Test func symlinkOperandIsFollowedWithoutRecursion() throws {
@@ -145,8 +156,12 @@ import Testing
         #expect(try shell.path("e/f/s").readText() == "f/s\n")
     }
 
-    @Test(arguments: [("older source is skipped", 2_000, 1_000, "b\n"), ("newer source is copied", 1_000, 2_000, "a\n")])
-    func updateCopiesOnlyNewerSources(_ row: (name: String, destinationTime: Int64, sourceTime: Int64, expected: String)) throws {
+    @Test(arguments: [
+        ("older source is skipped", 2_000, 1_000, "b\n"), ("newer source is copied", 1_000, 2_000, "a\n"),
+    ])
+    func updateCopiesOnlyNewerSources(
+        _ row: (name: String, destinationTime: Int64, sourceTime: Int64, expected: String)
+    ) throws {
         let shell = TestShell()
         try TransferFixture.build(in: shell.directory.file)
         try shell.path("a").setTimes(access: nil, modification: Timestamp(seconds: row.sourceTime))
@@ -158,7 +173,7 @@ import Testing
     @Test func interactiveAsksAndFollowsTheAnswers() throws {
         let shell = TestShell()
         try TransferFixture.build(in: shell.directory.file)
-        let answers = ScriptedAnswers([false, true])
+        let answers = ScriptedAnswers(["cp: overwrite 'b'? ": false, "cp: overwrite 'empty'? ": true])
         answers.install(in: shell)
         let result = shell.run("cp -i a b && cp -iv a empty")
         #expect(answers.questions == ["cp: overwrite 'b'? ", "cp: overwrite 'empty'? "])
@@ -185,7 +200,9 @@ import Testing
         let shell = TestShell()
         try TransferFixture.build(in: shell.directory.file)
         try shell.path("a").setPermissions(0o640)
-        try shell.path("a").setTimes(access: Timestamp(seconds: 1_000_000), modification: Timestamp(seconds: 2_000_000, nanoseconds: 5))
+        try shell.path("a").setTimes(
+            access: Timestamp(seconds: 1_000_000), modification: Timestamp(seconds: 2_000_000, nanoseconds: 5)
+        )
         try shell.path("s").setTimes(access: nil, modification: Timestamp(seconds: 3_000_000))
         #expect(shell.run("cp -p a x && cp -rp s y && cp a z").status == .success)
         let copied = try shell.path("x").info()

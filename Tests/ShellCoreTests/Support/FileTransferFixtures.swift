@@ -1,6 +1,6 @@
 import Foundation
+@_spi(FaultInjection) import PathModel
 import Testing
-import PathModel
 
 @testable import ShellCore
 
@@ -15,7 +15,9 @@ import PathModel
 enum TransferFixture {
     /// Builds the fixture below `root`.
     static func build(in root: File) throws {
-        for (path, text) in [("a", "a\n"), ("b", "b\n"), ("empty", ""), ("s/t/q", "q\n"), ("f/s", "f/s\n"), ("e/s/x", "x\n")] {
+        for (path, text) in [
+            ("a", "a\n"), ("b", "b\n"), ("empty", ""), ("s/t/q", "q\n"), ("f/s", "f/s\n"), ("e/s/x", "x\n"),
+        ] {
             let file = root + path
             try file.parent.makeDirectory(intermediates: true)
             try file.write(text: text)
@@ -45,7 +47,8 @@ func treeSnapshot(_ root: File) throws -> [String] {
             case .symlink:
                 lines.append(name + " -> " + (info.linkTarget?.string ?? "?"))
             case .regular:
-                lines.append(name + " = " + String(reflecting: String(decoding: try file.readBytes(), as: UTF8.self)))
+                lines.append(
+                    name + " = " + String(reflecting: String(decoding: try file.readBytes(), as: UTF8.self)))
             default:
                 lines.append(name + " (" + info.kind.rawValue + ")")
             }
@@ -86,18 +89,19 @@ func runCoreutils(_ line: String, in directory: File) throws -> ToolRun {
 /// Whether the GNU tool `name` is installed at /usr/bin (the comparison tests need it).
 func coreutilsInstalled(_ name: String) -> Bool { File(path: "/usr/bin/" + name).isFile }
 
-/// Answers the shell's yes/no questions from a list and remembers what was asked.
+/// Answers the shell's yes/no questions by their wording (no to any other) and remembers what
+/// was asked, in order.
 final class ScriptedAnswers: @unchecked Sendable {
     private(set) var questions: [String] = []
-    private var answers: [Bool]
+    private let answers: [String: Bool]
 
-    init(_ answers: [Bool]) { self.answers = answers }
+    init(_ answers: [String: Bool]) { self.answers = answers }
 
     /// Installs itself as the shell's asker.
     func install(in shell: TestShell) {
         shell.state.asker = { question in
             self.questions.append(question)
-            return self.answers.isEmpty ? false : self.answers.removeFirst()
+            return self.answers[question] ?? false
         }
     }
 }
@@ -145,16 +149,33 @@ struct FixtureRow: CustomTestStringConvertible, Sendable {
     var stderr = ""
     var status: ShellCore.ExitStatus = .success
     var coreutils: Coreutils = .same
+    /// Symlinks to add to the fixture for this row: name and target.
+    var links: [String: String] = [:]
 
     var testDescription: String { name }
+
+    /// Builds the fixture and this row's extra links below `root`.
+    private func build(in root: File) throws {
+        try TransferFixture.build(in: root)
+        for (name, target) in links { try (root + name).makeSymlink(to: File(path: target)) }
+    }
+
+    /// Output lines sorted, for tools that write them in directory order.
+    private static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n").map(String.init).sorted()
+    }
 
     /// Runs the row in shelf and checks the expectations; returns the shell for further checks.
     @discardableResult
     func check() throws -> TestShell {
         let shell = TestShell()
-        try TransferFixture.build(in: shell.directory.file)
-        let result = shell.run(line)
-        #expect(result.stdout == stdout, "stdout of \(line)")
+        try build(in: shell.directory.file)
+        let result = shell.runConfined(line)
+        if case .sameInAnyOrder = coreutils {
+            #expect(Self.lines(result.stdout) == Self.lines(stdout), "stdout of \(line)")
+        } else {
+            #expect(result.stdout == stdout, "stdout of \(line)")
+        }
         #expect(result.stderr == stderr, "stderr of \(line)")
         #expect(result.status == status, "status of \(line)")
         return shell
@@ -164,19 +185,18 @@ struct FixtureRow: CustomTestStringConvertible, Sendable {
     func compareWithCoreutils(tool: String) throws {
         guard coreutilsInstalled(tool) else { return }
         let shell = TestShell()
-        try TransferFixture.build(in: shell.directory.file)
-        let ours = shell.run(line)
+        try build(in: shell.directory.file)
+        let ours = shell.runConfined(line)
         let twin = TemporaryDirectory()
         defer { twin.remove() }
-        try TransferFixture.build(in: twin.file)
+        try build(in: twin.file)
         let theirs = try runCoreutils(line, in: twin.file)
-        let lines = { (text: String) in text.split(separator: "\n").map(String.init).sorted() }
         switch coreutils {
         case .differs:
             return
         case .same, .sameInAnyOrder, .sameMessages:
             if case .sameInAnyOrder = coreutils {
-                #expect(lines(ours.stdout) == lines(theirs.stdout), "stdout of \(line)")
+                #expect(Self.lines(ours.stdout) == Self.lines(theirs.stdout), "stdout of \(line)")
             } else {
                 #expect(ours.stdout == theirs.stdout, "stdout of \(line)")
             }
@@ -185,5 +205,25 @@ struct FixtureRow: CustomTestStringConvertible, Sendable {
             if case .sameMessages = coreutils { return }
             #expect(try treeSnapshot(shell.directory.file) == treeSnapshot(twin.file), "tree after \(line)")
         }
+    }
+}
+
+extension TestShell {
+    /// Runs `source` with every change to the file system outside this shell's directory (and
+    /// outside test directories in /dev/shm) refused with `EPERM`: a safety net for tests of
+    /// `rm -r /` and friends, which run as root. Names relative to an open directory pass; that
+    /// directory was opened by absolute path, and checked then.
+    @discardableResult
+    func runConfined(_ source: String) -> Transcript {
+        let inside = directory.file.string + "/"
+        let guarded: Set<SyscallName> = [
+            .open, .opendir, .unlink, .rmdir, .rename, .mkdir, .symlink, .link, .chmod, .chown, .utimens,
+        ]
+        let plan = FaultPlan { call, path in
+            guard guarded.contains(call), let path, path.hasPrefix("/") else { return nil }
+            if (path + "/").hasPrefix(inside) || path.hasPrefix("/dev/shm/shelf-test-") { return nil }
+            return .notPermitted
+        }
+        return FaultPlan.$current.withValue(plan) { run(source) }
     }
 }
