@@ -58,29 +58,14 @@ public struct CpCommand: ShellCommand {
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
-        let plan: TransferOperands
-        switch TransferOperands.resolve(operands, in: context) {
-        case .ready(let resolved): plan = resolved
-        case .stop(let status): return status
+        TransferOperands.run(operands, in: context) { item, session in
+            copy(item, session: session, context: context)
         }
-        let confirmation = Confirmation(context)
-        var made: Set<File> = []
-        var status = ExitStatus.success
-        for item in plan.items {
-            if context.isCancelled { return .interrupted }
-            if !copy(item, plan: plan, made: &made, confirmation: confirmation, context: context) {
-                status = .failure
-            }
-            if context.isCancelled { return .interrupted }
-        }
-        return status
     }
 
     /// Copies one source; returns false when something failed (already reported).
     private func copy(
-        _ item: TransferOperands.Item, plan: TransferOperands, made: inout Set<File>,
-        confirmation: Confirmation,
-        context: CommandContext
+        _ item: TransferOperands.Item, session: TransferSession, context: CommandContext
     ) -> Bool {
         let source = Quoting.always(item.operand.bytes)
         let destination = Quoting.always(item.spelledDestination)
@@ -97,18 +82,15 @@ public struct CpCommand: ShellCommand {
             context.error("\(Messages.omitting) \(source)")
             return false
         }
-        if plan.slashedNewDestination && info.kind != .directory {
+        if session.plan.slashedNewDestination && info.kind != .directory {
             // `cp a x/`: the slash asks for a directory, and x is none.
             let phrase = item.destination.exists ? Messages.cannotStat : Messages.cannotCreateRegular
             context.error(
                 "\(phrase) \(destination): \(FileError(.stat, item.destination, .notDirectory).reason)")
             return false
         }
-        if info.kind != .directory && made.contains(item.destination) {
-            context.error("\(Messages.justCreated) \(destination) \(Messages.with) \(source)")
-            return false
-        }
-        let isNew = plan.items.count > 1 && !item.destination.exists
+        if info.kind != .directory && session.wouldReplaceJustMade(item, context: context) { return false }
+        let isNew = session.plan.items.count > 1 && !item.destination.exists
 
         let spelling = item.spelling
         var everything = true
@@ -123,7 +105,7 @@ public struct CpCommand: ShellCommand {
         copier.confirmReplace = { _, target in
             let name = spelling.quoted(target)
             if clobber == .ask,
-                !confirmation.ask(
+                !session.confirmation.ask(
                     "\(Messages.overwrite) \(name)? ", declining: "\(Messages.notOverwriting) \(name)")
             {
                 return false
@@ -159,7 +141,7 @@ public struct CpCommand: ShellCommand {
             }
         }
         for error in heldBack { context.error(CopyWording.describe(error, spelling: spelling)) }
-        if isNew && everything { made.insert(item.destination) }
+        if isNew && everything { session.made.insert(item.destination) }
         return everything
     }
 
@@ -184,8 +166,6 @@ public struct CpCommand: ShellCommand {
         static let cannotStat = "cannot stat"
         static let omitting = "-r not specified; omitting directory"
         static let cannotCreateRegular = "cannot create regular file"
-        static let justCreated = "will not overwrite just-created"
-        static let with = "with"
         static let overwrite = "overwrite"
         static let notOverwriting = "not overwriting"
     }

@@ -29,29 +29,14 @@ public struct MvCommand: ShellCommand {
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
-        let plan: TransferOperands
-        switch TransferOperands.resolve(operands, in: context) {
-        case .ready(let resolved): plan = resolved
-        case .stop(let status): return status
+        TransferOperands.run(operands, in: context) { item, session in
+            move(item, session: session, context: context)
         }
-        let confirmation = Confirmation(context)
-        var made: Set<File> = []
-        var status = ExitStatus.success
-        for item in plan.items {
-            if context.isCancelled { return .interrupted }
-            if !move(item, plan: plan, made: &made, confirmation: confirmation, context: context) {
-                status = .failure
-            }
-            if context.isCancelled { return .interrupted }
-        }
-        return status
     }
 
     /// Moves one source; returns false when something failed (already reported).
     private func move(
-        _ item: TransferOperands.Item, plan: TransferOperands, made: inout Set<File>,
-        confirmation: Confirmation,
-        context: CommandContext
+        _ item: TransferOperands.Item, session: TransferSession, context: CommandContext
     ) -> Bool {
         let source = Quoting.always(item.operand.bytes)
         let destination = Quoting.always(item.spelledDestination)
@@ -68,7 +53,7 @@ public struct MvCommand: ShellCommand {
             context.error("\(Messages.cannotStat) \(source): \(error.reason)")
             return false
         }
-        if plan.slashedNewDestination && info.kind != .directory {
+        if session.plan.slashedNewDestination && info.kind != .directory {
             // `mv a x/`: the slash asks for a directory, and only a directory is moved to one.
             let reason = FileError(.move, item.source, .notDirectory).reason
             let phrase =
@@ -106,7 +91,8 @@ public struct MvCommand: ShellCommand {
             case .keep: return true
             case .ask:
                 let question = "\(Messages.overwrite) \(destination)? "
-                if !confirmation.ask(question, declining: "\(Messages.notOverwriting) \(destination)") {
+                if !session.confirmation.ask(question, declining: "\(Messages.notOverwriting) \(destination)")
+                {
                     return true
                 }
             case .replace: break
@@ -124,17 +110,14 @@ public struct MvCommand: ShellCommand {
                 return false
             }
         }
-        if info.kind != .directory && made.contains(item.destination) {
-            context.error("\(Messages.justCreated) \(destination) \(Messages.with) \(source)")
-            return false
-        }
+        if info.kind != .directory && session.wouldReplaceJustMade(item, context: context) { return false }
         do {
             try item.source.moveByRenaming(to: item.destination, replacing: clobber != .keep)
         } catch where error.errno == .improperLink {
             guard moveAcrossFileSystems(item, info: info, existing: existing, context: context) else {
                 return false
             }
-            made.insert(item.destination)
+            session.made.insert(item.destination)
             return true
         } catch where error.errno == .fileExists && clobber == .keep {
             return true  // Made by someone else since it was looked for: -n keeps it.
@@ -144,7 +127,7 @@ public struct MvCommand: ShellCommand {
             context.error("\(Messages.cannotMove) \(source) \(Messages.to) \(destination): \(shown.reason)")
             return false
         }
-        if existing == nil { made.insert(item.destination) }
+        if existing == nil { session.made.insert(item.destination) }
         if verbose { context.stdout.line("\(Messages.renamed) \(source) -> \(destination)") }
         return true
     }
@@ -207,8 +190,6 @@ public struct MvCommand: ShellCommand {
         static let withNonDirectory = "with non-directory"
         static let overwrite = "overwrite"
         static let notOverwriting = "not overwriting"
-        static let justCreated = "will not overwrite just-created"
-        static let with = "with"
         static let renamed = "renamed"
         static let copied = "copied"
         static let createdDirectory = "created directory"

@@ -84,10 +84,61 @@ struct TransferOperands {
             TransferOperands(items: items, slashedNewDestination: !intoDirectory && target.hasTrailingSlash))
     }
 
+    /// Resolves `operands` and transfers each item in turn with `transfer`, which reports its
+    /// own errors and returns false for a failure; stops at Ctrl-C with `.interrupted`.
+    static func run(
+        _ operands: [Argument], in context: CommandContext,
+        _ transfer: (Item, TransferSession) -> Bool
+    ) -> ExitStatus {
+        let plan: TransferOperands
+        switch resolve(operands, in: context) {
+        case .ready(let resolved): plan = resolved
+        case .stop(let status): return status
+        }
+        let session = TransferSession(plan: plan, confirmation: Confirmation(context))
+        var status = ExitStatus.success
+        for item in plan.items {
+            if context.isCancelled { return .interrupted }
+            if !transfer(item, session) { status = .failure }
+            if context.isCancelled { return .interrupted }
+        }
+        return status
+    }
+
     private enum Messages {
         static let missingFile = "missing file operand"
         static let missingDestination = "missing destination file operand after"
         static let target = "target"
+    }
+}
+
+/// What the transfers of one `cp` or `mv` share.
+final class TransferSession {
+    /// The resolved operands.
+    let plan: TransferOperands
+    /// Asks the questions of `-i`.
+    let confirmation: Confirmation
+    /// Destinations made by this command so far: GNU will not overwrite a file it just made
+    /// with another source of the same name.
+    var made: Set<File> = []
+
+    init(plan: TransferOperands, confirmation: Confirmation) {
+        self.plan = plan
+        self.confirmation = confirmation
+    }
+
+    /// Whether `item`, not a directory, would replace a file this command made from another
+    /// source (`cp a/x b/x dir`); says so when it would.
+    func wouldReplaceJustMade(_ item: TransferOperands.Item, context: CommandContext) -> Bool {
+        guard made.contains(item.destination) else { return false }
+        let names = (Quoting.always(item.spelledDestination), Quoting.always(item.operand.bytes))
+        context.error("\(Messages.justCreated) \(names.0) \(Messages.with) \(names.1)")
+        return true
+    }
+
+    private enum Messages {
+        static let justCreated = "will not overwrite just-created"
+        static let with = "with"
     }
 }
 

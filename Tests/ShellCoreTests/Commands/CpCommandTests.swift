@@ -1,4 +1,6 @@
-import PathModel
+import Foundation
+@_spi(FaultInjection) import PathModel
+import Synchronization
 import Testing
 
 @testable import ShellCore
@@ -242,6 +244,49 @@ import Testing
         #expect(result.stderr == "")
         #expect(!shell.path("new").exists)
         #expect(try shell.path("old").readText() == "old contents\n")
+        #expect(try temporaryLeftovers(in: shell.directory.file) == [])
+    }
+
+    @Test(arguments: [
+        ("without -f the refusal is reported", "cp a b", "cp: cannot create regular file 'b': Permission denied\n", "b\n"),
+        ("-f removes the destination and tries again", "cp -f a b", "", "a\n"),
+    ])
+    func forceRemovesADestinationThatCannotBeReplaced(
+        _ row: (name: String, line: String, stderr: String, contents: String)
+    ) throws {
+        let shell = TestShell()
+        try TransferFixture.build(in: shell.directory.file)
+        // The first rename into place is refused, as for a file in a sticky directory.
+        let refusals = Mutex(1)
+        let plan = FaultPlan { call, path in
+            guard call == .rename, path?.hasSuffix(".shelf-tmp") == true else { return nil }
+            return refusals.withLock { left in
+                defer { left = max(0, left - 1) }
+                return left > 0 ? .permissionDenied : nil
+            }
+        }
+        let result = FaultPlan.$current.withValue(plan) { shell.run(row.line) }
+        #expect(result.stderr == row.stderr)
+        #expect(result.status == (row.stderr.isEmpty ? .success : .failure))
+        #expect(try shell.path("b").readText() == row.contents)
+        #expect(try temporaryLeftovers(in: shell.directory.file) == [])
+    }
+
+    @Test func ctrlCStopsALargeCopyWithinAFractionOfASecond() throws {
+        let shell = TestShell()
+        // 2 GiB of holes: nothing on disk, but every byte is copied, which takes a while.
+        let descriptor = open(shell.path("big").string, O_WRONLY | O_CREAT, 0o644)
+        #expect(descriptor >= 0 && ftruncate(descriptor, 1 << 31) == 0)
+        close(descriptor)
+        let pressed = Mutex<ContinuousClock.Instant?>(nil)
+        shell.state.isCancelled = { pressed.withLock { $0 != nil } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { pressed.withLock { $0 = .now } }
+        let result = shell.run("cp big copy")
+        let stopped = ContinuousClock.now
+        guard let at = pressed.withLock({ $0 }), result.status != .success else { return }  // Done before Ctrl-C.
+        #expect(result.status == .interrupted)
+        #expect(stopped - at < .milliseconds(500))
+        #expect(!shell.path("copy").exists)
         #expect(try temporaryLeftovers(in: shell.directory.file) == [])
     }
 

@@ -190,6 +190,35 @@ import Testing
         #expect(answers.questions == [])
     }
 
+    @Test func namesThatAreNotUTF8AreCopiedMovedAndRemovedExactly() throws {
+        let shell = TestShell()
+        let name: [UInt8] = [0x6E, 0xE9]
+        try shell.directory.file.appending(name: name).write(text: "x")
+        try shell.path("d").makeDirectory()
+        let result = shell.runConfined("cp -v n* d && mv -v n* d/m && rm -rv d")
+        #expect(
+            result.stdout
+                == """
+                'n'$'\\351' -> 'd/n'$'\\351'
+                renamed 'n'$'\\351' -> 'd/m'
+                removed 'd/n'$'\\351'
+                removed 'd/m'
+                removed directory 'd'
+
+                """
+                || result.stdout
+                    == """
+                    'n'$'\\351' -> 'd/n'$'\\351'
+                    renamed 'n'$'\\351' -> 'd/m'
+                    removed 'd/m'
+                    removed 'd/n'$'\\351'
+                    removed directory 'd'
+
+                    """)
+        #expect(result.status == .success)
+        #expect(try shell.directory.file.entries().isEmpty)
+    }
+
     @Test func theSafetyNetOfTheseTestsHolds() throws {
         let shell = TestShell()
         let outside = TemporaryDirectory()

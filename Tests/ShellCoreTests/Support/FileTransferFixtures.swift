@@ -125,8 +125,17 @@ final class CancelAfter: @unchecked Sendable {
 }
 
 /// Every file below `root` whose name marks a PathModel temporary (`.name.XXXXXXXX.shelf-tmp`).
-func temporaryLeftovers(in root: File) throws -> [String] {
-    try treeSnapshot(root).filter { $0.contains(".shelf-tmp") }
+func temporaryLeftovers(in root: File) throws -> [File] {
+    var found: [File] = []
+    var pending = [root]
+    while let directory = pending.popLast() {
+        for entry in try directory.entries() {
+            let file = directory.appending(name: entry.name)
+            if entry.nameString.hasSuffix(".shelf-tmp") { found.append(file) }
+            if try file.info().kind == .directory { pending.append(file) }
+        }
+    }
+    return found
 }
 
 /// One command line run on a fresh `TransferFixture`, with what it must print and return.
