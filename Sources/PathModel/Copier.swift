@@ -52,7 +52,8 @@ public struct Copier {
     public var options: CopyOptions
     /// Asked before an existing destination file is replaced; false skips it (`cp -i`).
     public var confirmReplace: (_ source: File, _ destination: File) -> Bool = { _, _ in true }
-    /// Told of each entry copied (`cp -v`).
+    /// Told of each entry copied (`cp -v`); a directory only when it was created, not when an
+    /// existing one is merged into.
     public var copied: (_ source: File, _ destination: File) -> Void = { _, _ in }
     /// Told of each error; the copy goes on with the other entries.
     public var failed: (FileError) -> Void = { _ in }
@@ -130,8 +131,9 @@ public struct Copier {
                     everything = false
                     continue
                 }
+                // Only a directory made here was copied; one that existed is merged into.
+                copied(directory, target)
             }
-            copied(directory, target)
             finishing.append((directoryInfo, target))
             let entries: [DirectoryEntry]
             do { entries = try directory.entries() } catch {
@@ -253,7 +255,8 @@ public struct Copier {
         while kernelCopy {
             if isCancelled() { throw FileError(.write, destination, .canceled) }
             do {
-                if try Sys.copyFileRange(from: input, to: output, length: 1 << 30) == 0 { return }
+                // 64 MiB at a time, so that a cancellation is seen within a fraction of a second.
+                if try Sys.copyFileRange(from: input, to: output, length: 1 << 26) == 0 { return }
             } catch where [.improperLink, .noFunction, .invalidArgument, .notSupported, .notPermitted, .badFileDescriptor].contains(error) {
                 kernelCopy = false
             } catch {

@@ -5,13 +5,16 @@
 public enum Command {
     case cat(CatCommand)
     case cd(CdCommand)
+    case cp(CpCommand)
     case echo(EchoCommand)
     case exit(ExitCommand)
     case help(HelpCommand)
     case history(HistoryCommand)
     case ls(LsCommand)
     case mkdir(MkdirCommand)
+    case mv(MvCommand)
     case pwd(PwdCommand)
+    case rm(RmCommand)
     case rmdir(RmdirCommand)
     case set(SetCommand)
     case stat(StatCommand)
@@ -20,9 +23,10 @@ public enum Command {
 
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
-        CatCommand.self, CdCommand.self, EchoCommand.self, ExitCommand.self, HelpCommand.self,
-        HistoryCommand.self, LsCommand.self, MkdirCommand.self, PwdCommand.self, RmdirCommand.self,
-        SetCommand.self, StatCommand.self, TouchCommand.self, TreeCommand.self,
+        CatCommand.self, CdCommand.self, CpCommand.self, EchoCommand.self, ExitCommand.self,
+        HelpCommand.self, HistoryCommand.self, LsCommand.self, MkdirCommand.self, MvCommand.self,
+        PwdCommand.self, RmCommand.self, RmdirCommand.self, SetCommand.self, StatCommand.self,
+        TouchCommand.self, TreeCommand.self,
     ]
 
     /// The command type called `name`, if there is one.
@@ -37,13 +41,16 @@ public enum Command {
         switch name {
         case CatCommand.name: return .cat(try .parse(arguments))
         case CdCommand.name: return .cd(try .parse(arguments))
+        case CpCommand.name: return .cp(try .parse(arguments))
         case EchoCommand.name: return .echo(try .parse(arguments))
         case ExitCommand.name: return .exit(try .parse(arguments))
         case HelpCommand.name: return .help(try .parse(arguments))
         case HistoryCommand.name: return .history(try .parse(arguments))
         case LsCommand.name: return .ls(try .parse(arguments))
         case MkdirCommand.name: return .mkdir(try .parse(arguments))
+        case MvCommand.name: return .mv(try .parse(arguments))
         case PwdCommand.name: return .pwd(try .parse(arguments))
+        case RmCommand.name: return .rm(try .parse(arguments))
         case RmdirCommand.name: return .rmdir(try .parse(arguments))
         case SetCommand.name: return .set(try .parse(arguments))
         case StatCommand.name: return .stat(try .parse(arguments))
@@ -58,13 +65,16 @@ public enum Command {
         switch self {
         case .cat(let command): return command
         case .cd(let command): return command
+        case .cp(let command): return command
         case .echo(let command): return command
         case .exit(let command): return command
         case .help(let command): return command
         case .history(let command): return command
         case .ls(let command): return command
         case .mkdir(let command): return command
+        case .mv(let command): return command
         case .pwd(let command): return command
+        case .rm(let command): return command
         case .rmdir(let command): return command
         case .set(let command): return command
         case .stat(let command): return command

@@ -118,7 +118,8 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
     @Test func commandNames() throws {
         let shell = try fixture()
         #expect(choices("", in: shell) == Command.all.map { $0.name }.sorted())
-        #expect(choices("c", in: shell) == ["cat", "cd"])
+        #expect(choices("c", in: shell) == ["cat", "cd", "cp"])
+        #expect(choices("mk", in: shell) == ["mkdir"])
     }
 
     @Test func pathsAreRelativeToTheShellsDirectory() throws {

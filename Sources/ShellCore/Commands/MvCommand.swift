@@ -1,0 +1,200 @@
+import PathModel
+
+/// `mv [-finv] SOURCE... DEST`: move or rename files and directories.
+public struct MvCommand: ShellCommand {
+    public static let name = "mv"
+    public static let summary = "Rename SOURCE to DEST, or move several SOURCEs into the directory DEST."
+    public static let synopsis = "[-finv] SOURCE... DEST"
+    public static let options = [
+        OptionSpec("f", "force", help: "do not prompt before overwriting"),
+        OptionSpec("i", "interactive", help: "prompt before overwrite"),
+        OptionSpec("n", "no-clobber", help: "do not overwrite an existing file"),
+        OptionSpec("v", "verbose", help: "explain what is being done"),
+    ]
+
+    /// Move onto an existing destination: replace it, ask, or keep it; the last of -f, -i, -n wins.
+    public var clobber: CpCommand.Clobber
+    /// Print `renamed 'a' -> 'b'` for each move.
+    public var verbose: Bool
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        switch arguments.last(of: ["force", "interactive", "no-clobber"]) {
+        case "interactive": clobber = .ask
+        case "no-clobber": clobber = .keep
+        default: clobber = .replace
+        }
+        verbose = arguments.has("verbose")
+        operands = arguments.operands
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        TransferOperands.run(operands, in: context) { item, session in
+            move(item, session: session, context: context)
+        }
+    }
+
+    /// Moves one source; returns false when something failed (already reported).
+    private func move(
+        _ item: TransferOperands.Item, session: TransferSession, context: CommandContext
+    ) -> Bool {
+        let source = Quoting.always(item.operand.bytes)
+        let destination = Quoting.always(item.spelledDestination)
+        let info: FileInfo
+        do {
+            info = try item.operand.info(at: item.source, followSymlinks: false)
+            if item.operand.hasTrailingSlash, item.source.isSymlink {
+                // `link/` names the directory behind the link, which rename(2) does not move.
+                let reason = FileError(.move, item.source, .notDirectory).reason
+                context.error("\(Messages.cannotMove) \(source) \(Messages.to) \(destination): \(reason)")
+                return false
+            }
+        } catch {
+            context.error("\(Messages.cannotStat) \(source): \(error.reason)")
+            return false
+        }
+        if session.plan.slashedNewDestination && info.kind != .directory {
+            // `mv a x/`: the slash asks for a directory, and only a directory is moved to one.
+            let reason = FileError(.move, item.source, .notDirectory).reason
+            let phrase =
+                item.destination.exists
+                ? Messages.cannotStat : "\(Messages.cannotMove) \(source) \(Messages.to)"
+            context.error("\(phrase) \(destination): \(reason)")
+            return false
+        }
+        let existing: FileInfo?
+        do {
+            existing = try item.destination.info()
+        } catch where error.errno == .noSuchFileOrDirectory {
+            existing = nil
+        } catch {
+            context.error("\(Messages.cannotStat) \(destination): \(error.reason)")
+            return false
+        }
+        if let existing {
+            if existing.identity == info.identity {
+                context.error("\(source) \(Messages.and) \(destination) \(Messages.sameFile)")
+                return false
+            }
+            if info.kind == .directory && existing.kind != .directory {
+                context.error(
+                    "\(Messages.cannotOverwriteNonDirectory) \(destination) \(Messages.withDirectory) \(source)"
+                )
+                return false
+            }
+            if info.kind != .directory && existing.kind == .directory {
+                context.error(
+                    "\(Messages.cannotOverwriteDirectory) \(destination) \(Messages.withNonDirectory)")
+                return false
+            }
+            switch clobber {
+            case .keep: return true
+            case .ask:
+                let question = "\(Messages.overwrite) \(destination)? "
+                if !session.confirmation.ask(question, declining: "\(Messages.notOverwriting) \(destination)")
+                {
+                    return true
+                }
+            case .replace: break
+            }
+        }
+        if info.kind == .directory {
+            do {
+                if try item.source.contains(item.destination) {
+                    context.error(
+                        "\(Messages.cannotMove) \(source) \(Messages.toSubdirectory) \(destination)")
+                    return false
+                }
+            } catch {
+                context.error("\(Messages.cannotStat) \(destination): \(error.reason)")
+                return false
+            }
+        }
+        if info.kind != .directory && session.wouldReplaceJustMade(item, context: context) { return false }
+        do {
+            try item.source.moveByRenaming(to: item.destination, replacing: clobber != .keep)
+        } catch where error.errno == .improperLink {
+            guard moveAcrossFileSystems(item, info: info, existing: existing, context: context) else {
+                return false
+            }
+            session.made.insert(item.destination)
+            return true
+        } catch where error.errno == .fileExists && clobber == .keep {
+            return true  // Made by someone else since it was looked for: -n keeps it.
+        } catch {
+            // rename(2) may say EEXIST for a directory that is not empty; GNU words both alike.
+            let shown = error.errno == .fileExists ? FileError(.move, item.source, .directoryNotEmpty) : error
+            context.error("\(Messages.cannotMove) \(source) \(Messages.to) \(destination): \(shown.reason)")
+            return false
+        }
+        if existing == nil { session.made.insert(item.destination) }
+        if verbose { context.stdout.line("\(Messages.renamed) \(source) -> \(destination)") }
+        return true
+    }
+
+    /// Moves to another file system: copies the tree (synced), and only when all of it was copied
+    /// removes the source. When the copy fails or is interrupted, the source stays and a
+    /// destination that did not exist before is removed again.
+    private func moveAcrossFileSystems(
+        _ item: TransferOperands.Item, info: FileInfo, existing: FileInfo?, context: CommandContext
+    ) -> Bool {
+        let spelling = item.spelling
+        if let existing, existing.kind == .directory, !item.destination.isEmptyDirectory {
+            let reason = FileError(.move, item.source, .directoryNotEmpty).reason
+            context.error(
+                "\(Messages.cannotMove) \(spelling.quoted(item.source)) \(Messages.to) \(spelling.quoted(item.destination)): \(reason)"
+            )
+            return false
+        }
+        let report = { (error: FileError) in
+            if error.errno != .canceled { context.error(CopyWording.describe(error, spelling: spelling)) }
+        }
+        var copier = Copier(
+            options: CopyOptions(recursive: true, overwrite: .replace, preserve: true, sync: true))
+        copier.isCancelled = { context.isCancelled }
+        copier.failed = report
+        copier.copied = { from, to in
+            guard verbose else { return }
+            if from == item.source ? info.kind == .directory : to.isDirectory && !to.isSymlink {
+                context.stdout.line("\(Messages.createdDirectory) \(spelling.quoted(to))")
+            } else {
+                context.stdout.line("\(Messages.copied) \(spelling.quoted(from)) -> \(spelling.quoted(to))")
+            }
+        }
+        if !copier.copy(item.source, to: item.destination) || context.isCancelled {
+            if existing == nil {
+                item.destination.removeTree(failed: { if $0.errno != .noSuchFileOrDirectory { report($0) } })
+            }
+            return false
+        }
+        return item.source.removeTree(
+            removed: { file, kind in
+                guard verbose else { return }
+                let what = kind == .directory ? Messages.removedDirectory : Messages.removed
+                context.stdout.line("\(what) \(spelling.quoted(file))")
+            },
+            failed: { context.error(Diagnostics.render(spelling.respell($0), phrase: Messages.cannotRemove)) }
+        )
+    }
+
+    private enum Messages {
+        static let cannotStat = "cannot stat"
+        static let cannotMove = "cannot move"
+        static let to = "to"
+        static let toSubdirectory = "to a subdirectory of itself,"
+        static let and = "and"
+        static let sameFile = "are the same file"
+        static let cannotOverwriteNonDirectory = "cannot overwrite non-directory"
+        static let withDirectory = "with directory"
+        static let cannotOverwriteDirectory = "cannot overwrite directory"
+        static let withNonDirectory = "with non-directory"
+        static let overwrite = "overwrite"
+        static let notOverwriting = "not overwriting"
+        static let renamed = "renamed"
+        static let copied = "copied"
+        static let createdDirectory = "created directory"
+        static let removed = "removed"
+        static let removedDirectory = "removed directory"
+        static let cannotRemove = "cannot remove"
+    }
+}

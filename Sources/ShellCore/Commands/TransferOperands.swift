@@ -1,0 +1,194 @@
+import PathModel
+
+/// The operands of `cp` and `mv`, `SOURCE... DEST`, resolved to what goes where.
+///
+/// With one source and a DEST that is not an existing directory, the source goes to DEST
+/// itself; otherwise every source goes into DEST under its own name, and DEST must be a directory.
+struct TransferOperands {
+    /// One source and where it goes.
+    struct Item {
+        /// The source operand as written.
+        var operand: Argument
+        /// The source's absolute path.
+        var source: File
+        /// The destination's absolute path.
+        var destination: File
+        /// The destination as the user would write it (`d/a` for `a` copied into `d/`).
+        var spelledDestination: [UInt8]
+
+        /// A spelling of the source and destination paths, and of the paths below them.
+        var spelling: Spelling {
+            var spelling = Spelling()
+            spelling.add(source, as: operand.bytes)
+            spelling.add(destination, as: spelledDestination)
+            return spelling
+        }
+    }
+
+    /// The sources in order.
+    var items: [Item]
+    /// Whether DEST was written with a trailing slash, and is not a directory the sources go into.
+    var slashedNewDestination: Bool
+
+    /// The outcome of resolving operands.
+    enum Resolution {
+        /// The operands make sense; here is what goes where.
+        case ready(TransferOperands)
+        /// They do not; the problem was reported and the command ends with this status.
+        case stop(ExitStatus)
+    }
+
+    /// Splits `operands`; on a problem with them as a whole, reports it and says how to end.
+    static func resolve(_ operands: [Argument], in context: CommandContext) -> Resolution {
+        guard let target = operands.last else {
+            context.error(Messages.missingFile)
+            context.stderr.line("Try 'help \(context.commandName)' for more information.")
+            return .stop(.usage)
+        }
+        let sources = operands.dropLast()
+        guard !sources.isEmpty else {
+            context.error("\(Messages.missingDestination) \(Quoting.always(target.bytes))")
+            context.stderr.line("Try 'help \(context.commandName)' for more information.")
+            return .stop(.usage)
+        }
+        let targetFile = context.resolve(target)
+        var targetError: FileError?
+        var intoDirectory = false
+        if target.bytes.isEmpty {
+            targetError = FileError(.stat, target.file, .noSuchFileOrDirectory)
+        } else {
+            do {
+                intoDirectory = try targetFile.info(followSymlinks: true).kind == .directory
+                if !intoDirectory { targetError = FileError(.stat, target.file, .notDirectory) }
+            } catch {
+                targetError = error
+            }
+        }
+        if sources.count > 1, !intoDirectory, let targetError {
+            context.error("\(Messages.target) \(Quoting.always(target.bytes)): \(targetError.reason)")
+            return .stop(.failure)
+        }
+        let items = sources.map { source in
+            guard intoDirectory else {
+                return Item(
+                    operand: source, source: context.resolve(source), destination: targetFile,
+                    spelledDestination: target.bytes)
+            }
+            let name = source.file.nameBytes
+            return Item(
+                operand: source, source: context.resolve(source),
+                destination: targetFile.appending(name: name),
+                spelledDestination: target.file.appending(name: name).bytes)
+        }
+        return .ready(
+            TransferOperands(items: items, slashedNewDestination: !intoDirectory && target.hasTrailingSlash))
+    }
+
+    /// Resolves `operands` and transfers each item in turn with `transfer`, which reports its
+    /// own errors and returns false for a failure; stops at Ctrl-C with `.interrupted`.
+    static func run(
+        _ operands: [Argument], in context: CommandContext,
+        _ transfer: (Item, TransferSession) -> Bool
+    ) -> ExitStatus {
+        let plan: TransferOperands
+        switch resolve(operands, in: context) {
+        case .ready(let resolved): plan = resolved
+        case .stop(let status): return status
+        }
+        let session = TransferSession(plan: plan, confirmation: Confirmation(context))
+        var status = ExitStatus.success
+        for item in plan.items {
+            if context.isCancelled { return .interrupted }
+            if !transfer(item, session) { status = .failure }
+            if context.isCancelled { return .interrupted }
+        }
+        return status
+    }
+
+    private enum Messages {
+        static let missingFile = "missing file operand"
+        static let missingDestination = "missing destination file operand after"
+        static let target = "target"
+    }
+}
+
+/// What the transfers of one `cp` or `mv` share.
+final class TransferSession {
+    /// The resolved operands.
+    let plan: TransferOperands
+    /// Asks the questions of `-i`.
+    let confirmation: Confirmation
+    /// Destinations made by this command so far: GNU will not overwrite a file it just made
+    /// with another source of the same name.
+    var made: Set<File> = []
+
+    init(plan: TransferOperands, confirmation: Confirmation) {
+        self.plan = plan
+        self.confirmation = confirmation
+    }
+
+    /// Whether `item`, not a directory, would replace a file this command made from another
+    /// source (`cp a/x b/x dir`); says so when it would.
+    func wouldReplaceJustMade(_ item: TransferOperands.Item, context: CommandContext) -> Bool {
+        guard made.contains(item.destination) else { return false }
+        let names = (Quoting.always(item.spelledDestination), Quoting.always(item.operand.bytes))
+        context.error("\(Messages.justCreated) \(names.0) \(Messages.with) \(names.1)")
+        return true
+    }
+
+    private enum Messages {
+        static let justCreated = "will not overwrite just-created"
+        static let with = "with"
+    }
+}
+
+/// How `cp` and `mv` word the errors a `Copier` reports, as coreutils does.
+enum CopyWording {
+    /// The message for `error` (without the command name), its paths spelled by `spelling`.
+    static func describe(_ error: FileError, spelling: Spelling) -> String {
+        let path = spelling.quoted(error.path)
+        let destination = error.destination.map { spelling.quoted($0) } ?? "''"
+        switch error.operation {
+        case .copyIntoItself:
+            return "\(Messages.cannotCopyDirectory) \(path), \(Messages.intoItself) \(destination)"
+        case .sameFile:
+            return "\(path) \(Messages.and) \(destination) \(Messages.sameFile)"
+        case .copy where error.errno == .isDirectory:
+            return "\(Messages.cannotOverwriteDirectory) \(destination) \(Messages.withNonDirectory)"
+        case .copy where error.errno == .notDirectory:
+            return "\(Messages.cannotOverwriteNonDirectory) \(destination) \(Messages.withDirectory) \(path)"
+        case .copy:
+            let isLink: Bool
+            do {
+                isLink = try error.path.info().kind == .symlink
+            } catch {
+                isLink = false  // The source is gone meanwhile; the copy's own error is the one to tell.
+            }
+            return
+                "\(isLink ? Messages.cannotCreateLink : Messages.cannotCreateSpecial) \(destination): \(error.reason)"
+        case .open:
+            return "\(Messages.cannotOpen) \(path) \(Messages.forReading): \(error.reason)"
+        case .rename:
+            // The temporary file could not be renamed into place: the destination was not made.
+            return "\(Messages.cannotCreateRegular) \(destination): \(error.reason)"
+        default:
+            return Diagnostics.render(spelling.respell(error), phrase: nil)
+        }
+    }
+
+    private enum Messages {
+        static let cannotCopyDirectory = "cannot copy a directory,"
+        static let intoItself = "into itself,"
+        static let and = "and"
+        static let sameFile = "are the same file"
+        static let cannotOverwriteDirectory = "cannot overwrite directory"
+        static let withNonDirectory = "with non-directory"
+        static let cannotOverwriteNonDirectory = "cannot overwrite non-directory"
+        static let withDirectory = "with directory"
+        static let cannotCreateLink = "cannot create symbolic link"
+        static let cannotCreateSpecial = "cannot create special file"
+        static let cannotOpen = "cannot open"
+        static let forReading = "for reading"
+        static let cannotCreateRegular = "cannot create regular file"
+    }
+}
