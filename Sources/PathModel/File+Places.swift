@@ -62,7 +62,14 @@ extension File {
     /// defaults, as xdg-user-dir(1) behaves.
     static func userDirectory(_ key: String, fallback: String, home: File = .home) -> File {
         let config = File.configHome + "user-dirs.dirs"
-        guard let text = try? config.readText() else { return home + fallback }
+        let text: String
+        do {
+            text = try config.readText()
+        } catch {
+            // No readable user-dirs.dirs (the usual case outside a desktop): the defaults apply,
+            // as xdg-user-dir(1) does.
+            return home + fallback
+        }
         return parseUserDirectory(text, key: key, home: home) ?? home + fallback
     }
 

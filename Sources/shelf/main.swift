@@ -60,9 +60,11 @@ let state = ShellState(
 let shell = Shell(state: state, stdout: OutputStream(.standardOutput), stderr: OutputStream(.standardError))
 ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 
+// cp -i, mv -i and rm -i ask on the controlling terminal in scripts too; without one they answer no.
+state.asker = TerminalAsker.ask
+
 let status: ExitStatus
 if interactive {
-    state.asker = TerminalAsker.ask
     state.isCancelled = { LineEditor.isInterrupted }
     let historyFile = File.stateHome + "shelf/history"
     let editor = LineEditor(historyFile: historyFile, messages: shell.stderr) { line, cursor in
