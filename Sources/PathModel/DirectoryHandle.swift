@@ -62,9 +62,7 @@ public final class DirectoryHandle: Sendable {
         var names: [UInt8] = []
         var slots: [(start: Int, count: Int, type: UInt8)] = []
         do {
-            let stream = try withCName(relative.isEmpty ? [0x2E] : relative) { (path) throws(Errno) in
-                try Sys.openDirectory(path, at: descriptor)
-            }
+            let stream = try openStream(at: relative)
             defer { stream.close() }
             while true {
                 let start = names.count
@@ -86,6 +84,32 @@ public final class DirectoryHandle: Sendable {
             DirectoryEntry(
                 name: Array(names[slot.start..<(slot.start + slot.count)]),
                 kind: FileKind(directoryEntryType: slot.type))
+        }
+    }
+
+    /// Calls `body` for each entry of the directory at `relative` below this one (`[]` for this
+    /// one), in the order the kernel gives them, without `.` and `..`. Entries read before an
+    /// error have been passed to `body` when it is thrown.
+    /// - Throws: `FileError` with operation `.list`, or what `body` throws.
+    /// Corresponds to `openat(2)`, `fdopendir(3)` and `readdir(3)`.
+    public func forEachEntry(
+        at relative: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError) {
+        let stream: DirectoryStream
+        do { stream = try openStream(at: relative) } catch { throw FileError(.list, path(relative), error) }
+        defer { stream.close() }
+        while true {
+            let next: (name: [UInt8], type: UInt8)?
+            do { next = try stream.next() } catch { throw FileError(.list, path(relative), error) }
+            guard let next else { return }
+            try body(DirectoryEntry(name: next.name, kind: FileKind(directoryEntryType: next.type)))
+        }
+    }
+
+    /// A directory stream on `relative` below this directory (`.` for `[]`).
+    private func openStream(at relative: [UInt8]) throws(Errno) -> DirectoryStream {
+        try withCName(relative.isEmpty ? [0x2E] : relative) { (path) throws(Errno) in
+            try Sys.openDirectory(path, at: descriptor)
         }
     }
 

@@ -10,7 +10,7 @@ import SystemPackage
 @_spi(FaultInjection)
 public enum SyscallName: String, Sendable, CaseIterable {
     case open, close, read, write, fsync, stat, mkdir, unlink, rmdir, rename, symlink, readlink
-    case link, chmod, chown, utimens, opendir, readdir, copyFileRange, truncate, mknod, access
+    case link, chmod, chown, utimens, opendir, readdir, copyFileRange, mknod, access
     case chdir
 }
 
@@ -206,9 +206,6 @@ enum Sys {
         _ = try retrying(.mknod, path) { mknodat(cwd, path, mode, device) }
     }
 
-    static func truncate(fd: Int32, length: Int) throws(Errno) {
-        _ = try retrying(.truncate) { ftruncate(fd, off_t(length)) }
-    }
 
     /// Copies up to `length` bytes in the kernel; 0 means end of input.
     static func copyFileRange(from input: Int32, to output: Int32, length: Int) throws(Errno) -> Int {
@@ -258,11 +255,6 @@ enum Sys {
     }
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
-
-    /// Writes as much of `buffer` as one call takes; returns the count.
-    static func writeSome(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
-        try retrying(.write) { Glibc.write(fd, buffer.baseAddress, buffer.count) }
-    }
 
     static func currentDirectory() throws(Errno) -> [UInt8] {
         var capacity = Int(PATH_MAX)

@@ -276,14 +276,13 @@ private struct ListingRun {
 
     /// Lists one directory; returns its subdirectories to list next when recursive.
     private mutating func list(_ directory: Pending, withHeader: Bool) -> [Pending] {
-        let opened: OpenDirectory
+        let opened: DirectoryHandle
         do {
-            opened = try directory.file.openDirectory()
+            opened = try DirectoryHandle(directory.file)
         } catch {
             fail(LsCommand.Messages.cannotOpenDirectory, directory.shown, error, serious: directory.isOperand)
             return []
         }
-        defer { opened.close() }
         if withHeader {
             if !firstHeader { writer.blankLine() }
             firstHeader = false
@@ -296,7 +295,7 @@ private struct ListingRun {
         }
         let skipHidden = command.hidden == .skipped
         do {
-            try opened.forEachEntry { entry in
+            try opened.forEachEntry(at: []) { entry in
                 if skipHidden && entry.name.first == 0x2E { return }
                 files.append(ListedFile(name: entry.name, kind: entry.kind))
             }
@@ -308,13 +307,14 @@ private struct ListingRun {
             if index & 0xFFF == 0 && context.isCancelled { return [] }
             let name = files[index].name
             do {
-                let info = try opened.info(ofEntry: name)
+                var info = try opened.info(at: name)
+                if info.kind == .symlink { info.linkTarget = File(bytes: try opened.linkTarget(at: name)) }
                 files[index].info = info
                 files[index].kind = info.kind
                 totalBlocks += info.blocks
                 if info.kind == .symlink && format == .long && classify {
                     files[index].targetMode = followedMode { () throws(FileError) in
-                        try opened.info(ofEntry: name, followSymlinks: true)
+                        try opened.info(at: name, followSymlinks: true)
                     }
                 }
             } catch {

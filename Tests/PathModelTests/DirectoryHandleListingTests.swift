@@ -1,10 +1,11 @@
 import PathModel
 import Testing
 
-@Suite struct OpenDirectoryTests {
+/// Streaming listings and per-entry examination through a `DirectoryHandle`, as `ls` uses them.
+@Suite struct DirectoryHandleListingTests {
     /// A private temporary directory (mode 0700).
     private func makeDirectory() throws -> File {
-        let directory = File.temporary + "pathmodel-opendir-\(UInt64.random(in: .min ... .max))"
+        let directory = File.temporary + "pathmodel-handle-\(UInt64.random(in: .min ... .max))"
         try directory.makeDirectory(mode: 0o700)
         return directory
     }
@@ -19,35 +20,33 @@ import Testing
         try (directory + "file").write(text: "hello")
         try (directory + "link").makeSymlink(to: "file")
         try (directory + "sub").makeDirectory()
-        let opened = try directory.openDirectory()
+        let handle = try DirectoryHandle(directory)
         var names: [[UInt8]] = []
-        try opened.forEachEntry { names.append($0.name) }
+        try handle.forEachEntry(at: []) { names.append($0.name) }
         #expect(
             names.sorted { bytesPrecede($0, $1) } == [
                 Array("file".utf8), Array("link".utf8), Array("sub".utf8),
             ])
-        let file = try opened.info(ofEntry: Array("file".utf8))
+        let file = try handle.info(at: Array("file".utf8))
         #expect(file.kind == .regular)
         #expect(file.size == 5)
-        let link = try opened.info(ofEntry: Array("link".utf8))
+        let link = try handle.info(at: Array("link".utf8))
         #expect(link.kind == .symlink)
-        #expect(link.linkTarget == File(path: "file"))
-        #expect(try opened.info(ofEntry: Array("link".utf8), followSymlinks: true).kind == .regular)
-        #expect(try opened.info(ofEntry: Array("..".utf8)).kind == .directory)
-        #expect(try opened.info().kind == .directory)
-        opened.close()
+        #expect(try handle.linkTarget(at: Array("link".utf8)) == Array("file".utf8))
+        #expect(try handle.info(at: Array("link".utf8), followSymlinks: true).kind == .regular)
+        #expect(try handle.info(at: Array("..".utf8)).kind == .directory)
+        #expect(try handle.info(at: []).kind == .directory)
     }
 
     @Test func reportsTheEntrysFullPath() throws {
         let directory = try makeDirectory()
         defer { remove(directory) }
-        let opened = try directory.openDirectory()
+        let handle = try DirectoryHandle(directory)
         #expect(throws: FileError(.stat, directory + "missing", .noSuchFileOrDirectory)) {
-            try opened.info(ofEntry: Array("missing".utf8))
+            try handle.info(at: Array("missing".utf8))
         }
-        opened.close()
-        #expect(throws: FileError(.stat, directory + "x", .badFileDescriptor)) {
-            try opened.info(ofEntry: Array("x".utf8))
+        #expect(throws: FileError(.list, directory + "missing", .noSuchFileOrDirectory)) {
+            try handle.forEachEntry(at: Array("missing".utf8)) { _ in }
         }
     }
 
@@ -56,10 +55,10 @@ import Testing
         defer { remove(directory) }
         try (directory + "file").write(text: "")
         #expect(throws: FileError(.list, directory + "file", .notDirectory)) {
-            try (directory + "file").openDirectory()
+            try DirectoryHandle(directory + "file")
         }
         #expect(throws: FileError(.list, directory + "none", .noSuchFileOrDirectory)) {
-            try (directory + "none").openDirectory()
+            try DirectoryHandle(directory + "none")
         }
     }
 }
