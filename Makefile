@@ -5,14 +5,25 @@ CONFIG ?= release
 FORMAT_PATHS := Sources Tests Package.swift
 
 .DEFAULT_GOAL := build
-.PHONY: build test run install format lint clean
+.PHONY: build test run install format lint clean bench
 
 build:
 	$(SWIFT) build -c $(CONFIG) --product shelf
 
 test:
+	python3 -m unittest discover -s Benchmarks -p 'test_*.py'
 	$(SWIFT) build --build-tests
 	SHELF_BIN="$$($(SWIFT) build --show-bin-path)/shelf" $(SWIFT) test
+
+# The benchmark against GNU coreutils, tree(1), bash and busybox (docs/performance.md).
+# QUICK=1 uses a small corpus and few rounds and writes no table.
+bench:
+	$(SWIFT) build -c release --product shelf
+	$(SWIFT) build -c release --product shelf-bench
+	mkdir -p .build && $(CC) -O2 -o .build/spawn Benchmarks/spawn.c
+	python3 Benchmarks/bench.py --shelf "$$($(SWIFT) build -c release --show-bin-path)/shelf" \
+		--completion-bench "$$($(SWIFT) build -c release --show-bin-path)/shelf-bench" --spawn .build/spawn \
+		$(if $(QUICK),--quick,--output docs/performance.md) $(if $(ONLY),--only "$(ONLY)")
 
 run: build
 	"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/shelf"

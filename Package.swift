@@ -27,6 +27,7 @@ let package = Package(
                 "ShellCore", "PathModel", "CReadline", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        .executableTarget(name: "shelf-bench", dependencies: ["ShellCore", "PathModel"]),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
         .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
