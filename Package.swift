@@ -29,7 +29,7 @@ let package = Package(
         ),
         .executableTarget(name: "shelf-bench", dependencies: ["ShellCore", "PathModel"]),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
-        .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"]),
+        .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"], exclude: ["Transcripts"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "shelfTests", dependencies: ["shelf", "CPseudoTerminal"]),
     ],

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sys/sendfile.h>
 #include "CPathModel.h"
 
 #include <errno.h>
@@ -51,6 +52,10 @@ int pathmodel_fstatx(int fd, pathmodel_stat *out) {
 
 ssize_t pathmodel_copy_file_range(int fd_in, int fd_out, size_t length) {
     return copy_file_range(fd_in, NULL, fd_out, NULL, length, 0);
+}
+
+ssize_t pathmodel_sendfile(int fd_in, int fd_out, size_t length) {
+    return sendfile(fd_out, fd_in, NULL, length);
 }
 
 int pathmodel_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,

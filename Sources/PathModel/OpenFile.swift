@@ -60,21 +60,11 @@ public struct OpenFile: Sendable, Hashable {
     /// Copies everything from this descriptor's offset to its end into `output`, in the kernel
     /// when both ends allow it, else through a buffer. `isCancelled` is polled between chunks.
     /// - Throws: `FileError` (`.read` on this file, `.write` on the output; `ECANCELED` when cancelled).
-    /// Corresponds to `copy_file_range(2)`, falling back to `read(2)`/`write(2)`.
+    /// Corresponds to `copy_file_range(2)` (file to file), then `sendfile(2)` (file to a pipe, a
+    /// device or a socket), falling back to `read(2)`/`write(2)`.
     public func copyAll(to output: OpenFile, isCancelled: () -> Bool = { false }) throws(FileError) {
-        var kernelCopy = true
-        while kernelCopy {
-            if isCancelled() { throw FileError(.write, output.file, .canceled) }
-            do {
-                if try Sys.copyFileRange(from: descriptor, to: output.descriptor, length: 1 << 24) == 0 { return }
-            } catch where [.improperLink, .noFunction, .invalidArgument, .notSupported, .notPermitted, .badFileDescriptor]
-                .contains(error)
-            {
-                kernelCopy = false
-            } catch {
-                throw FileError(.write, output.file, error)
-            }
-        }
+        if try copyInKernel(to: output, isCancelled: isCancelled, Sys.copyFileRange(from:to:length:)) { return }
+        if try copyInKernel(to: output, isCancelled: isCancelled, Sys.sendFile(from:to:length:)) { return }
         var buffer = [UInt8](repeating: 0, count: 1 << 17)
         while true {
             if isCancelled() { throw FileError(.write, output.file, .canceled) }
@@ -83,6 +73,28 @@ public struct OpenFile: Sendable, Hashable {
             try output.write(buffer[..<count])
         }
     }
+
+    /// Copies with `call` in chunks of 16 MiB: true at the end of input, false as soon as the
+    /// kernel says this pair of descriptors cannot be copied that way (what was copied stays).
+    private func copyInKernel(
+        to output: OpenFile, isCancelled: () -> Bool, _ call: (Int32, Int32, Int) throws(Errno) -> Int
+    ) throws(FileError) -> Bool {
+        while true {
+            if isCancelled() { throw FileError(.write, output.file, .canceled) }
+            do {
+                if try call(descriptor, output.descriptor, 1 << 24) == 0 { return true }
+            } catch where Self.kernelCopyRefusals.contains(error) {
+                return false
+            } catch {
+                throw FileError(.write, output.file, error)
+            }
+        }
+    }
+
+    /// The errors by which copy_file_range(2) and sendfile(2) say "not for these descriptors".
+    private static let kernelCopyRefusals: [Errno] = [
+        .improperLink, .noFunction, .invalidArgument, .notSupported, .notPermitted, .badFileDescriptor,
+    ]
 
     /// Closes the descriptor. Corresponds to `close(2)`.
     public func close() { Sys.close(descriptor) }

@@ -10,7 +10,7 @@ import SystemPackage
 @_spi(FaultInjection)
 public enum SyscallName: String, Sendable, CaseIterable {
     case open, close, read, write, fsync, stat, mkdir, unlink, rmdir, rename, symlink, readlink
-    case link, chmod, chown, utimens, opendir, readdir, copyFileRange, mknod, access
+    case link, chmod, chown, utimens, opendir, readdir, copyFileRange, mknod, access, sendfile
     case chdir
 }
 
@@ -210,6 +210,12 @@ enum Sys {
     /// Copies up to `length` bytes in the kernel; 0 means end of input.
     static func copyFileRange(from input: Int32, to output: Int32, length: Int) throws(Errno) -> Int {
         try retrying(.copyFileRange) { pathmodel_copy_file_range(input, output, length) }
+    }
+
+    /// Sends up to `length` bytes from a mappable file to any descriptor in the kernel; 0 means
+    /// end of input.
+    static func sendFile(from input: Int32, to output: Int32, length: Int) throws(Errno) -> Int {
+        try retrying(.sendfile) { pathmodel_sendfile(input, output, length) }
     }
 
     /// Opens a directory stream on `path`.
