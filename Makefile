@@ -3,12 +3,17 @@ PREFIX ?= /usr/local
 CONFIG ?= release
 
 FORMAT_PATHS := Sources Tests Package.swift
+# Release binaries are static executables: they start about 3.5x faster than dynamically linked
+# ones. `make build` checks that such a binary still resolves owner and group names.
+RELEASE_FLAGS := $(if $(filter release,$(CONFIG)),-Xswiftc -static-executable)
+BIN_PATH = $$($(SWIFT) build -c $(CONFIG) $(RELEASE_FLAGS) --show-bin-path)
 
 .DEFAULT_GOAL := build
 .PHONY: build test run install format lint clean bench
 
 build:
-	$(SWIFT) build -c $(CONFIG) --product shelf
+	$(SWIFT) build -c $(CONFIG) $(RELEASE_FLAGS) --product shelf
+	scripts/check-owner-names "$(BIN_PATH)/shelf"
 
 test:
 	python3 -m unittest discover -s Benchmarks -p 'test_*.py'
@@ -17,20 +22,19 @@ test:
 
 # The benchmark against GNU coreutils, tree(1), bash and busybox (docs/performance.md).
 # QUICK=1 uses a small corpus and few rounds and writes no table.
-bench:
-	$(SWIFT) build -c release --product shelf
-	$(SWIFT) build -c release --product shelf-bench
+bench: build
+	$(SWIFT) build -c $(CONFIG) $(RELEASE_FLAGS) --product shelf-bench
 	mkdir -p .build && $(CC) -O2 -o .build/spawn Benchmarks/spawn.c
-	python3 Benchmarks/bench.py --shelf "$$($(SWIFT) build -c release --show-bin-path)/shelf" \
-		--completion-bench "$$($(SWIFT) build -c release --show-bin-path)/shelf-bench" --spawn .build/spawn \
+	python3 Benchmarks/bench.py --shelf "$(BIN_PATH)/shelf" \
+		--completion-bench "$(BIN_PATH)/shelf-bench" --spawn .build/spawn \
 		$(if $(QUICK),--quick,--output docs/performance.md) $(if $(ONLY),--only "$(ONLY)")
 
 run: build
-	"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/shelf"
+	"$(BIN_PATH)/shelf"
 
 install:
 	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 0755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/shelf" "$(DESTDIR)$(PREFIX)/bin/shelf"
+	install -m 0755 "$(BIN_PATH)/shelf" "$(DESTDIR)$(PREFIX)/bin/shelf"
 	if [ -f docs/shelf.1 ]; then \
 		install -d "$(DESTDIR)$(PREFIX)/share/man/man1" && \
 		install -m 0644 docs/shelf.1 "$(DESTDIR)$(PREFIX)/share/man/man1/shelf.1"; \

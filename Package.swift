@@ -20,7 +20,7 @@ let package = Package(
         ),
         .target(name: "PathModelFoundation", dependencies: ["PathModel"]),
         .target(name: "ShellCore", dependencies: ["PathModel"]),
-        .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),
+        .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline"), .linkedLibrary("tinfo")]),
         .executableTarget(
             name: "shelf",
             dependencies: [

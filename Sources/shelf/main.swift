@@ -62,6 +62,7 @@ ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 
 // cp -i, mv -i and rm -i ask on the controlling terminal in scripts too; without one they answer no.
 state.asker = TerminalAsker.ask
+state.standardInputIsTerminal = OpenFile.standardInput.isTerminal
 
 let status: ExitStatus
 if interactive {

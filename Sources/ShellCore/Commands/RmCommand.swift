@@ -123,9 +123,11 @@ public struct RmCommand: ShellCommand {
         var spelling = Spelling()
         spelling.add(target, as: spelled)
         var everything = true
+        let asks = mayAsk(context)
         target.removeTree(
             confirm: { step in
                 if context.isCancelled { return false }
+                guard asks else { return true }
                 return confirm(
                     step, spelled: spelling.quoted(step.file), confirmation: confirmation, context: context)
             },
@@ -143,13 +145,12 @@ public struct RmCommand: ShellCommand {
     }
 
     /// Whether the user agrees to `step`: always without asking under -f; asked for every step
-    /// under -i; by default asked only for a write-protected file, and only on a terminal.
+    /// under -i; by default asked only for a write-protected file, and only when standard input is
+    /// a terminal (so a script fed on standard input checks no file's write access).
     private func confirm(
         _ step: RemovalStep, spelled: String, confirmation: Confirmation, context: CommandContext
     ) -> Bool {
-        guard prompt == .always || (prompt == .writeProtected && context.state.asker != nil) else {
-            return true
-        }
+        guard mayAsk(context) else { return true }
         switch step {
         case .descend(let directory):
             // An empty directory is not descended into: GNU asks only whether to remove it.
@@ -167,6 +168,12 @@ public struct RmCommand: ShellCommand {
             }
             return confirmation.ask(question, declining: "\(Messages.notRemoving) \(spelled)")
         }
+    }
+
+    /// Whether any step may be asked about; when not, every step goes ahead unexamined.
+    private func mayAsk(_ context: CommandContext) -> Bool {
+        let canAskAboutProtection = context.state.asker != nil && context.state.standardInputIsTerminal
+        return prompt == .always || (prompt == .writeProtected && canAskAboutProtection)
     }
 
     /// `write-protected ` when the user may not write to `file`, else nothing.

@@ -23,6 +23,9 @@ public final class ShellState {
     public var exitRequest: ExitStatus?
     /// Answers yes/no questions (`cp -i`, `rm -i`); nil means there is nobody to ask.
     public var asker: (@Sendable (String) -> Bool?)?
+    /// Whether standard input is a terminal: as in GNU rm, only then is the user asked about
+    /// removing a write-protected file without `-i`.
+    public var standardInputIsTerminal = false
     /// Polled by long-running commands; true means Ctrl-C was pressed.
     public var isCancelled: @Sendable () -> Bool = { false }
     /// The terminal width for column output, when known.

@@ -1,4 +1,4 @@
-import PathModel
+@_spi(FaultInjection) import PathModel
 import Testing
 
 @testable import ShellCore
@@ -188,6 +188,25 @@ import Testing
         answers.install(in: shell)
         #expect(shell.runConfined("rm -r a s").status == .success)
         #expect(answers.questions == [])
+    }
+
+    @Test(
+        "A write-protected file is asked about only when standard input is a terminal",
+        arguments: [("terminal", true), ("script on standard input", false)])
+    func writeProtectedAskedOnlyFromATerminal(_ input: String, isTerminal: Bool) throws {
+        let shell = TestShell()
+        try TransferFixture.build(in: shell.directory.file)
+        let answers = ScriptedAnswers(["rm: remove write-protected regular file 'a'? ": false])
+        answers.install(in: shell)
+        shell.state.standardInputIsTerminal = isTerminal
+        // Root may write anywhere: the kernel's answer to access(2) is injected instead.
+        let protected = FaultPlan { name, path in
+            name == .access && path?.hasSuffix("/a") == true ? .permissionDenied : nil
+        }
+        let result = FaultPlan.$current.withValue(protected) { shell.run("rm a") }
+        #expect(result.status == .success)
+        #expect(answers.questions == (isTerminal ? ["rm: remove write-protected regular file 'a'? "] : []), "\(input)")
+        #expect(shell.path("a").exists == isTerminal)
     }
 
     @Test func namesThatAreNotUTF8AreCopiedMovedAndRemovedExactly() throws {
