@@ -31,6 +31,7 @@ public struct StatCommand: ShellCommand {
             return .failure
         }
         let zone = Clock.Zone(environment: context.state.environment)
+        let names = OwnerNames()
         var status = ExitStatus.success
         for operand in operands {
             if context.isCancelled { return .interrupted }
@@ -53,7 +54,8 @@ public struct StatCommand: ShellCommand {
                     device: info.kind == .characterDevice || info.kind == .blockDevice)
                 quoteNames = false
             }
-            let rendering = StatRendering(name: operand.bytes, info: info, zone: zone, quoteNames: quoteNames)
+            let rendering = StatRendering(
+                name: operand.bytes, info: info, zone: zone, quoteNames: quoteNames, names: names)
             switch rendering.render(Array(template.utf8)) {
             case .success(let bytes):
                 context.stdout.write(bytes: bytes)
@@ -95,6 +97,8 @@ struct StatRendering {
     let zone: Clock.Zone
     /// Quote `%N` names as the shell would (`'a b' -> 'c'`); else show them as they are.
     let quoteNames: Bool
+    /// Where `%U` and `%G` look names up.
+    let names: OwnerNames
 
     /// A `%%` or a lone `%` with flags or width: GNU stat stops there.
     struct InvalidDirective: Error {
@@ -106,7 +110,7 @@ struct StatRendering {
 
     /// One directive's printf flags, width and precision.
     struct Spec {
-        var flags: Set<UInt8> = []
+        var flags = Flags()
         var width: Int?
         /// The number after a `.`; nil without a dot, 0 for a bare dot.
         var precision: Int?
@@ -115,6 +119,40 @@ struct StatRendering {
         var hasPrecisionDigits = false
 
         func has(_ flag: Character) -> Bool { flags.contains(flag.asciiValue!) }
+    }
+
+    /// The printf flags `'-+ #0I` of one directive, as bits.
+    struct Flags {
+        private var bits: UInt8 = 0
+
+        private static func bit(_ flag: UInt8) -> UInt8? {
+            switch flag {
+            case UInt8(ascii: "'"): return 1
+            case UInt8(ascii: "-"): return 1 << 1
+            case UInt8(ascii: "+"): return 1 << 2
+            case UInt8(ascii: " "): return 1 << 3
+            case UInt8(ascii: "#"): return 1 << 4
+            case UInt8(ascii: "0"): return 1 << 5
+            case UInt8(ascii: "I"): return 1 << 6
+            default: return nil
+            }
+        }
+
+        /// Whether `byte` is one of the flag characters.
+        static func isFlag(_ byte: UInt8) -> Bool { bit(byte) != nil }
+
+        /// Whether the flag is set.
+        func contains(_ flag: UInt8) -> Bool { Self.bit(flag).map { bits & $0 != 0 } ?? false }
+
+        /// Sets a flag (a byte that is not a flag character is ignored).
+        mutating func insert(_ flag: UInt8) { bits |= Self.bit(flag) ?? 0 }
+
+        /// Clears a flag; the flag when it was set, else nil.
+        mutating func remove(_ flag: UInt8) -> UInt8? {
+            guard contains(flag), let bit = Self.bit(flag) else { return nil }
+            bits &= ~bit
+            return flag
+        }
     }
 
     /// The format with every directive replaced.
@@ -131,7 +169,7 @@ struct StatRendering {
             let start = index
             index += 1
             var spec = Spec()
-            while index < format.count, Self.flagBytes.contains(format[index]) {
+            while index < format.count, Flags.isFlag(format[index]) {
                 spec.flags.insert(format[index])
                 index += 1
             }
@@ -180,47 +218,45 @@ struct StatRendering {
         return .success(output)
     }
 
-    private static let flagBytes: Set<UInt8> = Set("'-+ #0I".utf8)
-
     private static func digit(_ byte: UInt8) -> Int? { byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil }
 
     /// The text for one directive letter.
     private func directive(_ letter: UInt8, modifier: UInt8?, spec: Spec, hadDigitsBeforeDot: Bool) -> [UInt8]
     {
-        switch Character(Unicode.Scalar(letter)) {
-        case "n": return Self.string(name, spec)
-        case "N": return quotedName(spec)
-        case "d": return Self.unsigned(Self.part(of: info.device, modifier), spec)
-        case "D": return Self.unsigned(info.device, spec, base: 16)
-        case "r": return Self.unsigned(Self.part(of: info.representedDevice, modifier), spec)
-        case "R": return Self.unsigned(info.representedDevice, spec, base: 16)
-        case "t": return Self.unsigned(FileFormat.major(info.representedDevice), spec, base: 16)
-        case "T": return Self.unsigned(FileFormat.minor(info.representedDevice), spec, base: 16)
-        case "i": return Self.unsigned(info.inode, spec)
-        case "a": return Self.unsigned(UInt64(info.permissions), spec, base: 8)
-        case "A": return Self.string(FileFormat.modeBytes(info.mode), spec)
-        case "f": return Self.unsigned(UInt64(info.mode), spec, base: 16)
-        case "F": return Self.string(Array(FileFormat.typeName(info.kind, size: info.size).utf8), spec)
-        case "h": return Self.unsigned(UInt64(info.linkCount), spec)
-        case "u": return Self.unsigned(UInt64(info.userID), spec)
-        case "U": return Self.string(Array((info.owner ?? "UNKNOWN").utf8), spec)
-        case "g": return Self.unsigned(UInt64(info.groupID), spec)
-        case "G": return Self.string(Array((info.group ?? "UNKNOWN").utf8), spec)
-        case "s": return Self.signed(Int64(clamping: info.size), spec)
-        case "b": return Self.unsigned(info.blocks, spec)
-        case "B": return Self.unsigned(512, spec)
-        case "o": return Self.unsigned(UInt64(info.blockSize), spec)
-        case "x": return Self.string(Array(FileFormat.preciseTime(info.accessTime, zone: zone).utf8), spec)
-        case "y":
+        switch letter {
+        case UInt8(ascii: "n"): return Self.string(name, spec)
+        case UInt8(ascii: "N"): return quotedName(spec)
+        case UInt8(ascii: "d"): return Self.unsigned(Self.part(of: info.device, modifier), spec)
+        case UInt8(ascii: "D"): return Self.unsigned(info.device, spec, base: 16)
+        case UInt8(ascii: "r"): return Self.unsigned(Self.part(of: info.representedDevice, modifier), spec)
+        case UInt8(ascii: "R"): return Self.unsigned(info.representedDevice, spec, base: 16)
+        case UInt8(ascii: "t"): return Self.unsigned(FileFormat.major(info.representedDevice), spec, base: 16)
+        case UInt8(ascii: "T"): return Self.unsigned(FileFormat.minor(info.representedDevice), spec, base: 16)
+        case UInt8(ascii: "i"): return Self.unsigned(info.inode, spec)
+        case UInt8(ascii: "a"): return Self.unsigned(UInt64(info.permissions), spec, base: 8)
+        case UInt8(ascii: "A"): return Self.string(FileFormat.modeBytes(info.mode), spec)
+        case UInt8(ascii: "f"): return Self.unsigned(UInt64(info.mode), spec, base: 16)
+        case UInt8(ascii: "F"): return Self.string(Array(FileFormat.typeName(info.kind, size: info.size).utf8), spec)
+        case UInt8(ascii: "h"): return Self.unsigned(UInt64(info.linkCount), spec)
+        case UInt8(ascii: "u"): return Self.unsigned(UInt64(info.userID), spec)
+        case UInt8(ascii: "U"): return Self.string(Array((names.owner(of: info) ?? "UNKNOWN").utf8), spec)
+        case UInt8(ascii: "g"): return Self.unsigned(UInt64(info.groupID), spec)
+        case UInt8(ascii: "G"): return Self.string(Array((names.group(of: info) ?? "UNKNOWN").utf8), spec)
+        case UInt8(ascii: "s"): return Self.signed(Int64(clamping: info.size), spec)
+        case UInt8(ascii: "b"): return Self.unsigned(info.blocks, spec)
+        case UInt8(ascii: "B"): return Self.unsigned(512, spec)
+        case UInt8(ascii: "o"): return Self.unsigned(UInt64(info.blockSize), spec)
+        case UInt8(ascii: "x"): return Self.string(Array(FileFormat.preciseTime(info.accessTime, zone: zone).utf8), spec)
+        case UInt8(ascii: "y"):
             return Self.string(Array(FileFormat.preciseTime(info.modificationTime, zone: zone).utf8), spec)
-        case "z": return Self.string(Array(FileFormat.preciseTime(info.changeTime, zone: zone).utf8), spec)
-        case "w":
+        case UInt8(ascii: "z"): return Self.string(Array(FileFormat.preciseTime(info.changeTime, zone: zone).utf8), spec)
+        case UInt8(ascii: "w"):
             let birth = info.creationTime.map { FileFormat.preciseTime($0, zone: zone) } ?? "-"
             return Self.string(Array(birth.utf8), spec)
-        case "X": return Self.seconds(info.accessTime, spec, hadDigitsBeforeDot: hadDigitsBeforeDot)
-        case "Y": return Self.seconds(info.modificationTime, spec, hadDigitsBeforeDot: hadDigitsBeforeDot)
-        case "Z": return Self.seconds(info.changeTime, spec, hadDigitsBeforeDot: hadDigitsBeforeDot)
-        case "W":
+        case UInt8(ascii: "X"): return Self.seconds(info.accessTime, spec, hadDigitsBeforeDot: hadDigitsBeforeDot)
+        case UInt8(ascii: "Y"): return Self.seconds(info.modificationTime, spec, hadDigitsBeforeDot: hadDigitsBeforeDot)
+        case UInt8(ascii: "Z"): return Self.seconds(info.changeTime, spec, hadDigitsBeforeDot: hadDigitsBeforeDot)
+        case UInt8(ascii: "W"):
             let birth = info.creationTime ?? Timestamp(seconds: 0)
             return Self.seconds(birth, spec, hadDigitsBeforeDot: hadDigitsBeforeDot)
         default: return [0x3F]

@@ -7,7 +7,13 @@ struct ListedFile {
     /// The type, from the directory entry or from `info`; nil when unknown.
     var kind: FileKind?
     /// The file's metadata, when it was examined and that worked.
-    var info: FileInfo?
+    var info: FileInfo? {
+        get { examined?.info }
+        set { examined = newValue.map(Examined.init) }
+    }
+    /// `info`, boxed: most listings never examine their entries, and a listing of many entries
+    /// grows faster when each entry is small.
+    private var examined: Examined?
     /// The mode of what a symlink points to, when it was followed and that worked (`ls -lF`).
     var targetMode: UInt32?
 
@@ -22,6 +28,11 @@ struct ListedFile {
         self.name = name
         self.kind = info.kind
         self.info = info
+    }
+
+    private final class Examined {
+        let info: FileInfo
+        init(_ info: FileInfo) { self.info = info }
     }
 }
 
