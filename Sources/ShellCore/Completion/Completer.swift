@@ -261,16 +261,25 @@ private struct TypedWord {
 
     /// A choice for `name`, of which `rest` is the part not yet typed.
     func candidate(name: [UInt8], rest: ArraySlice<UInt8>, isDirectory: Bool) -> Completion.Candidate {
-        var replacement = typed
-        replacement += quote.escape(Array(rest))
+        var replacement: [UInt8] = []
+        replacement.reserveCapacity(typed.count + rest.count + 2)
+        replacement += typed
+        if quote.leavesAsIs(rest) {
+            replacement += rest
+        } else {
+            replacement += quote.escape(Array(rest))
+        }
         if isDirectory {
             replacement.append(0x2F)
         } else {
             replacement += quote.closing
             replacement.append(0x20)
         }
-        var display = name
-        if isDirectory { display.append(0x2F) }
+        guard isDirectory else { return Completion.Candidate(replacement: replacement, display: name) }
+        var display: [UInt8] = []
+        display.reserveCapacity(name.count + 1)
+        display += name
+        display.append(0x2F)
         return Completion.Candidate(replacement: replacement, display: display)
     }
 }
@@ -287,6 +296,25 @@ private enum Quote {
         case .single: return [0x27]
         case .double: return [0x22]
         case .none, .afterBackslash: return []
+        }
+    }
+
+    /// Whether `escape` would give `bytes` back unchanged (the common case, checked fast).
+    func leavesAsIs(_ bytes: ArraySlice<UInt8>) -> Bool {
+        switch self {
+        case .single:
+            return !bytes.contains(0x27)
+        case .double:
+            return !bytes.contains { Quote.doubleQuoteSpecial.contains($0) }
+        case .none:
+            return Quote.unquotedSpecial.withUnsafeBufferPointer { special in
+                bytes.withUnsafeBufferPointer { buffer in
+                    for byte in buffer where byte < 0x20 || byte >= 0x7F || special[Int(byte)] { return false }
+                    return true
+                }
+            }
+        case .afterBackslash:
+            return bytes.isEmpty
         }
     }
 
