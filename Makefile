@@ -3,9 +3,11 @@ PREFIX ?= /usr/local
 CONFIG ?= release
 
 FORMAT_PATHS := Sources Tests Package.swift
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD := .build/fuzz
 
 .DEFAULT_GOAL := build
-.PHONY: build test run install format lint clean
+.PHONY: build test run install format lint clean fuzz
 
 build:
 	$(SWIFT) build -c $(CONFIG) --product shelf
@@ -34,3 +36,13 @@ lint:
 clean:
 	$(SWIFT) package clean
 	rm -rf .build
+
+# Builds the libFuzzer target in a build directory of its own, instrumented with -sanitize=fuzzer,address
+# and linked by lld (gold fails on it), then runs it for FUZZ_SECONDS on the seed corpus in Fuzz/corpus.
+# New inputs and crash reproducers go under $(FUZZ_BUILD).
+fuzz:
+	SHELF_FUZZ=1 $(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) --product shelf-fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld
+	mkdir -p $(FUZZ_BUILD)/corpus
+	"$(FUZZ_BUILD)/release/shelf-fuzz" -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+		-artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus Fuzz/corpus
