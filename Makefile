@@ -7,9 +7,11 @@ FORMAT_PATHS := Sources Tests Package.swift
 # ones. `make build` checks that such a binary still resolves owner and group names.
 RELEASE_FLAGS := $(if $(filter release,$(CONFIG)),-Xswiftc -static-executable)
 BIN_PATH = $$($(SWIFT) build -c $(CONFIG) $(RELEASE_FLAGS) --show-bin-path)
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD := .build/fuzz
 
 .DEFAULT_GOAL := build
-.PHONY: build test run install format lint clean bench
+.PHONY: build test run install format lint clean bench fuzz
 
 build:
 	$(SWIFT) build -c $(CONFIG) $(RELEASE_FLAGS) --product shelf
@@ -49,3 +51,13 @@ lint:
 clean:
 	$(SWIFT) package clean
 	rm -rf .build
+
+# Builds the libFuzzer target in a build directory of its own, instrumented with -sanitize=fuzzer,address
+# and linked by lld (gold fails on it), then runs it for FUZZ_SECONDS on the seed corpus in Fuzz/corpus.
+# New inputs and crash reproducers go under $(FUZZ_BUILD).
+fuzz:
+	SHELF_FUZZ=1 $(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) --product shelf-fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld
+	mkdir -p $(FUZZ_BUILD)/corpus
+	"$(FUZZ_BUILD)/release/shelf-fuzz" -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+		-artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus Fuzz/corpus

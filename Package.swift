@@ -35,3 +35,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz` sets SHELF_FUZZ to add the libFuzzer target over the lexer, parser and expander;
+// it needs `-sanitize=fuzzer`, so ordinary builds and `make test` leave it out.
+if Context.environment["SHELF_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "CShelfFuzz", path: "Fuzz/CShelfFuzz"),
+        .executableTarget(name: "shelf-fuzz", dependencies: ["ShellCore", "PathModel", "CShelfFuzz"], path: "Fuzz/ShelfFuzz"),
+    ]
+}
