@@ -68,6 +68,17 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         return Glob.matches(segments[0], name: Array(name))
     }
 
+    /// Whether a single name matches as `fnmatch(3)` without `FNM_PERIOD` matches it, the way
+    /// `find -name` does: wildcards match a leading dot too, and a pattern with `/` matches nothing.
+    public func matchesIncludingLeadingDot<C: Collection>(name: C) -> Bool where C.Element == UInt8 {
+        guard segments.count == 1 else { return false }
+        switch segments[0] {
+        case .literal(let literal): return literal.elementsEqual(name)
+        case .anyDepth: return true
+        case .wildcard(let units, _): return Glob.matchUnits(units[...], Glob.decode(Array(name))[...])
+        }
+    }
+
     /// Whether a whole path matches, segment by segment; `**` matches any number of segments.
     public func matches(path: File) -> Bool {
         let names = path.componentBytes.map { Array($0) }

@@ -318,7 +318,7 @@ private struct ListingRun {
                     }
                 }
             } catch {
-                fail(LsCommand.Messages.cannotAccess, joined(directory.shown, name), error, serious: false)
+                fail(LsCommand.Messages.cannotAccess, joinedPath(directory.shown, name), error, serious: false)
             }
         }
         let order = sortedOrder(files)
@@ -328,7 +328,7 @@ private struct ListingRun {
                 let name = files[index].name
                 subdirectories.append(
                     Pending(
-                        file: directory.file.appending(name: name), shown: joined(directory.shown, name),
+                        file: directory.file.appending(name: name), shown: joinedPath(directory.shown, name),
                         isOperand: false))
             }
         }
@@ -392,11 +392,6 @@ private struct ListingRun {
             return bytesPrecede(files[left.index].name, files[right.index].name)
         }
         return keys.map(\.index)
-    }
-
-    /// `directory/name` as shown, without doubling a slash the directory already ends with.
-    private func joined(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
-        directory.last == 0x2F ? directory + name : directory + [0x2F] + name
     }
 
     private func isDotOrDotDot(_ name: [UInt8]) -> Bool { name == [0x2E] || name == [0x2E, 0x2E] }

@@ -28,3 +28,13 @@ extension Argument {
         return info
     }
 }
+
+/// `parent/name` as a walk prints it, without doubling a slash `parent` already ends with.
+func joinedPath(_ parent: [UInt8], _ name: [UInt8]) -> [UInt8] {
+    var path: [UInt8] = []
+    path.reserveCapacity(parent.count + name.count + 1)
+    path += parent
+    if path.last != 0x2F { path.append(0x2F) }
+    path += name
+    return path
+}

@@ -20,13 +20,15 @@ public enum Command {
     case stat(StatCommand)
     case touch(TouchCommand)
     case tree(TreeCommand)
+    case find(FindCommand)
+    case du(DuCommand)
 
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
         CatCommand.self, CdCommand.self, CpCommand.self, EchoCommand.self, ExitCommand.self,
         HelpCommand.self, HistoryCommand.self, LsCommand.self, MkdirCommand.self, MvCommand.self,
         PwdCommand.self, RmCommand.self, RmdirCommand.self, SetCommand.self, StatCommand.self,
-        TouchCommand.self, TreeCommand.self,
+        TouchCommand.self, TreeCommand.self, FindCommand.self, DuCommand.self,
     ]
 
     /// The command type called `name`, if there is one.
@@ -56,6 +58,8 @@ public enum Command {
         case StatCommand.name: return .stat(try .parse(arguments))
         case TouchCommand.name: return .touch(try .parse(arguments))
         case TreeCommand.name: return .tree(try .parse(arguments))
+        case FindCommand.name: return .find(try .parse(arguments))
+        case DuCommand.name: return .du(try .parse(arguments))
         default: return nil
         }
     }
@@ -80,6 +84,8 @@ public enum Command {
         case .stat(let command): return command
         case .touch(let command): return command
         case .tree(let command): return command
+        case .find(let command): return command
+        case .du(let command): return command
         }
     }
 }

@@ -1,0 +1,225 @@
+import PathModel
+
+/// `du [-achs] [-d N] [--apparent-size] [PATH...]`: summarize disk usage of each PATH, recursively.
+///
+/// Numbers are GNU du's: space allocated (`st_blocks`) in 1024-byte units rounded up, or bytes
+/// (`--apparent-size`); a file with several hard links counts once. Directories come after their
+/// entries, entries in the order the kernel lists them; symlinks are never followed.
+public struct DuCommand: ShellCommand {
+    public static let name = "du"
+    public static let summary = "Summarize the disk usage of each PATH (. by default), recursively for directories."
+    public static let synopsis = "[-a] [-c] [-h] [-s] [-d N] [--apparent-size] [PATH]..."
+    public static let options = [
+        OptionSpec("a", "all", help: "write counts for all files, not just directories"),
+        OptionSpec(nil, "apparent-size", help: "print apparent sizes (bytes in the file) rather than disk usage"),
+        OptionSpec("c", "total", help: "produce a grand total"),
+        OptionSpec(
+            "d", "max-depth", value: .required, valueName: "N",
+            help: "print the total for a directory only if it is N or fewer levels below the PATH"),
+        OptionSpec("h", "human-readable", help: "print sizes in human readable format (e.g., 1K 234M 2G)"),
+        OptionSpec("s", "summarize", help: "display only a total for each argument"),
+    ]
+
+    /// Print files too, not only directories.
+    public var all: Bool
+    /// Count bytes in files rather than blocks allocated.
+    public var apparentSize: Bool
+    /// End with a `total` line.
+    public var grandTotal: Bool
+    /// Print directories down to this depth only (`-s` is depth 0).
+    public var maxDepth: Int?
+    /// Sizes like `1.5K`, `234M`.
+    public var humanReadable: Bool
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        all = arguments.has("all")
+        apparentSize = arguments.has("apparent-size")
+        grandTotal = arguments.has("total")
+        humanReadable = arguments.has("human-readable")
+        if let text = arguments.value("max-depth") {
+            guard let depth = Int(text), depth >= 0, text.allSatisfy(\.isASCII) else {
+                throw UsageError(Messages.invalidDepth(text))
+            }
+            maxDepth = depth
+        }
+        if arguments.has("summarize") {
+            if let maxDepth, maxDepth != 0 { throw UsageError(Messages.summarizeWithDepth(maxDepth)) }
+            if all { throw UsageError(Messages.summarizeWithAll) }
+            maxDepth = 0
+        }
+        operands = arguments.operands
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        var walk = DuWalk(command: self, context: context)
+        return walk.run()
+    }
+
+    fileprivate enum Messages {
+        static func invalidDepth(_ text: String) -> String { "invalid maximum depth \(Quoting.always(text))" }
+        static func summarizeWithDepth(_ depth: Int) -> String {
+            "warning: summarizing conflicts with --max-depth=\(depth)"
+        }
+        static let summarizeWithAll = "cannot both summarize and show all entries"
+        static let cannotAccess = "cannot access"
+        static let cannotReadDirectory = "cannot read directory"
+        static let total = "total"
+    }
+}
+
+/// One `du` run: the inodes seen, the walk's stack and the exit status.
+private struct DuWalk {
+    let command: DuCommand
+    let context: CommandContext
+    var seen: Set<FileIdentity> = []
+    var status = ExitStatus.success
+
+    init(command: DuCommand, context: CommandContext) {
+        self.command = command
+        self.context = context
+    }
+
+    /// A directory being summed, with where the walk is in it.
+    struct Frame {
+        let handle: DirectoryHandle
+        let path: [UInt8]
+        let depth: Int
+        let entries: [DirectoryEntry]
+        var next = 0
+        var total: UInt64
+    }
+
+    mutating func run() -> ExitStatus {
+        var grandTotal: UInt64 = 0
+        for operand in command.operands.isEmpty ? [Argument(".")] : command.operands {
+            if context.isCancelled { return .interrupted }
+            grandTotal += summarize(operand)
+            if context.stdout.isBroken { break }
+        }
+        if command.grandTotal { printLine(grandTotal, DuCommand.Messages.total.utf8) }
+        context.stdout.flush()
+        if let error = context.stdout.error, error.errno != .brokenPipe {
+            context.error("write error: \(error.reason)")
+            return .failure
+        }
+        return context.isCancelled ? .interrupted : status
+    }
+
+    /// The usage of one operand, printing as it goes.
+    private mutating func summarize(_ operand: Argument) -> UInt64 {
+        let file = context.resolve(operand)
+        let info: FileInfo
+        do {
+            // `link/` names the directory a symlink leads to, as in GNU du.
+            info = try operand.info(at: file, followSymlinks: false)
+        } catch {
+            report(DuCommand.Messages.cannotAccess, operand.bytes, error)
+            return 0
+        }
+        guard info.kind == .directory else {
+            guard let size = count(info) else { return 0 }
+            printLine(size, operand.bytes)
+            return size
+        }
+        // A directory has several links: reached again (an operand below another), it counts once.
+        guard seen.insert(info.identity).inserted else { return 0 }
+        let top: DirectoryHandle
+        do {
+            top = try DirectoryHandle(file)
+        } catch {
+            report(DuCommand.Messages.cannotReadDirectory, operand.bytes, error)
+            printLine(usage(info), operand.bytes)
+            return usage(info)
+        }
+        guard var root = frame(top, path: operand.bytes, depth: 0, own: usage(info)) else {
+            printLine(usage(info), operand.bytes)
+            return usage(info)
+        }
+        var stack: [Frame] = []
+        while true {
+            if root.next & 0x3FF == 0, context.isCancelled || context.stdout.isBroken { return root.total }
+            guard root.next < root.entries.count else {
+                let finished = root
+                if finished.depth <= command.maxDepth ?? .max { printLine(finished.total, finished.path) }
+                guard var parent = stack.popLast() else { return finished.total }
+                parent.total += finished.total
+                root = parent
+                continue
+            }
+            let entry = root.entries[root.next]
+            root.next += 1
+            let path = joinedPath(root.path, entry.name)
+            let entryInfo: FileInfo
+            do {
+                entryInfo = try root.handle.info(at: entry.name)
+            } catch {
+                report(DuCommand.Messages.cannotAccess, path, error)
+                continue
+            }
+            if entryInfo.kind == .directory {
+                guard seen.insert(entryInfo.identity).inserted else { continue }
+                let own = usage(entryInfo)
+                do {
+                    let handle = try DirectoryHandle(entry.name, in: root.handle)
+                    if let child = frame(handle, path: path, depth: root.depth + 1, own: own) {
+                        stack.append(root)
+                        root = child
+                        continue
+                    }
+                } catch {
+                    report(DuCommand.Messages.cannotReadDirectory, path, error)
+                }
+                root.total += own
+                if root.depth + 1 <= command.maxDepth ?? .max { printLine(own, path) }
+                continue
+            }
+            guard let size = count(entryInfo) else { continue }
+            root.total += size
+            if command.all && root.depth + 1 <= command.maxDepth ?? .max { printLine(size, path) }
+        }
+    }
+
+    /// A directory's frame with its entries read; nil (after a message) when they cannot be.
+    private mutating func frame(_ handle: DirectoryHandle, path: [UInt8], depth: Int, own: UInt64) -> Frame? {
+        var entries: [DirectoryEntry] = []
+        do {
+            try handle.forEachEntry(at: []) { entries.append($0) }
+        } catch {
+            report(DuCommand.Messages.cannotReadDirectory, path, error)
+            return nil
+        }
+        return Frame(handle: handle, path: path, depth: depth, entries: entries, total: own)
+    }
+
+    /// A file's usage, or nil when it is a further hard link to a file already counted.
+    private mutating func count(_ info: FileInfo) -> UInt64? {
+        if info.linkCount > 1 {
+            guard seen.insert(info.identity).inserted else { return nil }
+        }
+        return usage(info)
+    }
+
+    /// Bytes allocated, or bytes in the file with `--apparent-size`.
+    private func usage(_ info: FileInfo) -> UInt64 {
+        command.apparentSize ? info.size : info.blocks * 512
+    }
+
+    private func printLine<Name: Sequence>(_ bytes: UInt64, _ name: Name) where Name.Element == UInt8 {
+        let size =
+            command.humanReadable
+            ? FileFormat.humanSize(bytes)
+            : String((bytes + 1023) / 1024)
+        context.stdout.write(size)
+        context.stdout.write(bytes: CollectionOfOne(0x09))
+        context.stdout.write(bytes: name)
+        context.stdout.write(bytes: CollectionOfOne(0x0A))
+    }
+
+    /// `du: PHRASE 'path': Reason`, and the status becomes 1.
+    private mutating func report(_ phrase: String, _ path: [UInt8], _ error: FileError) {
+        context.stdout.flush()
+        context.error("\(phrase) \(Quoting.always(path)): \(error.reason)")
+        status = .failure
+    }
+}
