@@ -182,4 +182,21 @@ struct GlobTests {
             #expect(results.isEmpty)
         }
     }
+
+    @Test(
+        "matchesIncludingLeadingDot: fnmatch without FNM_PERIOD, as find -name",
+        arguments: [
+            ("*", ".hidden", true), (".*", ".hidden", true), ("?hidden", ".hidden", true),
+            ("[.]h*", ".hidden", true), ("*.c", "a.c", true), ("*.c", "a.h", false), ("a", "a", true),
+            ("**", ".x", true), ("a/b", "a/b", false), ("", "", false),
+        ])
+    func matchesIncludingLeadingDot(_ pattern: String, _ name: String, _ expected: Bool) {
+        #expect(Glob(pattern).matchesIncludingLeadingDot(name: Array(name.utf8)) == expected)
+    }
+
+    @Test("A wildcard skips a leading dot in matches(name:) but not in matchesIncludingLeadingDot")
+    func leadingDotRuleDiffers() {
+        #expect(!Glob("*").matches(name: ".hidden"))
+        #expect(Glob("*").matchesIncludingLeadingDot(name: Array(".hidden".utf8)))
+    }
 }
