@@ -2,13 +2,24 @@ import Glibc
 import SystemPackage
 
 extension File {
+    /// Which components of a path may be missing when its symlinks are resolved.
+    public enum MissingComponents: Sendable, Hashable {
+        /// Every component must exist (`realpath -e`).
+        case none
+        /// The last component may be missing (`realpath` by default).
+        case last
+        /// Any component may be missing; missing ones are taken as they are written (`realpath -m`).
+        case any
+    }
+
     /// The absolute path with every symlink resolved and `.`/`..` applied, as `realpath(3)` gives.
     ///
     /// A relative path is taken from the process's current directory; pass an absolute path to
-    /// resolve against another one. Every component must exist.
+    /// resolve against another one.
+    /// - Parameter missing: which components may be missing (every one must exist by default).
     /// - Throws: `FileError` with operation `.resolve` (`ELOOP` after 40 links).
     /// Corresponds to `lstat(2)` and `readlink(2)` on each component.
-    public func resolvingSymlinks() throws(FileError) -> File {
+    public func resolvingSymlinks(allowingMissing missing: MissingComponents = .none) throws(FileError) -> File {
         var pending = (isAbsolute ? self : File.current + self).componentBytes.reversed().map { Array($0) }
         var resolved = File.root
         var links = 0
@@ -20,9 +31,21 @@ extension File {
             }
             let candidate = resolved.appending(name: component)
             let info: FileInfo
-            do { info = try candidate.info() } catch { throw FileError(.resolve, self, error.errno) }
+            do {
+                info = try candidate.info()
+            } catch where missing == .any || (missing == .last && pending.isEmpty && error.errno == .noSuchFileOrDirectory) {
+                if missing == .any && ![.noSuchFileOrDirectory, .notDirectory].contains(error.errno) {
+                    throw FileError(.resolve, self, error.errno)
+                }
+                resolved = candidate
+                continue
+            } catch {
+                throw FileError(.resolve, self, error.errno)
+            }
             guard info.kind == .symlink, let target = info.linkTarget else {
-                if !pending.isEmpty && info.kind != .directory { throw FileError(.resolve, self, .notDirectory) }
+                if !pending.isEmpty && info.kind != .directory && missing != .any {
+                    throw FileError(.resolve, self, .notDirectory)
+                }
                 resolved = candidate
                 continue
             }

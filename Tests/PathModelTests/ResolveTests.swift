@@ -64,4 +64,33 @@ struct ResolveTests {
             }
         }
     }
+
+    @Test(
+        "resolvingSymlinks(allowingMissing:) lets the last or any component be missing",
+        arguments: [
+            ("link/new", File.MissingComponents.last, "real/new"),
+            ("link/new/more", .any, "real/new/more"),
+            ("link/new/../other", .any, "real/other"),
+            ("real/file/below", .any, "real/file/below"),
+        ])
+    func allowingMissing(_ path: String, _ missing: File.MissingComponents, _ expected: String) throws {
+        try withScratch { dir in
+            try (dir + "real").makeDirectory()
+            try (dir + "real/file").write(text: "x")
+            try (dir + "link").makeSymlink(to: "real")
+            let base = try dir.resolvingSymlinks()
+            #expect(try (dir + path).resolvingSymlinks(allowingMissing: missing) == base + expected)
+        }
+    }
+
+    @Test("resolvingSymlinks(allowingMissing: .last) still needs every other component")
+    func lastOnly() throws {
+        try withScratch { dir in
+            try (dir + "real").makeDirectory()
+            let path = dir + "real/missing/new"
+            #expect(throws: FileError(.resolve, path, .noSuchFileOrDirectory)) {
+                try path.resolvingSymlinks(allowingMissing: .last)
+            }
+        }
+    }
 }

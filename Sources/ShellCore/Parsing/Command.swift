@@ -22,6 +22,9 @@ public enum Command {
     case tree(TreeCommand)
     case find(FindCommand)
     case du(DuCommand)
+    case basename(BasenameCommand)
+    case dirname(DirnameCommand)
+    case realpath(RealpathCommand)
 
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
@@ -29,6 +32,7 @@ public enum Command {
         HelpCommand.self, HistoryCommand.self, LsCommand.self, MkdirCommand.self, MvCommand.self,
         PwdCommand.self, RmCommand.self, RmdirCommand.self, SetCommand.self, StatCommand.self,
         TouchCommand.self, TreeCommand.self, FindCommand.self, DuCommand.self,
+        BasenameCommand.self, DirnameCommand.self, RealpathCommand.self,
     ]
 
     /// The command type called `name`, if there is one.
@@ -60,6 +64,9 @@ public enum Command {
         case TreeCommand.name: return .tree(try .parse(arguments))
         case FindCommand.name: return .find(try .parse(arguments))
         case DuCommand.name: return .du(try .parse(arguments))
+        case BasenameCommand.name: return .basename(try .parse(arguments))
+        case DirnameCommand.name: return .dirname(try .parse(arguments))
+        case RealpathCommand.name: return .realpath(try .parse(arguments))
         default: return nil
         }
     }
@@ -86,6 +93,9 @@ public enum Command {
         case .tree(let command): return command
         case .find(let command): return command
         case .du(let command): return command
+        case .basename(let command): return command
+        case .dirname(let command): return command
+        case .realpath(let command): return command
         }
     }
 }

@@ -1,0 +1,53 @@
+import PathModel
+
+/// `realpath [-e|-m] [-z] FILE...`: print each FILE's absolute path with `.`, `..` and symlinks
+/// resolved, against the shell's current directory.
+public struct RealpathCommand: ShellCommand {
+    public static let name = "realpath"
+    public static let summary =
+        "Print the resolved absolute path of each FILE; all but the last component must exist by default."
+    public static let synopsis = "[-e | -m] [-z] FILE..."
+    public static let options = [
+        OptionSpec("e", "canonicalize-existing", help: "all components of the path must exist"),
+        OptionSpec("m", "canonicalize-missing", help: "no path components need exist or be a directory"),
+        OptionSpec("z", "zero", help: "end each output line with NUL, not newline"),
+    ]
+
+    /// Which components may be missing.
+    public var missing: File.MissingComponents
+    /// End each path with NUL.
+    public var zeroTerminated: Bool
+    public var operands: [Argument]
+
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        switch arguments.last(of: ["canonicalize-existing", "canonicalize-missing"]) {
+        case "canonicalize-existing": missing = .none
+        case "canonicalize-missing": missing = .any
+        default: missing = .last
+        }
+        zeroTerminated = arguments.has("zero")
+        operands = arguments.operands
+        guard !operands.isEmpty else { throw UsageError(Messages.missingOperand) }
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        var status = ExitStatus.success
+        for operand in operands {
+            do throws(FileError) {
+                if operand.bytes.isEmpty { throw FileError(.resolve, operand.file, .noSuchFileOrDirectory) }
+                let resolved = try context.resolve(operand).resolvingSymlinks(allowingMissing: missing)
+                context.stdout.write(bytes: resolved.bytes)
+                context.stdout.write(bytes: CollectionOfOne(zeroTerminated ? 0x00 : 0x0A))
+            } catch {
+                context.stdout.flush()
+                context.error(Diagnostics.renderBare(error, as: operand.bytes))
+                status = .failure
+            }
+        }
+        return status
+    }
+
+    private enum Messages {
+        static let missingOperand = "missing operand"
+    }
+}
