@@ -34,6 +34,14 @@ public struct OpenFile: Sendable, Hashable {
         do { return try Sys.read(descriptor, into: &buffer) } catch { throw FileError(.read, file, error) }
     }
 
+    /// Reads up to `buffer.count` bytes at `offset` into `buffer`, leaving the descriptor's own
+    /// offset alone; returns the count, 0 at or past the end.
+    /// - Throws: `FileError` with operation `.read`.
+    /// Corresponds to `pread(2)`.
+    public func read(into buffer: inout [UInt8], at offset: UInt64) throws(FileError) -> Int {
+        do { return try Sys.read(descriptor, into: &buffer, at: offset) } catch { throw FileError(.read, file, error) }
+    }
+
     /// Writes all of `bytes`.
     /// - Throws: `FileError` with operation `.write` (`EPIPE` when the reader has gone).
     /// Corresponds to `write(2)`.

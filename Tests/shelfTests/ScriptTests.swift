@@ -51,6 +51,18 @@ import Testing
         return url
     }
 
+    @Test(
+        "head and tail read standard input for - or no FILE",
+        arguments: [
+            ("tail -n 2", "3\n4\n"), ("head -n 1 -", "1\n"), ("tail -n +4", "4\n"), ("head -c -4", "1\n2\n"),
+            ("tail -v -c 2 -", "==> standard input <==\n4\n"),
+        ])
+    func headAndTailReadStandardInput(_ line: String, _ expected: String) throws {
+        let result = try Self.shelf(["-c", line], input: "1\n2\n3\n4\n")
+        #expect(result.stdout == expected)
+        #expect(result.status == 0)
+    }
+
     @Test func commandStringRunsAndReportsTheLastStatus() throws {
         let result = try Self.shelf(["-c", "mkdir d; cd d && pwd; echo done"])
         #expect(result.stdout.hasSuffix("/d\ndone\n"))

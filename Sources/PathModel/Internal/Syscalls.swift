@@ -101,6 +101,15 @@ enum Sys {
         try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try read(fd, into: raw) } }.get()
     }
 
+    /// Reads at `offset` without moving the descriptor's offset.
+    static func read(_ fd: Int32, into buffer: inout [UInt8], at offset: UInt64) throws(Errno) -> Int {
+        try buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in
+                try retrying(.read) { Glibc.pread(fd, raw.baseAddress, raw.count, off_t(offset)) }
+            }
+        }.get()
+    }
+
     static func fsync(_ fd: Int32) throws(Errno) {
         _ = try retrying(.fsync) { Glibc.fsync(fd) }
     }

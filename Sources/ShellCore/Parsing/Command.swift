@@ -25,6 +25,8 @@ public enum Command {
     case basename(BasenameCommand)
     case dirname(DirnameCommand)
     case realpath(RealpathCommand)
+    case head(HeadCommand)
+    case tail(TailCommand)
 
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
@@ -32,7 +34,7 @@ public enum Command {
         HelpCommand.self, HistoryCommand.self, LsCommand.self, MkdirCommand.self, MvCommand.self,
         PwdCommand.self, RmCommand.self, RmdirCommand.self, SetCommand.self, StatCommand.self,
         TouchCommand.self, TreeCommand.self, FindCommand.self, DuCommand.self,
-        BasenameCommand.self, DirnameCommand.self, RealpathCommand.self,
+        BasenameCommand.self, DirnameCommand.self, RealpathCommand.self, HeadCommand.self, TailCommand.self,
     ]
 
     /// The command type called `name`, if there is one.
@@ -67,6 +69,8 @@ public enum Command {
         case BasenameCommand.name: return .basename(try .parse(arguments))
         case DirnameCommand.name: return .dirname(try .parse(arguments))
         case RealpathCommand.name: return .realpath(try .parse(arguments))
+        case HeadCommand.name: return .head(try .parse(arguments))
+        case TailCommand.name: return .tail(try .parse(arguments))
         default: return nil
         }
     }
@@ -96,6 +100,8 @@ public enum Command {
         case .basename(let command): return command
         case .dirname(let command): return command
         case .realpath(let command): return command
+        case .head(let command): return command
+        case .tail(let command): return command
         }
     }
 }

@@ -1,0 +1,244 @@
+import PathModel
+
+/// How much of each input `head` or `tail` writes, and the loop over inputs they share: opening
+/// each operand (`-` is standard input), `==> NAME <==` headers, GNU's messages and status.
+public struct FilePortion: Sendable {
+    /// Whether counts are of lines or of bytes.
+    public enum Unit: Sendable { case lines, bytes }
+
+    /// Which part of the input.
+    public enum Part: Sendable {
+        /// The first N units (`head -n N`).
+        case first(UInt64)
+        /// All but the last N units (`head -n -N`).
+        case allButLast(UInt64)
+        /// The last N units (`tail -n N`).
+        case last(UInt64)
+        /// From unit N on, counting from 1 (`tail -n +N`).
+        case from(UInt64)
+    }
+
+    /// Lines or bytes.
+    public let unit: Unit
+    /// Which part.
+    public let part: Part
+
+    /// A portion of inputs.
+    public init(unit: Unit, part: Part) {
+        self.unit = unit
+        self.part = part
+    }
+
+    /// Parses a count as GNU's head and tail do: digits with an optional multiplier suffix
+    /// (`b` 512, `K` 1024, `KB` 1000, `M`, `MB`, `G`, `GB`…); the sign was taken off already.
+    static func count(_ text: Substring) -> UInt64? {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, let value = UInt64(digits) else { return nil }
+        let suffix = text.dropFirst(digits.count)
+        guard let multiplier = multipliers[String(suffix)] else { return nil }
+        let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        return overflow ? .max : product
+    }
+
+    private static let multipliers: [String: UInt64] = {
+        var table: [String: UInt64] = ["": 1, "b": 512]
+        for (power, letter) in ["K", "M", "G", "T", "P", "E"].enumerated() {
+            table[letter] = UInt64(1) << (10 * (power + 1))
+            table[letter + "iB"] = UInt64(1) << (10 * (power + 1))
+            var decimal: UInt64 = 1
+            for _ in 0...power { decimal *= 1000 }
+            table[letter + "B"] = decimal
+        }
+        table["kB"] = 1000
+        return table
+    }()
+
+    /// Writes the portion of every operand, with headers when there are several (or `verbose`).
+    func run(operands: [Argument], verbose: Bool, quiet: Bool, in context: CommandContext) -> ExitStatus {
+        let inputs = operands.isEmpty ? [Argument("-")] : operands
+        let headers = !quiet && (verbose || inputs.count > 1)
+        var status = ExitStatus.success
+        var first = true
+        for operand in inputs {
+            if context.isCancelled { return .interrupted }
+            let standardInput = operand.bytes == [0x2D]
+            let shown = standardInput ? "standard input" : operand.text
+            let input: OpenFile
+            do {
+                input = standardInput ? .standardInput : try context.resolve(operand).open(.read)
+            } catch {
+                context.stdout.flush()
+                context.error("\(Messages.cannotOpen) \(Quoting.always(operand.bytes)) \(Messages.forReading): \(error.reason)")
+                status = .failure
+                continue
+            }
+            defer { if !standardInput { input.close() } }
+            if headers {
+                context.stdout.write((first ? "" : "\n") + "==> \(shown) <==\n")
+            }
+            first = false
+            do {
+                try write(input, to: context.stdout, isCancelled: { context.isCancelled })
+            } catch {
+                context.stdout.flush()
+                context.error("\(Messages.errorReading) \(Quoting.always(standardInput ? Array(shown.utf8) : operand.bytes)): \(error.reason)")
+                status = .failure
+            }
+            if context.stdout.isBroken { break }
+        }
+        context.stdout.flush()
+        if let error = context.stdout.error, error.errno != .brokenPipe {
+            context.error("write error: \(error.reason)")
+            return .failure
+        }
+        return status
+    }
+
+    /// Writes this portion of one input.
+    func write(_ input: OpenFile, to output: OutputStream, isCancelled: () -> Bool) throws(FileError) {
+        let info = try input.info()
+        if info.kind == .directory { throw FileError(.read, input.file, .isDirectory) }
+        if case .last(let count) = part, info.kind == .regular {
+            try writeEnd(of: input, size: info.size, count: count, to: output)
+            return
+        }
+        var reader = ChunkReader(input: input)
+        switch part {
+        case .first(let count):
+            var left = count
+            while left > 0, let chunk = try reader.next(isCancelled) {
+                let end = prefixEnd(chunk, &left)
+                output.write(bytes: chunk[..<end])
+            }
+        case .from(let start):
+            var skip = start > 0 ? start - 1 : 0
+            while let chunk = try reader.next(isCancelled) {
+                let begin = skip > 0 ? prefixEnd(chunk, &skip) : chunk.startIndex
+                output.write(bytes: chunk[begin...])
+            }
+        case .allButLast(let count):
+            // Keep back what could still be among the last `count` units; write the rest.
+            var pending: [UInt8] = []
+            while let chunk = try reader.next(isCancelled) {
+                pending += chunk
+                let keep = suffixStart(pending, count)
+                if keep > 0 {
+                    output.write(bytes: pending[..<keep])
+                    pending.removeFirst(keep)
+                }
+            }
+        case .last(let count):
+            var pending: [UInt8] = []
+            while let chunk = try reader.next(isCancelled) {
+                pending += chunk
+                let keep = suffixStart(pending, count)
+                if keep > 1 << 16 { pending.removeFirst(keep) }
+            }
+            output.write(bytes: pending[suffixStart(pending, count)...])
+        }
+    }
+
+    /// The end of the first `left` units of `chunk`, taking them off `left`.
+    private func prefixEnd(_ chunk: ArraySlice<UInt8>, _ left: inout UInt64) -> Int {
+        switch unit {
+        case .bytes:
+            let take = Int(min(UInt64(chunk.count), left))
+            left -= UInt64(take)
+            return chunk.startIndex + take
+        case .lines:
+            var index = chunk.startIndex
+            while left > 0, let newline = chunk[index...].firstIndex(of: 0x0A) {
+                left -= 1
+                index = newline + 1
+            }
+            return left > 0 ? chunk.endIndex : index
+        }
+    }
+
+    /// Where the last `count` units of `bytes` start (a last line need not end with a newline).
+    private func suffixStart(_ bytes: [UInt8], _ count: UInt64) -> Int {
+        switch unit {
+        case .bytes:
+            return bytes.count - Int(min(UInt64(bytes.count), count))
+        case .lines:
+            guard count > 0 else { return bytes.count }
+            var seen: UInt64 = 0
+            var index = bytes.endIndex
+            if index > 0, bytes[index - 1] == 0x0A { index -= 1 }
+            while index > 0 {
+                if bytes[index - 1] == 0x0A {
+                    seen += 1
+                    if seen == count { return index }
+                }
+                index -= 1
+            }
+            return 0
+        }
+    }
+
+    /// `tail` of a regular file: read backwards from the end only as far as needed.
+    private func writeEnd(of input: OpenFile, size: UInt64, count: UInt64, to output: OutputStream) throws(FileError) {
+        var start: UInt64
+        switch unit {
+        case .bytes:
+            start = size - min(size, count)
+        case .lines:
+            start = 0
+            var seen: UInt64 = 0
+            var end = size
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var skippedFinalNewline = false
+            scan: while end > 0, count > 0 {
+                let length = Int(min(UInt64(buffer.count), end))
+                let offset = end - UInt64(length)
+                let read = try input.read(into: &buffer, at: offset)
+                guard read == length else { break }
+                var index = length
+                while index > 0 {
+                    index -= 1
+                    guard buffer[index] == 0x0A else { continue }
+                    if !skippedFinalNewline && offset + UInt64(index) == size - 1 {
+                        skippedFinalNewline = true
+                        continue
+                    }
+                    seen += 1
+                    if seen == count {
+                        start = offset + UInt64(index) + 1
+                        break scan
+                    }
+                }
+                end = offset
+            }
+            if count == 0 { start = size }
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var offset = start
+        while true {
+            let read = try input.read(into: &buffer, at: offset)
+            if read == 0 { break }
+            output.write(bytes: buffer[..<read])
+            offset += UInt64(read)
+        }
+    }
+
+    private enum Messages {
+        static let cannotOpen = "cannot open"
+        static let forReading = "for reading"
+        static let errorReading = "error reading"
+    }
+}
+
+/// Reads an input in chunks of 64 KiB.
+private struct ChunkReader {
+    let input: OpenFile
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+
+    init(input: OpenFile) { self.input = input }
+
+    /// The next chunk, or nil at the end (or when cancelled).
+    mutating func next(_ isCancelled: () -> Bool) throws(FileError) -> ArraySlice<UInt8>? {
+        if isCancelled() { return nil }
+        let count = try input.read(into: &buffer)
+        return count == 0 ? nil : buffer[..<count]
+    }
+}

@@ -1,0 +1,53 @@
+import PathModel
+import Testing
+
+@testable import ShellCore
+
+/// head and tail against GNU coreutils on files with and without a final newline, an empty
+/// file, a large file (tail reads it from the end), a directory and a missing file.
+@Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/tail"), "needs GNU coreutils"))
+struct HeadTailCommandTests {
+    static let lines: [(tool: String, arguments: [String])] = [
+        ("head", ["four"]), ("head", ["-n", "2", "four"]), ("head", ["-n", "-2", "four"]), ("head", ["-c", "3", "four"]),
+        ("head", ["-c", "-3", "four"]), ("head", ["four", "missing", "nonl"]), ("head", ["-v", "four"]),
+        ("head", ["-q", "four", "nonl"]), ("head", ["-n", "1K", "numbers"]), ("head", ["-n", "-99995", "numbers"]),
+        ("head", ["-c", "-100000000", "numbers"]), ("head", ["dir"]), ("head", ["empty", "four"]),
+        ("head", ["-n", "0", "four"]), ("head", ["-c", "1KB", "numbers"]),
+        ("tail", ["four"]), ("tail", ["-n", "2", "four"]), ("tail", ["-n", "+3", "four"]), ("tail", ["-c", "3", "four"]),
+        ("tail", ["-c", "+3", "four"]), ("tail", ["four", "four"]), ("tail", ["nonl"]), ("tail", ["-n", "1", "nonl"]),
+        ("tail", ["empty"]), ("tail", ["-n", "0", "four"]), ("tail", ["-n", "+0", "four"]), ("tail", ["dir"]),
+        ("tail", ["missing"]), ("tail", ["-n", "5", "numbers"]), ("tail", ["-n", "70000", "numbers"]),
+        ("tail", ["-n", "+99990", "numbers"]), ("tail", ["-c", "100", "numbers"]), ("tail", ["-n", "1b", "numbers"]),
+        ("tail", ["-n", "3", "blank-lines"]), ("tail", ["-n", "-2", "four"]),
+    ]
+
+    @Test(arguments: lines)
+    func matchesGNU(_ tool: String, _ arguments: [String]) throws {
+        let shell = TestShell()
+        try shell.write("four", "a\nb\nc\nd\n")
+        try shell.write("nonl", "x\ny")
+        try shell.write("empty")
+        try shell.write("blank-lines", "\n\n\n\n\n")
+        try shell.write("numbers", (1...100_000).map(String.init).joined(separator: "\n") + "\n")
+        try shell.path("dir").makeDirectory()
+        let expected = try ReferenceTool.run("/usr/bin/" + tool, arguments, in: shell.directory.file)
+        let result = shell.run(ReferenceTool.commandLine(tool, arguments))
+        #expect(result.stdout == expected.stdout, "\(tool) \(arguments)")
+        #expect(result.stderr == expected.stderr, "\(tool) \(arguments)")
+        #expect(result.status == expected.status, "\(tool) \(arguments)")
+    }
+
+    @Test(
+        "Bad counts",
+        arguments: [
+            ("head -n x four", "head: invalid number of lines: 'x'"),
+            ("tail -c 5Q four", "tail: invalid number of bytes: '5Q'"),
+        ])
+    func badCounts(_ line: String, _ message: String) throws {
+        let shell = TestShell()
+        try shell.write("four", "a\n")
+        let result = shell.run(line)
+        #expect(result.stderr.hasPrefix(message + "\n"))
+        #expect(result.status == .usage)
+    }
+}
