@@ -145,7 +145,8 @@ public struct RmCommand: ShellCommand {
     /// Whether the user agrees to `step`: always without asking under -f; asked for every step
     /// under -i; by default asked only for a write-protected file, and only on a terminal.
     private func confirm(
-        _ step: RemovalStep, spelled: String, confirmation: Confirmation, context: CommandContext
+        _ step: RemovalStep, spelled quoting: @autoclosure () -> String, confirmation: Confirmation,
+        context: CommandContext
     ) -> Bool {
         guard prompt == .always || (prompt == .writeProtected && context.state.asker != nil) else {
             return true
@@ -154,12 +155,14 @@ public struct RmCommand: ShellCommand {
         case .descend(let directory):
             // An empty directory is not descended into: GNU asks only whether to remove it.
             guard prompt == .always, !directory.isEmptyDirectory else { return true }
+            let spelled = quoting()
             let question =
                 "\(Messages.descend) \(writeProtection(directory))\(Messages.directory) \(spelled)? "
             return confirmation.ask(question, declining: "\(Messages.notRemoving) \(spelled)")
         case .remove(let file, let kind):
             let protection = kind == .symlink ? "" : writeProtection(file)
             if prompt == .writeProtected && protection.isEmpty { return true }
+            let spelled = quoting()
             let question = "\(Messages.remove) \(protection)\(describe(file, kind)) \(spelled)? "
             guard prompt == .always else {
                 // As GNU rm without -i: asked only when someone can answer; otherwise removed.
