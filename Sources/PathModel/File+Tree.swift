@@ -59,20 +59,28 @@ extension File {
                 return false
             }
         }
+        // One directory is open at a time, whatever the depth: going down opens the child and
+        // closes the parent; coming back up opens the parent through the child's `..` and checks
+        // that it is the directory left (device, inode), so that a tree moved meanwhile is not
+        // followed. Paths are built only for the callbacks, so their length does not matter.
         struct Level {
-            let path: File
-            let stream: DirectoryStream
+            let name: [UInt8]
+            let identity: FileIdentity
+            let pathLength: Int
             let entries: [(name: [UInt8], type: UInt8)]
             var index = 0
             var complete = true
         }
-        func open(_ path: File, name: [UInt8]?, at parent: Int32) -> Level? {
+        func open(_ path: File, name: [UInt8], at parent: Int32) -> (DirectoryStream, Level)? {
             guard confirm(.descend(path)) else { return nil }
             do throws(Errno) {
-                let opened = try withCName(name ?? path.bytes) { (raw) throws(Errno) in
-                    try Sys.readDirectory(raw, at: parent)
+                let opened = try withCName(name) { (raw) throws(Errno) in try Sys.readDirectory(raw, at: parent) }
+                let identity: FileIdentity
+                do throws(Errno) { identity = try Sys.identity(fd: opened.stream.descriptor) } catch {
+                    opened.stream.close()
+                    throw error
                 }
-                return Level(path: path, stream: opened.stream, entries: opened.entries)
+                return (opened.stream, Level(name: name, identity: identity, pathLength: 0, entries: opened.entries))
             } catch {
                 failed(FileError(.list, path, error))
                 return nil
@@ -84,7 +92,9 @@ extension File {
             }
         }
 
-        guard let top = open(self, name: nil, at: Sys.cwd) else { return false }
+        guard var (current, top) = open(self, name: bytes, at: Sys.cwd) else { return false }
+        defer { current.close() }
+        var path = self
         var stack = [top]
         var everything = true
         while var level = stack.last {
@@ -92,8 +102,8 @@ extension File {
                 let entry = level.entries[level.index]
                 level.index += 1
                 stack[stack.count - 1] = level
-                let path = level.path.appending(name: entry.name)
-                let dir = level.stream.descriptor
+                let entryPath = path.appending(name: entry.name)
+                let dir = current.descriptor
                 var kind = FileKind(directoryEntryType: entry.type)
                 if kind == nil {
                     do {
@@ -102,46 +112,72 @@ extension File {
                         }
                         kind = FileKind(mode: raw.mode)
                     } catch {
-                        failed(FileError(.remove, path, error))
+                        failed(FileError(.remove, entryPath, error))
                         stack[stack.count - 1].complete = false
                         continue
                     }
                 }
                 if kind == .directory {
-                    if let child = open(path, name: entry.name, at: dir) {
-                        stack.append(child)
+                    if var (child, childLevel) = open(entryPath, name: entry.name, at: dir) {
+                        current.close()
+                        current = child
+                        childLevel = Level(
+                            name: childLevel.name, identity: childLevel.identity, pathLength: path.byteCount,
+                            entries: childLevel.entries)
+                        stack.append(childLevel)
+                        path = entryPath
                     } else {
                         stack[stack.count - 1].complete = false
                     }
                     continue
                 }
-                guard confirm(.remove(path, kind!)) else {
+                guard confirm(.remove(entryPath, kind!)) else {
                     stack[stack.count - 1].complete = false
                     continue
                 }
                 do {
                     try unlink(entry.name, at: dir, directory: false)
-                    removed(path, kind!)
+                    removed(entryPath, kind!)
                 } catch {
-                    failed(FileError(.remove, path, error))
+                    failed(FileError(.remove, entryPath, error))
                     stack[stack.count - 1].complete = false
                 }
                 continue
             }
-            // Every entry is handled: close, then remove the directory itself if it is empty.
+            // Every entry is handled: back to the parent, then remove the directory if it is empty.
             stack.removeLast()
-            level.stream.close()
-            var done = level.complete && confirm(.remove(level.path, .directory))
+            let finished = path
+            if let parent = stack.last {
+                do throws(Errno) {
+                    let opened = try withCName([0x2E, 0x2E]) { (raw) throws(Errno) in
+                        try Sys.openDirectory(raw, at: current.descriptor)
+                    }
+                    let identity: FileIdentity
+                    do throws(Errno) { identity = try Sys.identity(fd: opened.descriptor) } catch {
+                        opened.close()
+                        throw error
+                    }
+                    current.close()
+                    current = opened
+                    guard identity == parent.identity else { throw .noSuchFileOrDirectory }
+                } catch {
+                    // The tree moved under the walk: stop rather than remove from the wrong place.
+                    failed(FileError(.list, finished.leadingBytes(level.pathLength), error))
+                    return false
+                }
+                path = finished.leadingBytes(level.pathLength)
+            }
+            var done = level.complete && confirm(.remove(finished, .directory))
             if done {
                 do {
-                    if let parent = stack.last {
-                        try unlink(Array(level.path.nameBytes), at: parent.stream.descriptor, directory: true)
+                    if stack.isEmpty {
+                        try finished.withCString { (raw) throws(Errno) in try Sys.rmdir(raw) }
                     } else {
-                        try level.path.withCString { (raw) throws(Errno) in try Sys.rmdir(raw) }
+                        try unlink(level.name, at: current.descriptor, directory: true)
                     }
-                    removed(level.path, .directory)
+                    removed(finished, .directory)
                 } catch {
-                    failed(FileError(.removeDirectory, level.path, error))
+                    failed(FileError(.removeDirectory, finished, error))
                     done = false
                 }
             }
@@ -152,6 +188,10 @@ extension File {
         }
         return everything
     }
+
+    /// The path made of this path's first `count` bytes, which must be a path this one was built
+    /// from by `appending(name:)`.
+    fileprivate func leadingBytes(_ count: Int) -> File { File(normalizedStorage: Array(bytes.prefix(count)) + [0]) }
 
     /// Whether `other` is this directory or lies below it, judged by (device, inode) of `other`'s
     /// existing ancestors, so that links and `..` in the spelling cannot hide it.

@@ -145,14 +145,12 @@ final class LineEditor {
     }
 }
 
-/// A name as a list of choices shows it: bytes that are not UTF-8 and control characters as `?`,
-/// as `ls` shows them on a terminal.
+/// A name as a list of choices shows it: as it is when printable, else in shell-escape quoting (as
+/// `ls` shows it on a terminal), with a directory's `/` after the quotes.
 private func printable(_ name: [UInt8]) -> [UInt8] {
-    let text = String(decoding: name, as: UTF8.self)
-    let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
-        scalar == "\u{FFFD}" || scalar.properties.generalCategory == .control ? "?" : scalar
-    }
-    return Array(String(String.UnicodeScalarView(scalars)).utf8)
+    guard !Quoting.isPrintable(name) else { return name }
+    let directory = name.count > 1 && name.last == 0x2F
+    return Array(Quoting.ifNeeded(Array(name.dropLast(directory ? 1 : 0))).utf8) + (directory ? [0x2F] : [])
 }
 
 /// Calls `body` with `bytes` as a NUL-terminated C string.

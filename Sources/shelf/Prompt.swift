@@ -16,7 +16,7 @@ struct Prompt {
     func primary(_ state: ShellState) -> [UInt8] {
         var result =
             paint("shelf", Style.name) + Array(":".utf8)
-            + paint(abbreviated(state.cwd, home: state.home), Style.directory)
+            + paint(escaped(abbreviated(state.cwd, home: state.home)), Style.directory)
         if !state.lastStatus.succeeded {
             result += Array(" ".utf8) + paint(Array("[\(state.lastStatus.code)]".utf8), Style.failure)
         }
@@ -35,6 +35,15 @@ struct Prompt {
         if rest.isEmpty { return [0x7E] }
         guard rest.first == 0x2F else { return path }
         return [0x7E] + rest
+    }
+
+    /// `path` as it can be shown on a terminal: as it is when printable, else with the part after a
+    /// leading `~/` in shell-escape quoting (`~/'new'$'\n''line'`), so that no name in the path can
+    /// move the cursor, change colours or break the line.
+    func escaped(_ path: [UInt8]) -> [UInt8] {
+        guard !Quoting.isPrintable(path) else { return path }
+        let home: [UInt8] = path.starts(with: [0x7E, 0x2F]) ? [0x7E, 0x2F] : []
+        return home + Array(Quoting.ifNeeded(Array(path.dropFirst(home.count))).utf8)
     }
 
     /// `text` in `style`, the escapes wrapped in \001 \002 so readline knows they take no room.

@@ -267,6 +267,23 @@ private let prompt = "shelf:~$ "
         try shell.expect(prompt + "cat ")
     }
 
+    @Test func hostileNamesAreEscapedInChoicesAndThePrompt() throws {
+        let home = Home()
+        home.write("/new\nline", "")
+        home.write("/\u{1B}[31mred", "")
+        home.write("/d\u{1B}[2J/inside", "")
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cat \t\t")
+        try shell.expect("''$'\\033''[31mred'")
+        try shell.expect("'d'$'\\033''[2J'/")
+        try shell.expect("'new'$'\\n''line'")
+        try shell.expect(prompt + "cat ")
+        try shell.run("\u{15}cd d*", shows: "", then: "shelf:~/'d'$'\\033''[2J'$ ")
+        let shown = String(decoding: shell.output, as: UTF8.self)
+        #expect(!shown.contains("\u{1B}[31m") && !shown.contains("\u{1B}[2J") && !shown.contains("new\nline"))
+    }
+
     @Test func manyChoicesAskFirst() throws {
         let home = Home()
         for index in 0..<120 { home.write("/many/f\(index)", "") }

@@ -21,10 +21,15 @@ import Testing
 
     /// Runs shelf with `arguments` in a fresh private directory, feeding `input` on stdin.
     static func shelf(_ arguments: [String], input: String? = nil, in directory: URL? = nil) throws -> Result {
+        try run(binary, arguments, input: input, in: directory)
+    }
+
+    /// Runs `executable` as `shelf(_:input:in:)` runs shelf.
+    static func run(_ executable: String, _ arguments: [String], input: String? = nil, in directory: URL? = nil) throws -> Result {
         let workDirectory = try directory ?? makeDirectory()
         defer { if directory == nil { try? FileManager.default.removeItem(at: workDirectory) } }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = workDirectory
         process.environment = ["HOME": workDirectory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]

@@ -128,6 +128,12 @@ enum Sys {
         return result
     }
 
+    /// The (device, inode) of an open descriptor.
+    static func identity(fd: Int32) throws(Errno) -> FileIdentity {
+        let raw = try stat(fd: fd)
+        return FileIdentity(device: raw.dev, inode: raw.ino)
+    }
+
     static func mkdir(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd, mode: mode_t) throws(Errno) {
         _ = try retrying(.mkdir, path) { mkdirat(dir, path, mode) }
     }

@@ -148,19 +148,22 @@ public struct RmCommand: ShellCommand {
     /// under -i; by default asked only for a write-protected file, and only when standard input is
     /// a terminal (so a script fed on standard input checks no file's write access).
     private func confirm(
-        _ step: RemovalStep, spelled: String, confirmation: Confirmation, context: CommandContext
+        _ step: RemovalStep, spelled quoting: @autoclosure () -> String, confirmation: Confirmation,
+        context: CommandContext
     ) -> Bool {
         guard mayAsk(context) else { return true }
         switch step {
         case .descend(let directory):
             // An empty directory is not descended into: GNU asks only whether to remove it.
             guard prompt == .always, !directory.isEmptyDirectory else { return true }
+            let spelled = quoting()
             let question =
                 "\(Messages.descend) \(writeProtection(directory))\(Messages.directory) \(spelled)? "
             return confirmation.ask(question, declining: "\(Messages.notRemoving) \(spelled)")
         case .remove(let file, let kind):
             let protection = kind == .symlink ? "" : writeProtection(file)
             if prompt == .writeProtected && protection.isEmpty { return true }
+            let spelled = quoting()
             let question = "\(Messages.remove) \(protection)\(describe(file, kind)) \(spelled)? "
             guard prompt == .always else {
                 // As GNU rm without -i: asked only when someone can answer; otherwise removed.

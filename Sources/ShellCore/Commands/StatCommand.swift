@@ -44,18 +44,17 @@ public struct StatCommand: ShellCommand {
                 continue
             }
             let template: String
-            let quoteNames: Bool
             if let format {
                 template = format
-                // GNU stat quotes %N only when the format spells "%N" exactly (no flags or width).
-                quoteNames = format.contains("%N")
             } else {
                 template = Self.defaultFormat(
                     device: info.kind == .characterDevice || info.kind == .blockDevice)
-                quoteNames = false
             }
+            // GNU stat quotes %N only when the format spells "%N" exactly (no flags or width); a
+            // terminal never gets a name's control characters or invalid bytes as they are.
             let rendering = StatRendering(
-                name: operand.bytes, info: info, zone: zone, quoteNames: quoteNames, names: names)
+                name: operand.bytes, info: info, zone: zone, quoteNames: format?.contains("%N") == true,
+                escapeNames: context.stdout.isTerminal, names: names)
             switch rendering.render(Array(template.utf8)) {
             case .success(let bytes):
                 context.stdout.write(bytes: bytes)
@@ -97,6 +96,9 @@ struct StatRendering {
     let zone: Clock.Zone
     /// Quote `%N` names as the shell would (`'a b' -> 'c'`); else show them as they are.
     let quoteNames: Bool
+    /// Write a name with control characters or invalid UTF-8 in shell-escape quoting
+    /// (`'a'$'\n''b'`) wherever it appears, as a terminal needs.
+    let escapeNames: Bool
     /// Where `%U` and `%G` look names up.
     let names: OwnerNames
 
@@ -224,7 +226,7 @@ struct StatRendering {
     private func directive(_ letter: UInt8, modifier: UInt8?, spec: Spec, hadDigitsBeforeDot: Bool) -> [UInt8]
     {
         switch letter {
-        case UInt8(ascii: "n"): return Self.string(name, spec)
+        case UInt8(ascii: "n"): return Self.string(escapeNames ? Self.escaped(name) : name, spec)
         case UInt8(ascii: "N"): return quotedName(spec)
         case UInt8(ascii: "d"): return Self.unsigned(Self.part(of: info.device, modifier), spec)
         case UInt8(ascii: "D"): return Self.unsigned(info.device, spec, base: 16)
@@ -274,12 +276,19 @@ struct StatRendering {
 
     /// `%N`: the name, and for a symlink ` -> ` and its target, each formatted with `spec`.
     private func quotedName(_ spec: Spec) -> [UInt8] {
-        func shown(_ bytes: [UInt8]) -> [UInt8] { quoteNames ? Array(Quoting.always(bytes).utf8) : bytes }
+        func shown(_ bytes: [UInt8]) -> [UInt8] {
+            quoteNames ? Array(Quoting.always(bytes).utf8) : escapeNames ? Self.escaped(bytes) : bytes
+        }
         var result = Self.string(shown(name), spec)
         if info.kind == .symlink, let target = info.linkTarget {
             result += Array(" -> ".utf8) + Self.string(shown(target.bytes), spec)
         }
         return result
+    }
+
+    /// `bytes` as they are when printable, else in shell-escape quoting.
+    private static func escaped(_ bytes: [UInt8]) -> [UInt8] {
+        Quoting.isPrintable(bytes) ? bytes : Array(Quoting.ifNeeded(bytes).utf8)
     }
 
     // MARK: printf conversions

@@ -24,7 +24,9 @@ public enum Quoting {
     /// The bytes quotearg's shell styles quote wherever they stand (`,`, `]`, `%`, `+`, `:` do not count).
     private static let shellSpecial: Set<UInt8> = Set(" \t!\"$&'()*;<=>?[\\^`|".utf8)
 
-    private static func isPrintable(_ bytes: [UInt8]) -> Bool {
+    /// Whether `bytes` are valid UTF-8 without control characters, so that a terminal shows them as
+    /// they are: no newline, tab or escape sequence, no C1 control, no invalid byte.
+    public static func isPrintable(_ bytes: [UInt8]) -> Bool {
         guard let text = String(validating: bytes, as: UTF8.self) else { return false }
         return !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }
     }
@@ -49,6 +51,8 @@ public enum Quoting {
         }
         func flushEscapes() {
             guard !escapes.isEmpty else { return }
+            // quotearg always opens with a quote, so a name that starts with an escape gets `''`.
+            if result.isEmpty { result = "''" }
             result += "$'" + escapes + "'"
             escapes = ""
         }

@@ -48,6 +48,9 @@ public struct ScriptRunner {
     /// and runs them.
     private func run(nextLine: () -> [UInt8]?) -> ExitStatus {
         var pending: [UInt8] = []
+        // Where an unfinished statement became unfinished, so that a long one is not read again
+        // from its start for every line it gains.
+        var unfinishedFrom: Int?
         var pendingStart = 1
         var lineNumber = 0
         var status = ExitStatus.success
@@ -64,7 +67,18 @@ public struct ScriptRunner {
                 return .usage
             }
             pending += line
-            if Parser.needsMoreInput(pending) { continue }
+            if let start = unfinishedFrom, Self.isQuote(pending[start]), !line.contains(pending[start]) {
+                continue  // a quote stays open until a line brings its partner
+            }
+            if let start = unfinishedFrom, let point = Self.unfinishedPoint(Array(pending[start...])) {
+                unfinishedFrom = start + point
+                continue
+            }
+            if let point = Self.unfinishedPoint(pending) {
+                unfinishedFrom = point
+                continue
+            }
+            unfinishedFrom = nil
             let source = pending
             pending = []
             if !shell.state.isInteractive {
@@ -90,6 +104,34 @@ public struct ScriptRunner {
             return .usage
         }
         return status
+    }
+}
+
+extension ScriptRunner {
+    /// Where `source` stops being a finished statement, or nil when it is finished (or wrong in a
+    /// way more lines cannot mend): the offset of an open quote, else the end (a trailing `&&`,
+    /// `||` or backslash).
+    ///
+    /// Read from an open quote or from a line start, a tail says "unfinished" only when the whole
+    /// statement is unfinished too, so the runner checks the tail first and the whole statement
+    /// once the tail looks finished: each byte of a long statement is read a bounded number of times.
+    private static func isQuote(_ byte: UInt8) -> Bool { byte == 0x27 || byte == 0x22 }
+
+    static func unfinishedPoint(_ source: [UInt8]) -> Int? {
+        do {
+            _ = try Lexer.tokenize(source)
+        } catch {
+            guard error.problem.isIncomplete else { return nil }
+            guard case .unterminatedQuote = error.problem else { return source.count }
+            var line = 1
+            var offset = 0
+            while line < error.line, let newline = source[offset...].firstIndex(of: 0x0A) {
+                line += 1
+                offset = newline + 1
+            }
+            return offset + error.column
+        }
+        return Parser.needsMoreInput(source) ? source.count : nil
     }
 }
 

@@ -169,14 +169,32 @@ public final class Shell {
     /// Prints `shelf: syntax error: …`, the line, and a caret under the column.
     private func reportSyntaxError(_ error: SyntaxError, source: [UInt8], origin: String, firstLine: Int) {
         let lines = source.split(separator: 0x0A, omittingEmptySubsequences: false)
-        let text = error.line - 1 < lines.count ? Array(lines[error.line - 1]) : []
+        let line = error.line - 1 < lines.count ? lines[error.line - 1] : []
         let where_ = state.isInteractive ? "" : "\(origin):\(firstLine + error.line - 1):\(error.column + 1): "
         stderr.line("shelf: \(where_)syntax error: \(error.message)")
+        let (text, column) = Self.excerpt(of: Array(line), around: error.column)
         stderr.write(bytes: text)
         stderr.line()
-        let prefix = text.prefix(error.column).map { $0 == 0x09 ? "\t" : " " }.joined()
+        let prefix = text.prefix(column).map { $0 == 0x09 ? "\t" : " " }.joined()
         stderr.line(prefix + "^")
     }
+
+    /// The part of a source line shown under a syntax error, and the column within it: at most
+    /// `excerptReach` bytes either side of `column` (`...` marks a cut), with control characters and
+    /// bytes of invalid UTF-8 shown as `?` so that the line cannot drive the terminal.
+    static func excerpt(of line: [UInt8], around column: Int) -> (text: [UInt8], column: Int) {
+        let start = max(0, column - excerptReach)
+        let end = min(line.count, column + excerptReach)
+        var text = Array(line[start..<end])
+        if !Quoting.isPrintable(text) {
+            let valid = String(validating: text, as: UTF8.self) != nil
+            text = text.map { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F && (valid || $0 < 0x80)) ? $0 : 0x3F }
+        }
+        let dots: [UInt8] = [0x2E, 0x2E, 0x2E]
+        return ((start > 0 ? dots : []) + text + (end < line.count ? dots : []), column - start + (start > 0 ? 3 : 0))
+    }
+
+    private static let excerptReach = 100
 
     /// The closest command name to a mistyped one, within two edits.
     static func suggestion(for name: String) -> String? {
