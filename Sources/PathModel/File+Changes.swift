@@ -258,18 +258,69 @@ extension File {
         }
     }
 
+    /// How a link refers to its target.
+    public enum LinkKind: Sendable, Hashable {
+        /// A symbolic link holding the target's path as written.
+        case symbolic
+        /// Another name for the target's inode.
+        case hard
+    }
+
+    /// Creates a link at this path; with `replacing`, whatever non-directory is there is
+    /// replaced in one step: the link is made under a temporary name beside this path and renamed
+    /// over it, so the old entry stays until the new link exists.
+    /// - Throws: `FileError` with operation `.makeLink` (`EEXIST` without `replacing`, `EISDIR`
+    ///   when a directory is in the way).
+    /// Corresponds to `symlink(2)` or `link(2)`, then `rename(2)`.
+    public func makeLink(_ kind: LinkKind, to target: File, replacing: Bool) throws(FileError) {
+        func make(at path: File) throws(FileError) {
+            switch kind {
+            case .symbolic: try path.makeSymlink(to: target)
+            case .hard: try path.makeHardLink(to: target)
+            }
+        }
+        guard replacing else { return try make(at: self) }
+        for _ in 0..<100 {
+            let candidate = temporarySiblingName()
+            do {
+                try make(at: candidate)
+            } catch where error.errno == .fileExists {
+                continue
+            } catch {
+                throw FileError(.makeLink, self, error.errno, destination: target)
+            }
+            do {
+                try candidate.renameReplacing(self)
+            } catch {
+                candidate.removeQuietlyAfterFailure()
+                throw FileError(.makeLink, self, error.errno, destination: target)
+            }
+            // rename(2) between two names of one inode does nothing: the temporary name is left.
+            do {
+                try candidate.removeFile()
+            } catch where error.errno == .noSuchFileOrDirectory {
+                // Renamed away, as usual.
+            }
+            return
+        }
+        throw FileError(.makeLink, self, .fileExists, destination: target)
+    }
+
+    /// A fresh name next to this one for a temporary entry (`.name.XXXXXXXX.shelf-tmp`).
+    private func temporarySiblingName() -> File {
+        var name: [UInt8] = [0x2E]
+        name.append(contentsOf: nameBytes.prefix(100))
+        name.append(0x2E)
+        name.append(contentsOf: hexDigits(Sys.randomNumber()))
+        name.append(contentsOf: Array(".shelf-tmp".utf8))
+        return parent.appending(name: name)
+    }
+
     /// Creates a new, empty, uniquely named file next to this one (`.name.XXXXXXXX.shelf-tmp`)
     /// and returns it open for writing.
     func makeTemporarySibling(mode: UInt32) throws(FileError) -> (file: File, descriptor: Int32) {
-        let directory = parent
-        let base = nameBytes.prefix(100)
         for _ in 0..<100 {
-            var name: [UInt8] = [0x2E]
-            name.append(contentsOf: base)
-            name.append(0x2E)
-            name.append(contentsOf: hexDigits(Sys.randomNumber()))
-            name.append(contentsOf: Array(".shelf-tmp".utf8))
-            let candidate = directory.appending(name: name)
+            let candidate = temporarySiblingName()
             do {
                 let fd = try candidate.withCString { (path) throws(Errno) in
                     try Sys.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, mode: mode_t(mode & 0o777) | 0o600)

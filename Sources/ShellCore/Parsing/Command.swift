@@ -27,6 +27,7 @@ public enum Command {
     case realpath(RealpathCommand)
     case head(HeadCommand)
     case tail(TailCommand)
+    case ln(LnCommand)
 
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
@@ -35,6 +36,7 @@ public enum Command {
         PwdCommand.self, RmCommand.self, RmdirCommand.self, SetCommand.self, StatCommand.self,
         TouchCommand.self, TreeCommand.self, FindCommand.self, DuCommand.self,
         BasenameCommand.self, DirnameCommand.self, RealpathCommand.self, HeadCommand.self, TailCommand.self,
+        LnCommand.self,
     ]
 
     /// The command type called `name`, if there is one.
@@ -71,6 +73,7 @@ public enum Command {
         case RealpathCommand.name: return .realpath(try .parse(arguments))
         case HeadCommand.name: return .head(try .parse(arguments))
         case TailCommand.name: return .tail(try .parse(arguments))
+        case LnCommand.name: return .ln(try .parse(arguments))
         default: return nil
         }
     }
@@ -102,6 +105,7 @@ public enum Command {
         case .realpath(let command): return command
         case .head(let command): return command
         case .tail(let command): return command
+        case .ln(let command): return command
         }
     }
 }
