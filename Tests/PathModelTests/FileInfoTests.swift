@@ -238,3 +238,36 @@ struct FileInfoTests {
         }
     }
 }
+
+@Suite("FileRecord")
+struct FileRecordTests {
+    @Test(
+        "Timestamps in ISO 8601 UTC with nanoseconds",
+        arguments: [
+            (0, 0, "1970-01-01T00:00:00.000000000Z"),
+            (1_700_000_000, 5, "2023-11-14T22:13:20.000000005Z"),
+            (951_782_400, 999_999_999, "2000-02-29T00:00:00.999999999Z"),
+            (-1, 0, "1969-12-31T23:59:59.000000000Z"),
+            (-86_400 * 365, 0, "1969-01-01T00:00:00.000000000Z"),
+            (253_402_300_799, 0, "9999-12-31T23:59:59.000000000Z"),
+        ] as [(Int64, UInt32, String)])
+    func iso8601(_ seconds: Int64, _ nanoseconds: UInt32, _ expected: String) {
+        #expect(Timestamp(seconds: seconds, nanoseconds: nanoseconds).iso8601 == expected)
+    }
+
+    @Test(
+        "Base64 of names that are not UTF-8",
+        arguments: [
+            ([], ""), ([0xFF], "/w=="), ([0xFF, 0xFE], "//4="), ([0x61, 0xFF, 0x62], "Yf9i"),
+        ] as [([UInt8], String)])
+    func base64(_ bytes: [UInt8], _ expected: String) {
+        #expect(Base64.encode(bytes) == expected)
+    }
+
+    @Test("A record keeps the bytes of a name that is not UTF-8 and leaves base64 out otherwise")
+    func textAndBytes() {
+        #expect(FileRecord.text(Array("plain".utf8)) == ("plain", nil))
+        let (text, base64) = FileRecord.text([0x61, 0xFF])
+        #expect(text == "a\u{FFFD}" && base64 == "Yf8=")
+    }
+}

@@ -8,7 +8,7 @@ import PathModel
 public struct DuCommand: ShellCommand {
     public static let name = "du"
     public static let summary = "Summarize the disk usage of each PATH (. by default), recursively for directories."
-    public static let synopsis = "[-a] [-c] [-h] [-s] [-d N] [--apparent-size] [PATH]..."
+    public static let synopsis = "[-a] [-c] [-h] [-s] [-d N] [--apparent-size] [--json] [PATH]..."
     public static let options = [
         OptionSpec("a", "all", help: "write counts for all files, not just directories"),
         OptionSpec(nil, "apparent-size", help: "print apparent sizes (bytes in the file) rather than disk usage"),
@@ -17,6 +17,7 @@ public struct DuCommand: ShellCommand {
             "d", "max-depth", value: .required, valueName: "N",
             help: "print the total for a directory only if it is N or fewer levels below the PATH"),
         OptionSpec("h", "human-readable", help: "print sizes in human readable format (e.g., 1K 234M 2G)"),
+        OptionSpec(nil, "json", help: "write a JSON array of file records with disk_usage (see docs/json.md)"),
         OptionSpec("s", "summarize", help: "display only a total for each argument"),
     ]
 
@@ -30,6 +31,8 @@ public struct DuCommand: ShellCommand {
     public var maxDepth: Int?
     /// Sizes like `1.5K`, `234M`.
     public var humanReadable: Bool
+    /// Write file records with their usage as a JSON array instead of lines.
+    public var json: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -37,6 +40,7 @@ public struct DuCommand: ShellCommand {
         apparentSize = arguments.has("apparent-size")
         grandTotal = arguments.has("total")
         humanReadable = arguments.has("human-readable")
+        json = arguments.has("json")
         if let text = arguments.value("max-depth") {
             guard let depth = Int(text), depth >= 0, text.allSatisfy(\.isASCII) else {
                 throw UsageError(Messages.invalidDepth(text))
@@ -74,16 +78,21 @@ private struct DuWalk {
     let context: CommandContext
     var seen: Set<FileIdentity> = []
     var status = ExitStatus.success
+    var records: JSONArrayWriter?
+    let names = OwnerNames()
 
     init(command: DuCommand, context: CommandContext) {
         self.command = command
         self.context = context
+        if command.json { records = JSONArrayWriter(output: context.stdout) }
     }
 
     /// A directory being summed, with where the walk is in it.
     struct Frame {
         let handle: DirectoryHandle
         let path: [UInt8]
+        let name: [UInt8]
+        let info: FileInfo
         let depth: Int
         let entries: [DirectoryEntry]
         var next = 0
@@ -97,7 +106,12 @@ private struct DuWalk {
             grandTotal += summarize(operand)
             if context.stdout.isBroken { break }
         }
-        if command.grandTotal { printLine(grandTotal, DuCommand.Messages.total.utf8) }
+        if records != nil {
+            if command.grandTotal { records?.append([(DuCommand.Messages.total, String(grandTotal))]) }
+            records?.finish()
+        } else if command.grandTotal {
+            printLine(grandTotal, Array(DuCommand.Messages.total.utf8))
+        }
         context.stdout.flush()
         if let error = context.stdout.error, error.errno != .brokenPipe {
             context.error("write error: \(error.reason)")
@@ -119,7 +133,7 @@ private struct DuWalk {
         }
         guard info.kind == .directory else {
             guard let size = count(info) else { return 0 }
-            printLine(size, operand.bytes)
+            emit(size, operand.bytes, operand.bytes, info)
             return size
         }
         // A directory has several links: reached again (an operand below another), it counts once.
@@ -129,11 +143,12 @@ private struct DuWalk {
             top = try DirectoryHandle(file)
         } catch {
             report(DuCommand.Messages.cannotReadDirectory, operand.bytes, error)
-            printLine(usage(info), operand.bytes)
+            emit(usage(info), operand.bytes, operand.bytes, info)
             return usage(info)
         }
-        guard var root = frame(top, path: operand.bytes, depth: 0, own: usage(info)) else {
-            printLine(usage(info), operand.bytes)
+        guard var root = frame(top, path: operand.bytes, name: operand.bytes, info: info, depth: 0, own: usage(info))
+        else {
+            emit(usage(info), operand.bytes, operand.bytes, info)
             return usage(info)
         }
         var stack: [Frame] = []
@@ -141,7 +156,9 @@ private struct DuWalk {
             if root.next & 0x3FF == 0, context.isCancelled || context.stdout.isBroken { return root.total }
             guard root.next < root.entries.count else {
                 let finished = root
-                if finished.depth <= command.maxDepth ?? .max { printLine(finished.total, finished.path) }
+                if finished.depth <= command.maxDepth ?? .max {
+                    emit(finished.total, finished.path, finished.name, finished.info)
+                }
                 guard var parent = stack.popLast() else { return finished.total }
                 parent.total += finished.total
                 root = parent
@@ -162,7 +179,9 @@ private struct DuWalk {
                 let own = usage(entryInfo)
                 do {
                     let handle = try DirectoryHandle(entry.name, in: root.handle)
-                    if let child = frame(handle, path: path, depth: root.depth + 1, own: own) {
+                    if let child = frame(
+                        handle, path: path, name: entry.name, info: entryInfo, depth: root.depth + 1, own: own)
+                    {
                         stack.append(root)
                         root = child
                         continue
@@ -171,17 +190,19 @@ private struct DuWalk {
                     report(DuCommand.Messages.cannotReadDirectory, path, error)
                 }
                 root.total += own
-                if root.depth + 1 <= command.maxDepth ?? .max { printLine(own, path) }
+                if root.depth + 1 <= command.maxDepth ?? .max { emit(own, path, entry.name, entryInfo) }
                 continue
             }
             guard let size = count(entryInfo) else { continue }
             root.total += size
-            if command.all && root.depth + 1 <= command.maxDepth ?? .max { printLine(size, path) }
+            if command.all && root.depth + 1 <= command.maxDepth ?? .max { emit(size, path, entry.name, entryInfo) }
         }
     }
 
     /// A directory's frame with its entries read; nil (after a message) when they cannot be.
-    private mutating func frame(_ handle: DirectoryHandle, path: [UInt8], depth: Int, own: UInt64) -> Frame? {
+    private mutating func frame(
+        _ handle: DirectoryHandle, path: [UInt8], name: [UInt8], info: FileInfo, depth: Int, own: UInt64
+    ) -> Frame? {
         var entries: [DirectoryEntry] = []
         do {
             try handle.forEachEntry(at: []) { entries.append($0) }
@@ -189,7 +210,7 @@ private struct DuWalk {
             report(DuCommand.Messages.cannotReadDirectory, path, error)
             return nil
         }
-        return Frame(handle: handle, path: path, depth: depth, entries: entries, total: own)
+        return Frame(handle: handle, path: path, name: name, info: info, depth: depth, entries: entries, total: own)
     }
 
     /// A file's usage, or nil when it is a further hard link to a file already counted.
@@ -205,7 +226,15 @@ private struct DuWalk {
         command.apparentSize ? info.size : info.blocks * 512
     }
 
-    private func printLine<Name: Sequence>(_ bytes: UInt64, _ name: Name) where Name.Element == UInt8 {
+    /// One line of du's output, or with `--json` one record.
+    private mutating func emit(_ bytes: UInt64, _ path: [UInt8], _ name: [UInt8], _ info: FileInfo) {
+        guard records != nil else { return printLine(bytes, path) }
+        var record = JSONText.record(path: path, name: BasenameCommand.strip(name, suffix: nil), info: info, names: names)
+        record.diskUsage = bytes
+        records?.append(JSONText.fields(of: record))
+    }
+
+    private func printLine(_ bytes: UInt64, _ name: [UInt8]) {
         let size =
             command.humanReadable
             ? FileFormat.humanSize(bytes)

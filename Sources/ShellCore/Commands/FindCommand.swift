@@ -9,7 +9,7 @@ public struct FindCommand: ShellCommand {
     public static let summary =
         "Search the directory trees at each PATH (. by default) and print the paths the EXPRESSION selects."
     public static let synopsis =
-        "[PATH...] [-maxdepth N] [-mindepth N] [-name GLOB] [-iname GLOB] [-type f|d|l|p|s|b|c] "
+        "[PATH...] [--json] [-maxdepth N] [-mindepth N] [-name GLOB] [-iname GLOB] [-type f|d|l|p|s|b|c] "
         + "[-newer FILE] [-size [+-]N[cwbkMG]] [-empty] [! EXPR] [EXPR -o EXPR] [( EXPR )] [-print] [-print0]"
     /// The expression has its own grammar (single-dash words), parsed by `FindExpression`.
     public static let options: [OptionSpec] = []
@@ -22,6 +22,8 @@ public struct FindCommand: ShellCommand {
     public var maxDepth: Int?
     /// Entries shallower than this are entered but not examined (`-mindepth`).
     public var minDepth: Int
+    /// Write a JSON array of file records (`--json`).
+    public var json: Bool
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         var words = arguments.operands[...]
@@ -32,7 +34,9 @@ public struct FindCommand: ShellCommand {
         }
         var parser = FindExpression.Parser(words: Array(words))
         let parsed = try parser.parse()
-        expression = parsed.expression.hasAction ? parsed.expression : .and(parsed.expression, .print)
+        let action: FindExpression = parsed.json ? .record : .print
+        expression = parsed.expression.hasAction ? parsed.expression : .and(parsed.expression, action)
+        json = parsed.json
         maxDepth = parsed.maxDepth
         minDepth = parsed.minDepth
     }
@@ -56,10 +60,13 @@ private struct FindWalk {
     let context: CommandContext
     var references: [[UInt8]: Timestamp] = [:]
     var status = ExitStatus.success
+    var records: JSONArrayWriter?
+    let names = OwnerNames()
 
     init(command: FindCommand, context: CommandContext) {
         self.command = command
         self.context = context
+        if command.json { records = JSONArrayWriter(output: context.stdout) }
     }
 
     /// An open directory being listed, with where the walk is in it.
@@ -87,6 +94,7 @@ private struct FindWalk {
             walk(from: start)
             if context.stdout.isBroken { break }
         }
+        records?.finish()
         context.stdout.flush()
         if let error = context.stdout.error, error.errno != .brokenPipe {
             context.error("write error: \(error.reason)")
@@ -211,6 +219,11 @@ private struct FindWalk {
             context.stdout.write(bytes: visit.path)
             context.stdout.write(bytes: CollectionOfOne(0x00))
             return true
+        case .record:
+            guard var info = details(&visit) else { return true }
+            if info.kind == .symlink { info.linkTarget = linkTarget(of: visit) }
+            records?.append(JSONText.fields(of: JSONText.record(path: visit.path, name: visit.name, info: info, names: names)))
+            return true
         }
     }
 
@@ -221,6 +234,19 @@ private struct FindWalk {
             let info = try visit.examine()
             visit.info = info
             return info
+        } catch {
+            report(visit.path, error)
+            return nil
+        }
+    }
+
+    /// A symlink's target for its record; nil (after a message) when it cannot be read.
+    private mutating func linkTarget(of visit: FindVisit) -> File? {
+        do {
+            switch visit.location {
+            case .start(let file): return try file.linkTarget()
+            case .entry(let parent, let name): return File(bytes: try parent.linkTarget(at: name))
+            }
         } catch {
             report(visit.path, error)
             return nil

@@ -24,6 +24,8 @@ public indirect enum FindExpression: Sendable {
     case print
     /// `-print0`: the path and a NUL byte.
     case printNull
+    /// What `--json` does for each entry selected: its file record (docs/json.md).
+    case record
 
     /// How `-size` compares.
     public enum Comparison: Sendable { case less, equal, greater }
@@ -33,7 +35,7 @@ public indirect enum FindExpression: Sendable {
         switch self {
         case .and(let left, let right), .or(let left, let right): return left.hasAction || right.hasAction
         case .not(let inner): return inner.hasAction
-        case .print, .printNull: return true
+        case .print, .printNull, .record: return true
         default: return false
         }
     }
@@ -63,6 +65,8 @@ public indirect enum FindExpression: Sendable {
         var expression: FindExpression
         var maxDepth: Int?
         var minDepth = 0
+        /// `--json`: records instead of paths.
+        var json = false
     }
 
     /// A recursive-descent parser over the expression's words.
@@ -71,6 +75,7 @@ public indirect enum FindExpression: Sendable {
         var index = 0
         var maxDepth: Int?
         var minDepth = 0
+        var json = false
 
         init(words: [Argument]) { self.words = words }
 
@@ -81,8 +86,8 @@ public indirect enum FindExpression: Sendable {
                 if word == [0x29] { throw UsageError(Messages.unexpectedClose) }
                 throw UsageError(Messages.pathsFirst(words[index].text))
             }
-            return Parsed(expression: expression ?? .constant(true), maxDepth: maxDepth,
-                          minDepth: minDepth)
+            if json, let expression, expression.hasAction { throw UsageError(Messages.jsonWithPrint) }
+            return Parsed(expression: expression ?? .constant(true), maxDepth: maxDepth, minDepth: minDepth, json: json)
         }
 
         private var current: [UInt8]? { index < words.count ? words[index].bytes : nil }
@@ -148,6 +153,9 @@ public indirect enum FindExpression: Sendable {
                 return .printNull
             case "-true", "-false":
                 return .constant(spelled == "-true")
+            case "--json":
+                json = true
+                return nil
             case "-maxdepth", "-mindepth":
                 let text = try argument(of: spelled).text
                 guard let depth = Int(text), depth >= 0, text.allSatisfy(\.isASCII) else {
@@ -229,5 +237,6 @@ public indirect enum FindExpression: Sendable {
             "invalid expression; I was expecting to find a ')' somewhere but did not see one."
         static let unexpectedClose = "invalid expression; you have too many ')'"
         static let emptyParentheses = "invalid expression; empty parentheses are not allowed."
+        static let jsonWithPrint = "--json writes a record for each entry selected; it cannot be used with -print or -print0"
     }
 }

@@ -5,7 +5,7 @@ public struct LsCommand: ShellCommand {
     public static let name = "ls"
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
-    public static let synopsis = "[-aAdFhlrRSt1C] [-w COLS] [--color[=WHEN]] [FILE]..."
+    public static let synopsis = "[-aAdFhlrRSt1C] [-w COLS] [--color[=WHEN]] [--json] [FILE]..."
     public static let options = [
         OptionSpec("a", "all", help: "do not ignore entries starting with ."),
         OptionSpec("A", "almost-all", help: "do not list implied . and .."),
@@ -27,6 +27,7 @@ public struct LsCommand: ShellCommand {
             "w", "width", value: .required, valueName: "COLS",
             help: "set output width to COLS; 0 means no limit"),
         OptionSpec("1", help: "list one file per line"),
+        OptionSpec(nil, "json", help: "write a JSON array of file records instead (see docs/json.md)"),
     ]
 
     /// The layout of a listing.
@@ -86,6 +87,8 @@ public struct LsCommand: ShellCommand {
     public var color: When
     /// The line width given with `-w`.
     public var width: Int?
+    /// Write a JSON array of file records instead of a listing.
+    public var json: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -109,6 +112,7 @@ public struct LsCommand: ShellCommand {
         humanSizes = arguments.has("human-readable")
         recursive = arguments.has("recursive")
         directoriesThemselves = arguments.has("directory")
+        json = arguments.has("json")
         classify =
             arguments.has("classify")
             ? try Self.when(arguments.value("classify"), option: "--classify") : .never
@@ -154,6 +158,10 @@ private struct ListingRun {
     var status: Int32 = 0
     /// Whether no directory header has been written yet.
     var firstHeader = true
+    /// With `--json`: where records go instead of the listing.
+    var records: JSONArrayWriter?
+    /// Owner and group names for records.
+    let names = OwnerNames()
 
     /// A directory waiting to be listed: where it is and how it is named on the screen.
     struct Pending {
@@ -182,6 +190,7 @@ private struct ListingRun {
             quoted: terminal, lineLength: lineLength, zone: Clock.Zone(environment: environment),
             now: Clock.now())
         writer = ListingWriter(style: style, output: context.stdout)
+        if command.json { records = JSONArrayWriter(output: context.stdout) }
     }
 
     mutating func start() -> ExitStatus {
@@ -207,7 +216,9 @@ private struct ListingRun {
             }
         }
         var namesDirectories = true
-        if !files.isEmpty {
+        if records != nil {
+            for file in files { record(file, path: file.name) }
+        } else if !files.isEmpty {
             writer.list(files)
             if !pending.isEmpty { writer.blankLine() }
         } else if command.operands.count <= 1 && pending.count == 1 {
@@ -224,6 +235,7 @@ private struct ListingRun {
             if context.stdout.isBroken { break }
         }
         writer.flush()
+        records?.finish()
         context.stdout.flush()
         if let error = context.stdout.error {
             if error.errno != .brokenPipe { context.error(LsCommand.Messages.writeError(error.reason)) }
@@ -283,7 +295,7 @@ private struct ListingRun {
             fail(LsCommand.Messages.cannotOpenDirectory, directory.shown, error, serious: directory.isOperand)
             return []
         }
-        if withHeader {
+        if withHeader && records == nil {
             if !firstHeader { writer.blankLine() }
             firstHeader = false
             writer.header(directory.shown)
@@ -332,14 +344,22 @@ private struct ListingRun {
                         isOperand: false))
             }
         }
-        writer.list(files, order: order, totalBlocks: format == .long ? totalBlocks : nil)
+        if records != nil {
+            // Entries of `.` are shown by name, as ls shows them.
+            let here = directory.shown == [0x2E]
+            for index in order {
+                record(files[index], path: here ? files[index].name : joinedPath(directory.shown, files[index].name))
+            }
+        } else {
+            writer.list(files, order: order, totalBlocks: format == .long ? totalBlocks : nil)
+        }
         return subdirectories
     }
 
     /// Whether an entry must be examined: for the long format and time or size order always;
     /// for indicators, colours and recursion only when its entry type does not tell enough.
     private func needsInfo(_ kind: FileKind?) -> Bool {
-        if format == .long || command.sort != .name { return true }
+        if format == .long || command.sort != .name || command.json { return true }
         guard let kind else { return classify || colored || command.recursive }
         if classify && kind == .regular { return true }
         return colored && (kind == .regular || kind == .directory)
@@ -392,6 +412,13 @@ private struct ListingRun {
             return bytesPrecede(files[left.index].name, files[right.index].name)
         }
         return keys.map(\.index)
+    }
+
+    /// Writes a file's record; a file that could not be examined was reported already.
+    private mutating func record(_ file: ListedFile, path: [UInt8]) {
+        guard let info = file.info else { return }
+        let name = BasenameCommand.strip(file.name, suffix: nil)
+        records?.append(JSONText.fields(of: JSONText.record(path: path, name: name, info: info, names: names)))
     }
 
     private func isDotOrDotDot(_ name: [UInt8]) -> Bool { name == [0x2E] || name == [0x2E, 0x2E] }

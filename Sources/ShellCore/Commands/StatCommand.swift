@@ -4,23 +4,28 @@ import PathModel
 public struct StatCommand: ShellCommand {
     public static let name = "stat"
     public static let summary = "Display file status."
-    public static let synopsis = "[-L] [-c FORMAT] FILE..."
+    public static let synopsis = "[-L] [-c FORMAT | --json] FILE..."
     public static let options = [
         OptionSpec(
             "c", "format", value: .required, valueName: "FORMAT",
             help: "use FORMAT instead of the default; print a newline after each use"),
         OptionSpec("L", "dereference", help: "follow links"),
+        OptionSpec(nil, "json", help: "write a JSON array of file records instead (see docs/json.md)"),
     ]
 
     /// Describe what symlinks point to rather than the links.
     public var followSymlinks: Bool
     /// The `-c` format; nil for the default layout.
     public var format: String?
+    /// Write a JSON array of file records instead.
+    public var json: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         followSymlinks = arguments.has("dereference")
         format = arguments.value("format")
+        json = arguments.has("json")
+        if json && format != nil { throw UsageError(Messages.formatAndJSON) }
         operands = arguments.operands
     }
 
@@ -32,6 +37,8 @@ public struct StatCommand: ShellCommand {
         }
         let zone = Clock.Zone(environment: context.state.environment)
         let names = OwnerNames()
+        var records = json ? JSONArrayWriter(output: context.stdout) : nil
+        defer { records?.finish() }
         var status = ExitStatus.success
         for operand in operands {
             if context.isCancelled { return .interrupted }
@@ -41,6 +48,14 @@ public struct StatCommand: ShellCommand {
             } catch {
                 context.error("\(Messages.cannotStat) \(Quoting.always(operand.bytes)): \(error.reason)")
                 status = .failure
+                continue
+            }
+            if records != nil {
+                records?.append(
+                    JSONText.fields(
+                        of: JSONText.record(
+                            path: operand.bytes, name: BasenameCommand.strip(operand.bytes, suffix: nil), info: info,
+                            names: names)))
                 continue
             }
             let template: String
@@ -81,6 +96,7 @@ public struct StatCommand: ShellCommand {
     private enum Messages {
         static let missingOperand = "missing operand"
         static let cannotStat = "cannot stat"
+        static let formatAndJSON = "--format and --json cannot be used together"
         static func invalidDirective(_ directive: [UInt8]) -> String {
             "\(Quoting.always(directive)): invalid directive"
         }

@@ -11,12 +11,14 @@ public struct TreeCommand: ShellCommand {
     public static let name = "tree"
     public static let summary = "List the contents of each DIRECTORY (default: the current one) as a tree."
     public static let synopsis =
-        "[-adfhs] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [DIRECTORY]..."
+        "[-adfhsJ] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [DIRECTORY]..."
     public static let options = [
         OptionSpec("a", key: "all", help: "list all files, hidden ones too"),
         OptionSpec("d", key: "directories", help: "list directories only"),
         OptionSpec("f", key: "full-path", help: "print the full path prefix for each file"),
         OptionSpec("h", key: "human", help: "print sizes in a human readable way (1.2K); implies -s"),
+        OptionSpec(
+            "J", "json", help: "print the tree as JSON in tree(1)'s shape, each entry a file record (docs/json.md)"),
         OptionSpec(
             "I", value: .required, valueName: "PATTERN", key: "ignore",
             help: "do not list names that match PATTERN"),
@@ -53,6 +55,8 @@ public struct TreeCommand: ShellCommand {
     public var report: Bool
     /// The size column.
     public var sizes: SizeColumn
+    /// Write JSON in tree(1)'s shape instead of drawing.
+    public var json: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -65,6 +69,7 @@ public struct TreeCommand: ShellCommand {
         directoriesFirst = arguments.has("dirsfirst")
         report = !arguments.has("noreport")
         sizes = arguments.has("human") ? .human : arguments.has("size") ? .bytes : .none
+        json = arguments.has("json")
         operands = arguments.operands
     }
 
@@ -74,6 +79,7 @@ public struct TreeCommand: ShellCommand {
             return .failure
         }
         var walk = Walk(command: self, output: context.stdout, isCancelled: { context.isCancelled })
+        if json { context.stdout.write("[") }
         for operand in operands.isEmpty ? [Argument(".")] : operands {
             // An empty operand names nothing (lstat("") fails), not the current directory.
             walk.list(operand, at: operand.bytes.isEmpty ? File(bytes: []) : context.resolve(operand))
@@ -83,7 +89,11 @@ public struct TreeCommand: ShellCommand {
             }
             if context.stdout.isBroken { break }
         }
-        if report { walk.writeReport() }
+        if json {
+            walk.writeJSONEnd()
+        } else if report {
+            walk.writeReport()
+        }
         context.stdout.flush()
         if let error = context.stdout.error {
             // A closed pipe ends tree quietly, as tree(1) killed by SIGPIPE.
@@ -157,6 +167,8 @@ private struct Node {
     var linkTarget: [UInt8]?
     /// The size `lstat` gives (only read when a size column is shown).
     var size: UInt64
+    /// What `lstat` gives, kept for JSON records.
+    var info: FileInfo?
 }
 
 /// A directory being listed: its entries and how far through them the walk is.
@@ -197,6 +209,10 @@ private struct Walk {
     private var shown: [UInt8] = []
     private var stack: [Frame] = []
     private var sincePoll = 0
+    /// Owner and group names for JSON records.
+    private let names = OwnerNames()
+    /// Whether a JSON value has been written at the top level (operands and the report).
+    private var wroteTopLevel = false
 
     /// A relative path longer than this, or of more names than `stepLimit`, is not handed to
     /// the kernel: a nearer directory is opened instead, so that paths stay far below `PATH_MAX`
@@ -225,9 +241,10 @@ private struct Walk {
             info = try root.info()
         } catch {
             // Nothing there: tree names it, counts nothing and fails.
+            failed = true
+            if command.json { return writeJSONOperand(shown, info: nil, error: error, opensContents: false) }
             TreeText.appendName(shown, to: &line)
             line.append(contentsOf: Drawing.openError)
-            failed = true
             endLine()
             return
         }
@@ -240,12 +257,19 @@ private struct Walk {
             nodes = try read(handle, [])
         } catch {
             // It exists but cannot be listed (a file, an unreadable directory): tree counts a file.
-            line.append(contentsOf: Drawing.openError)
             files += 1
+            if command.json {
+                return writeJSONOperand(shown, info: info, error: info.kind == .directory ? error : nil, opensContents: false)
+            }
+            line.append(contentsOf: Drawing.openError)
             endLine()
             return
         }
-        endLine()
+        if command.json {
+            writeJSONOperand(shown, info: info, error: nil, opensContents: !nodes.isEmpty)
+        } else {
+            endLine()
+        }
         // tree counts the operand only when it lists something below it.
         guard !nodes.isEmpty else { return }
         directories += 1
@@ -272,6 +296,7 @@ private struct Walk {
             if stack[top].index == stack[top].nodes.count {
                 prefix.removeLast(stack[top].indent)
                 stack.removeLast()
+                if command.json { output.write("]}") }
                 continue
             }
             sincePoll += 1
@@ -290,10 +315,12 @@ private struct Walk {
             line.append(contentsOf: prefix)
             line.append(contentsOf: isLast ? Drawing.lastBranch : Drawing.branch)
             if command.sizes != .none { appendSize(node.size) }
-            if command.fullPath {
+            if command.fullPath || command.json {
                 shown.removeSubrange(stack[top].shownCount...)
                 if shown.last != 0x2F { shown.append(0x2F) }
                 shown.append(contentsOf: node.name)
+            }
+            if command.fullPath {
                 TreeText.appendName(shown, to: &line)
             } else {
                 TreeText.appendName(node.name, to: &line)
@@ -304,6 +331,7 @@ private struct Walk {
             }
 
             var child: Frame?
+            var openError: FileError?
             if node.isDirectory {
                 directories += 1
                 // Symlinks to directories are shown, never followed; -L stops the descent.
@@ -319,12 +347,17 @@ private struct Walk {
                     } catch {
                         line.append(contentsOf: Drawing.openError)
                         failed = true
+                        openError = error
                     }
                 }
             } else {
                 files += 1
             }
-            endLine()
+            if command.json {
+                writeJSONEntry(node, first: stack[top].index == 1, error: openError, opensContents: child != nil)
+            } else {
+                endLine()
+            }
             if cancelled || output.isBroken { return }
             if var child {
                 let indent = isLast ? Drawing.blank : Drawing.vertical
@@ -383,16 +416,20 @@ private struct Walk {
         var isDirectory = kind == .directory
         var size: UInt64 = 0
         var target: [UInt8]?
-        if kind == nil || kind == .symlink || command.sizes != .none {
+        var examined: FileInfo?
+        if kind == nil || kind == .symlink || command.sizes != .none || command.json {
             let path = joined(relative, entry.name)
             do {
-                let info = try handle.info(at: path)
+                var info = try handle.info(at: path)
+                examined = info
                 kind = info.kind
                 size = info.size
                 isDirectory = info.kind == .directory
                 if info.kind == .symlink {
                     target = try handle.linkTarget(at: path)
                     isDirectory = pointsToDirectory(handle, path)
+                    info.linkTarget = target.map(File.init(bytes:))
+                    examined = info
                 }
             } catch {
                 // Gone since readdir listed it (or unreadable): tree leaves such an entry out.
@@ -409,7 +446,7 @@ private struct Walk {
             return nil
         }
         if command.directoriesOnly && !isDirectory { return nil }
-        return Node(name: name, isDirectory: isDirectory, linkTarget: target, size: size)
+        return Node(name: name, isDirectory: isDirectory, linkTarget: target, size: size, info: examined)
     }
 
     /// Whether the symlink at `path` leads to a directory.
@@ -433,6 +470,50 @@ private struct Walk {
         case .bytes: line.append(contentsOf: ("[" + TreeText.padded(String(size), 11) + "]  ").utf8)
         case .human: line.append(contentsOf: ("[" + TreeText.humanSize(size) + "]  ").utf8)
         }
+    }
+
+    /// Writes an operand's object; its `contents` stay open when entries follow.
+    private mutating func writeJSONOperand(_ shown: [UInt8], info: FileInfo?, error: FileError?, opensContents: Bool) {
+        output.write(wroteTopLevel ? ",\n" : "\n")
+        wroteTopLevel = true
+        let type = info.map { $0.kind == .directory ? "directory" : FileRecord.typeName($0.kind) } ?? "error"
+        writeJSONObject(type: type, name: shown, path: shown, info: info, error: error, opensContents: opensContents)
+        if opensContents { self.shown = shown }
+    }
+
+    /// Writes one entry's object inside its directory's `contents`.
+    private mutating func writeJSONEntry(_ node: Node, first: Bool, error: FileError?, opensContents: Bool) {
+        output.write(first ? "\n" : ",\n")
+        let type = node.info.map { FileRecord.typeName($0.kind) } ?? (node.isDirectory ? "directory" : "file")
+        writeJSONObject(type: type, name: node.name, path: shown, info: node.info, error: error, opensContents: opensContents)
+    }
+
+    /// `{"type":…,"name":…` then the record's other fields, an `error` when opening failed, and
+    /// `"contents":[` left open when entries follow (closed with `]}` when the directory ends).
+    private mutating func writeJSONObject(
+        type: String, name: [UInt8], path: [UInt8], info: FileInfo?, error: FileError?, opensContents: Bool
+    ) {
+        var fields: [(key: String, value: String)] = [("type", JSONText.string(type))]
+        if let info {
+            let record = JSONText.record(path: path, name: name, info: info, names: names)
+            fields += JSONText.fields(of: record).filter { $0.key != "type" }
+        } else {
+            fields.append(("name", JSONText.string(String(decoding: name, as: UTF8.self))))
+        }
+        if let error { fields.append(("error", JSONText.string(error.reason))) }
+        var text = JSONText.object(fields)
+        if opensContents {
+            text.removeLast()
+            text += ",\"contents\":["
+        }
+        output.write(text)
+    }
+
+    /// Closes the top-level array with tree(1)'s report object.
+    mutating func writeJSONEnd() {
+        var fields: [(key: String, value: String)] = [("type", JSONText.string("report")), ("directories", String(directories))]
+        if !command.directoriesOnly { fields.append(("files", String(files))) }
+        output.write((wroteTopLevel ? ",\n" : "\n") + JSONText.object(fields) + "\n]\n")
     }
 
     /// Ends the line and writes it out.

@@ -1,0 +1,77 @@
+import PathModel
+
+/// Streams a JSON array of objects to an output stream, one object per line, as entries are
+/// produced: nothing is held back, so a listing of any size takes the memory of one entry.
+struct JSONArrayWriter {
+    private let output: OutputStream
+    private var count = 0
+
+    /// A writer that has written nothing yet.
+    init(output: OutputStream) { self.output = output }
+
+    /// Writes one object made of `fields` (keys, and values already in JSON).
+    mutating func append(_ fields: [(key: String, value: String)]) {
+        output.write(count == 0 ? "[\n" : ",\n")
+        output.write(JSONText.object(fields))
+        count += 1
+    }
+
+    /// Closes the array (an empty one when nothing was appended).
+    mutating func finish() {
+        output.write(count == 0 ? "[]\n" : "\n]\n")
+    }
+}
+
+/// JSON text for the values shelf writes.
+enum JSONText {
+    /// A string literal, escaped as RFC 8259 requires.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// An object from keys and JSON values, in order, on one line.
+    static func object(_ fields: [(key: String, value: String)]) -> String {
+        "{" + fields.map { string($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
+    }
+
+    /// The fields of a file record, in the order docs/json.md gives; absent optionals are left out.
+    static func fields(of record: FileRecord) -> [(key: String, value: String)] {
+        var fields: [(key: String, value: String)] = [("name", string(record.name))]
+        if let base64 = record.nameBase64 { fields.append(("name_base64", string(base64))) }
+        fields.append(("path", string(record.path)))
+        if let base64 = record.pathBase64 { fields.append(("path_base64", string(base64))) }
+        fields += [
+            ("type", string(record.type)), ("size", String(record.size)), ("mode", string(record.mode)),
+            ("owner", string(record.owner)), ("group", string(record.group)),
+            ("modified", string(record.modified)), ("accessed", string(record.accessed)),
+            ("changed", string(record.changed)),
+        ]
+        if let created = record.created { fields.append(("created", string(created))) }
+        if let target = record.target { fields.append(("target", string(target))) }
+        if let base64 = record.targetBase64 { fields.append(("target_base64", string(base64))) }
+        if let usage = record.diskUsage { fields.append(("disk_usage", String(usage))) }
+        return fields
+    }
+
+    /// The record of a file for JSON output, with names looked up through `names`.
+    static func record(path: [UInt8], name: [UInt8], info: FileInfo, names: OwnerNames) -> FileRecord {
+        FileRecord(path: path, name: name, info: info, owner: names.owner(of: info), group: names.group(of: info))
+    }
+}
