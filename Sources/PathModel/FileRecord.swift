@@ -103,13 +103,34 @@ extension Timestamp {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func padded(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value.magnitude)
-            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        func append(_ value: Int64, _ width: Int) {
+            if value < 0 { text.append(0x2D) }
+            var digits: [UInt8] = []
+            var rest = value.magnitude
+            repeat {
+                digits.append(UInt8(rest % 10) + 0x30)
+                rest /= 10
+            } while rest > 0
+            for _ in digits.count..<max(width, digits.count) { text.append(0x30) }
+            text.append(contentsOf: digits.reversed())
         }
-        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T"
-            + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":"
-            + padded(secondOfDay % 60, 2) + "." + padded(Int64(nanoseconds), 9) + "Z"
+        append(year, 4)
+        text.append(0x2D)
+        append(month, 2)
+        text.append(0x2D)
+        append(day, 2)
+        text.append(0x54)
+        append(secondOfDay / 3600, 2)
+        text.append(0x3A)
+        append(secondOfDay / 60 % 60, 2)
+        text.append(0x3A)
+        append(secondOfDay % 60, 2)
+        text.append(0x2E)
+        append(Int64(nanoseconds), 9)
+        text.append(0x5A)
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

@@ -26,6 +26,7 @@ struct JSONArrayWriter {
 enum JSONText {
     /// A string literal, escaped as RFC 8259 requires.
     static func string(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) { return "\"" + text + "\"" }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
