@@ -6,10 +6,7 @@ extension File {
 
     /// The user's home: `$HOME` when set and absolute, else the user database's entry, else `/`.
     /// Reads the environment and `getpwuid_r(3)`.
-    public static var home: File {
-        if let value = Sys.environment("HOME"), value.first == 0x2F { return File(bytes: value) }
-        return Sys.homeDirectory(Sys.userID()).map { File(bytes: $0) } ?? .root
-    }
+    public static var home: File { WellKnownPlaces.process.home }
 
     /// The process's current directory, from `getcwd(3)`.
     /// - Throws: `FileError` (`.resolve`) when the directory has been removed or cannot be reached.
@@ -28,40 +25,45 @@ extension File {
     }
 
     /// The directory for temporary files: `$TMPDIR` when set and absolute, else `/tmp`.
-    public static var temporary: File { absoluteVariable("TMPDIR") ?? File(path: "/tmp") }
+    public static var temporary: File { WellKnownPlaces.process.temporary }
 
     /// `$XDG_DATA_HOME`, else `~/.local/share`.
-    public static var dataHome: File { absoluteVariable("XDG_DATA_HOME") ?? home + ".local/share" }
+    public static var dataHome: File { WellKnownPlaces.process.data }
+
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
-    public static var configHome: File { absoluteVariable("XDG_CONFIG_HOME") ?? home + ".config" }
+    public static var configHome: File { WellKnownPlaces.process.config }
+
     /// `$XDG_CACHE_HOME`, else `~/.cache`.
-    public static var cacheHome: File { absoluteVariable("XDG_CACHE_HOME") ?? home + ".cache" }
+    public static var cacheHome: File { WellKnownPlaces.process.cache }
+
     /// `$XDG_STATE_HOME`, else `~/.local/state`.
-    public static var stateHome: File { absoluteVariable("XDG_STATE_HOME") ?? home + ".local/state" }
+    public static var stateHome: File { WellKnownPlaces.process.state }
 
     /// The desktop directory from `user-dirs.dirs` (`XDG_DESKTOP_DIR`), else `~/Desktop`.
-    public static var desktop: File { userDirectory("DESKTOP", fallback: "Desktop") }
+    public static var desktop: File { WellKnownPlaces.process.desktop }
+
     /// The documents directory (`XDG_DOCUMENTS_DIR`), else `~/Documents`.
-    public static var documents: File { userDirectory("DOCUMENTS", fallback: "Documents") }
+    public static var documents: File { WellKnownPlaces.process.documents }
+
     /// The downloads directory (`XDG_DOWNLOAD_DIR`), else `~/Downloads`.
-    public static var downloads: File { userDirectory("DOWNLOAD", fallback: "Downloads") }
+    public static var downloads: File { WellKnownPlaces.process.downloads }
+
     /// The music directory (`XDG_MUSIC_DIR`), else `~/Music`.
     public static var music: File { userDirectory("MUSIC", fallback: "Music") }
+
     /// The pictures directory (`XDG_PICTURES_DIR`), else `~/Pictures`.
     public static var pictures: File { userDirectory("PICTURES", fallback: "Pictures") }
+
     /// The videos directory (`XDG_VIDEOS_DIR`), else `~/Videos`.
     public static var videos: File { userDirectory("VIDEOS", fallback: "Videos") }
-
-    private static func absoluteVariable(_ name: String) -> File? {
-        guard let value = Sys.environment(name), value.first == 0x2F else { return nil }
-        return File(bytes: value)
-    }
 
     /// Looks `XDG_<key>_DIR` up in `$XDG_CONFIG_HOME/user-dirs.dirs`, the format xdg-user-dirs
     /// writes: `XDG_DOCUMENTS_DIR="$HOME/Documents"`. A missing or unreadable file means the
     /// defaults, as xdg-user-dir(1) behaves.
-    static func userDirectory(_ key: String, fallback: String, home: File = .home) -> File {
-        let config = File.configHome + "user-dirs.dirs"
+    static func userDirectory(
+        _ key: String, fallback: String, home: File = .home, config configHome: File = .configHome
+    ) -> File {
+        let config = configHome + "user-dirs.dirs"
         let text: String
         do {
             text = try config.readText()
@@ -89,5 +91,72 @@ extension File {
             if value.first == "/" { return File(path: String(value)) }
         }
         return nil
+    }
+}
+
+/// A user's well-known places, resolved from an environment: the XDG base directories, the
+/// user directories of `user-dirs.dirs`, home and the temporary directory. A shell resolves them
+/// from its own variables; `File.dataHome` and its siblings from the process's.
+public struct WellKnownPlaces: Sendable {
+    /// The home directory: `HOME` when absolute, else the user database's entry.
+    public let home: File
+    private let variables: @Sendable (String) -> [UInt8]?
+
+    /// The places as the environment `environment` describes them.
+    public init(environment: [String: String]) {
+        self.init { environment[$0].map { Array($0.utf8) } }
+    }
+
+    private init(lookup: @escaping @Sendable (String) -> [UInt8]?) {
+        variables = lookup
+        if let value = lookup("HOME"), value.first == 0x2F {
+            home = File(bytes: value)
+        } else {
+            home = Sys.homeDirectory(Sys.userID()).map { File(bytes: $0) } ?? .root
+        }
+    }
+
+    /// The places of the process's own environment.
+    static var process: WellKnownPlaces { WellKnownPlaces(lookup: Sys.environment) }
+
+    /// `TMPDIR` when absolute, else `/tmp`.
+    public var temporary: File { absolute("TMPDIR") ?? File(path: "/tmp") }
+    /// `XDG_DATA_HOME`, else `~/.local/share`.
+    public var data: File { absolute("XDG_DATA_HOME") ?? home + ".local/share" }
+    /// `XDG_CONFIG_HOME`, else `~/.config`.
+    public var config: File { absolute("XDG_CONFIG_HOME") ?? home + ".config" }
+    /// `XDG_CACHE_HOME`, else `~/.cache`.
+    public var cache: File { absolute("XDG_CACHE_HOME") ?? home + ".cache" }
+    /// `XDG_STATE_HOME`, else `~/.local/state`.
+    public var state: File { absolute("XDG_STATE_HOME") ?? home + ".local/state" }
+    /// `XDG_DESKTOP_DIR` from `user-dirs.dirs`, else `~/Desktop`.
+    public var desktop: File { File.userDirectory("DESKTOP", fallback: "Desktop", home: home, config: config) }
+    /// `XDG_DOCUMENTS_DIR` from `user-dirs.dirs`, else `~/Documents`.
+    public var documents: File { File.userDirectory("DOCUMENTS", fallback: "Documents", home: home, config: config) }
+    /// `XDG_DOWNLOAD_DIR` from `user-dirs.dirs`, else `~/Downloads`.
+    public var downloads: File { File.userDirectory("DOWNLOAD", fallback: "Downloads", home: home, config: config) }
+
+    /// The short names shelf gives the places (`@docs`), in the order `help places` lists them.
+    public static let names = ["home", "docs", "downloads", "desktop", "data", "config", "cache", "state", "tmp"]
+
+    /// The place with one of `names`, or nil.
+    public func place(named name: String) -> File? {
+        switch name {
+        case "home": return home
+        case "docs": return documents
+        case "downloads": return downloads
+        case "desktop": return desktop
+        case "data": return data
+        case "config": return config
+        case "cache": return cache
+        case "state": return state
+        case "tmp": return temporary
+        default: return nil
+        }
+    }
+
+    private func absolute(_ name: String) -> File? {
+        guard let value = variables(name), value.first == 0x2F else { return nil }
+        return File(bytes: value)
     }
 }

@@ -1,8 +1,11 @@
-/// `help [COMMAND]`: list the commands, or show one command's usage and options.
+import PathModel
+
+/// `help [COMMAND | places]...`: list the commands, show one command's usage and options, or list
+/// the named places with where they point.
 public struct HelpCommand: ShellCommand {
     public static let name = "help"
     public static let summary = "List shelf's commands, or show how to use one."
-    public static let synopsis = "[COMMAND]"
+    public static let synopsis = "[COMMAND | places]..."
     public static let options: [OptionSpec] = []
 
     public var operands: [Argument]
@@ -22,6 +25,10 @@ public struct HelpCommand: ShellCommand {
         }
         var status = ExitStatus.success
         for operand in [topic] + operands.dropFirst() {
+            if operand.text == Self.placesTopic {
+                listPlaces(in: context)
+                continue
+            }
             guard let type = Command.type(named: operand.text) else {
                 context.error("no help topics match '\(operand.text)'")
                 status = .failure
@@ -30,5 +37,22 @@ public struct HelpCommand: ShellCommand {
             context.stdout.write(HelpText.render(type))
         }
         return status
+    }
+
+    /// The topic that lists the named places.
+    static let placesTopic = "places"
+
+    /// `@name  path` for each place, from the shell's own variables.
+    private func listPlaces(in context: CommandContext) {
+        context.stdout.line("Named places (use them anywhere a path goes: cd @docs, cp a.pdf @downloads/):")
+        let places = context.state.places
+        let width = WellKnownPlaces.names.map(\.count).max() ?? 0
+        for name in WellKnownPlaces.names {
+            guard let place = places.place(named: name) else { continue }
+            let padding = String(repeating: " ", count: width - name.count + 2)
+            context.stdout.write("  @" + name + padding)
+            context.stdout.write(bytes: Quoting.needsQuoting(place.bytes) ? Array(Quoting.always(place.bytes).utf8) : place.bytes)
+            context.stdout.write(bytes: CollectionOfOne(0x0A))
+        }
     }
 }

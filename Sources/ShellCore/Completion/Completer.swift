@@ -73,7 +73,7 @@ public enum Completer {
                 candidates = options(of: type, matching: word)
             } else {
                 let directoriesOnly = name == CdCommand.name || name == RmdirCommand.name
-                candidates = paths(matching: word, directoriesOnly: directoriesOnly, state: state)
+                candidates = places(matching: word) + paths(matching: word, directoriesOnly: directoriesOnly, state: state)
             }
         }
         var completion = Completion(range: start..<cursor, candidates: candidates, commonPrefix: nil)
@@ -145,6 +145,14 @@ public enum Completer {
         return spelled.filter { $0.starts(with: word.value) }
             .sorted(by: bytesPrecede)
             .map { word.candidate(name: $0, rest: $0[word.value.count...], isDirectory: false) }
+    }
+
+    /// Named places (`@docs/`) for an unquoted word that starts with `@` and has no `/` yet.
+    private static func places(matching word: TypedWord) -> [Completion.Candidate] {
+        guard word.quote == .none, word.typed.first == 0x40, !word.typed.contains(0x2F) else { return [] }
+        return WellKnownPlaces.names.map { Array("@\($0)".utf8) }
+            .filter { $0.starts(with: word.typed) }
+            .map { word.candidate(name: $0, rest: $0[word.typed.count...], isDirectory: true) }
     }
 
     private static func paths(matching word: TypedWord, directoriesOnly: Bool, state: ShellState)

@@ -29,7 +29,7 @@ public struct Argument: Sendable, Hashable {
     public var file: File { File(bytes: bytes) }
 }
 
-/// Expands words: `~`, `$NAME`/`${NAME}`/`$?`, then globs against the shell's directory.
+/// Expands words: `@place`, `~`, `$NAME`/`${NAME}`/`$?`, then globs against the shell's directory.
 public enum Expander {
     /// Tilde and variable expansion; no disk access.
     public static func expand(_ word: Word, state: ShellState) -> Argument {
@@ -39,6 +39,11 @@ public enum Expander {
         for (index, piece) in word.pieces.enumerated() {
             switch piece {
             case .text(var text, let quoted):
+                if index == 0, !quoted, text.first == 0x40, let place = place(at: text, alone: word.pieces.count == 1, state) {
+                    bytes.append(contentsOf: place.path)
+                    pattern.append(contentsOf: escapeGlob(place.path))
+                    text = Array(text[place.rest...])
+                }
                 if index == 0, !quoted, text.first == 0x7E {
                     let slash = text.firstIndex(of: 0x2F) ?? text.endIndex
                     let expanded = File(bytes: text[..<slash]).expandingTilde(home: state.home)
@@ -78,6 +83,17 @@ public enum Expander {
         let matches = pattern.expand(relativeTo: state.cwd)
         guard !matches.isEmpty else { throw NoMatch(pattern: argument.text) }
         return matches.map { Argument(bytes: $0.bytes, column: argument.column, fromGlob: true) }
+    }
+
+    /// The named place an unquoted word starts with (`@docs`, `@config/shelf`): its path and
+    /// where the rest of the word starts. Only a known name followed by `/` or the end of the word
+    /// counts; anything else (`@foo`, `@docs.txt`) stays as written.
+    private static func place(at text: [UInt8], alone: Bool, _ state: ShellState) -> (path: [UInt8], rest: Int)? {
+        let end = text.firstIndex(of: 0x2F) ?? text.endIndex
+        guard end < text.endIndex || alone else { return nil }
+        let name = String(decoding: text[1..<end], as: UTF8.self)
+        guard WellKnownPlaces.names.contains(name), let place = state.places.place(named: name) else { return nil }
+        return (place.bytes, end)
     }
 
     private static func escapeGlob(_ bytes: [UInt8]) -> [UInt8] {

@@ -45,6 +45,9 @@ public final class ShellState {
         return File.home
     }
 
+    /// The user's well-known places as this shell's variables place them (`@docs`, `@config`…).
+    public var places: WellKnownPlaces { WellKnownPlaces(environment: environment) }
+
     /// The absolute path an operand names: itself when absolute, else joined to `cwd`.
     /// An empty operand stays empty, so that the kernel answers ENOENT as it does for coreutils.
     public func resolve(_ path: File) -> File {
