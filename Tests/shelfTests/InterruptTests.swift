@@ -50,3 +50,21 @@ import Testing
         #expect(names == ["big", "script"])
     }
 }
+
+/// A real file-size limit (`ulimit -f`): the copy fails with EFBIG, the old destination stays,
+/// and the script goes on.
+@Suite struct FileSizeLimitTests {
+    @Test func aCopyOverTheLimitFailsCleanly() throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try String(repeating: "x", count: 100_000).write(
+            to: directory.appendingPathComponent("big"), atomically: true, encoding: .utf8)
+        try "old\n".write(to: directory.appendingPathComponent("copy"), atomically: true, encoding: .utf8)
+        let shelf = "'" + ScriptTests.binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let result = try ScriptTests.run(
+            "/bin/sh", ["-c", "ulimit -f 8 && exec \(shelf) --keep-going -c 'cp big copy; cat copy; ls'"], in: directory)
+        #expect(result.stderr == "cp: error writing 'copy': File too large\n")
+        #expect(result.stdout == "old\nbig\ncopy\n")
+        #expect(result.status == 0)
+    }
+}
