@@ -197,16 +197,28 @@ void shelf_rl_initialize(shelf_rl_completer function, void *context) {
     rl_completion_query_items = 100;
     rl_sort_completion_matches = 0;
     rl_ignore_completion_duplicates = 0;
+    shelf_rl_catch_interrupt();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    action.sa_handler = on_termination;
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    using_history();
+}
+
+void shelf_rl_catch_interrupt(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;  // no SA_RESTART: a blocked read returns EINTR and sees the flag
     sigaction(SIGINT, &action, NULL);
-    action.sa_handler = on_termination;
-    sigaction(SIGTERM, &action, NULL);
-    sigaction(SIGHUP, &action, NULL);
-    using_history();
+    // A parent may have started us with SIGINT blocked; the handler is of no use then.
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    sigprocmask(SIG_UNBLOCK, &interrupt, NULL);
 }
 
 shelf_rl_outcome shelf_rl_readline(const char *prompt, char **line) {

@@ -238,9 +238,13 @@ public struct Copier {
                         // As cp -p does: a user who may not give files away keeps them.
                     }
                 }
-                if options.sync { try Sys.fsync(temporary.descriptor) }
             } catch {
                 throw FileError(.setAttributes, destination, error)
+            }
+            if options.sync {
+                do throws(Errno) { try Sys.fsync(temporary.descriptor) } catch {
+                    throw FileError(.write, destination, error)
+                }
             }
             try temporary.file.renameReplacing(destination)
         } catch {

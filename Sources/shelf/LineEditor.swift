@@ -102,6 +102,10 @@ final class LineEditor {
     /// Whether Ctrl-C has been pressed since the last `clearInterrupt()`.
     static var isInterrupted: Bool { shelf_rl_interrupted() != 0 }
 
+    /// Makes Ctrl-C (SIGINT) set `isInterrupted` rather than end the process, for a script, so
+    /// that a command in progress can stop cleanly (a copy removes its temporary file).
+    static func catchInterrupts() { shelf_rl_catch_interrupt() }
+
     /// Forgets a Ctrl-C; the REPL does this before each prompt.
     static func clearInterrupt() { shelf_rl_clear_interrupt() }
 

@@ -64,27 +64,39 @@ ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 state.asker = TerminalAsker.ask
 state.standardInputIsTerminal = OpenFile.standardInput.isTerminal
 
-let status: ExitStatus
-if interactive {
+if !interactive {
+    // Ctrl-C stops a script between steps of a command (a copy removes its temporary file) and
+    // ends a blocked read; the script then stops with status 130.
+    LineEditor.catchInterrupts()
     state.isCancelled = { LineEditor.isInterrupted }
-    let historyFile = File.stateHome + "shelf/history"
-    let editor = LineEditor(historyFile: historyFile, messages: shell.stderr) { line, cursor in
-        Completer.complete(line: line, cursor: cursor, state: state)
-    }
-    state.history = editor.historyLines
-    status = Repl(shell: shell, editor: editor, prompt: Prompt(environment: environment)).run()
-} else if let commandString {
-    status = ScriptRunner(shell: shell, origin: "-c").run(source: Array(commandString.utf8))
-} else if let scriptPath, scriptPath != "-" {
-    let script = state.resolve(File(path: scriptPath))
-    do {
-        let input = try script.open(.read)
-        status = ScriptRunner(shell: shell, origin: scriptPath).run(input: input)
-        input.close()
-    } catch {
-        ProcessEnvironment.fail("shelf: " + Diagnostics.renderBare(error, as: Array(scriptPath.utf8)), status: .notFound)
-    }
-} else {
-    status = ScriptRunner(shell: shell, origin: "stdin").run(input: .standardInput)
 }
+
+/// Runs the session this invocation asks for and returns the status to exit with.
+@MainActor func runSession() -> ExitStatus {
+    if interactive {
+        state.isCancelled = { LineEditor.isInterrupted }
+        let historyFile = File.stateHome + "shelf/history"
+        let editor = LineEditor(historyFile: historyFile, messages: shell.stderr) { line, cursor in
+            Completer.complete(line: line, cursor: cursor, state: state)
+        }
+        state.history = editor.historyLines
+        return Repl(shell: shell, editor: editor, prompt: Prompt(environment: environment)).run()
+    } else if let commandString {
+        return ScriptRunner(shell: shell, origin: "-c").run(source: Array(commandString.utf8))
+    } else if let scriptPath, scriptPath != "-" {
+        let script = state.resolve(File(path: scriptPath))
+        do {
+            let input = try script.open(.read)
+            defer { input.close() }
+            return ScriptRunner(shell: shell, origin: scriptPath).run(input: input)
+        } catch {
+            ProcessEnvironment.fail("shelf: " + Diagnostics.renderBare(error, as: Array(scriptPath.utf8)), status: .notFound)
+        }
+    } else {
+        return ScriptRunner(shell: shell, origin: "stdin").run(input: .standardInput)
+    }
+}
+
+// A blocked system call that Ctrl-C interrupts gives up instead of waiting on.
+let status = Interruption.$isRequested.withValue({ LineEditor.isInterrupted }) { runSession() }
 ProcessEnvironment.exit(status)

@@ -33,6 +33,10 @@ int shelf_rl_interrupted(void);
 /// Forgets a pending SIGINT.
 void shelf_rl_clear_interrupt(void);
 
+/// Makes SIGINT set the flag shelf_rl_interrupted() reports instead of ending the process, and
+/// end a blocked system call with EINTR (no SA_RESTART). shelf_rl_initialize does this too.
+void shelf_rl_catch_interrupt(void);
+
 /// Adds a line to readline's in-memory history (Up, Down, Ctrl-R).
 void shelf_rl_add_history(const char *line);
 

@@ -29,6 +29,16 @@ public struct FaultPlan: Sendable {
     @TaskLocal public static var current: FaultPlan?
 }
 
+/// Whether a system call that a signal interrupted (`EINTR`) should give up rather than be
+/// retried. A program that catches SIGINT binds a check of its own flag here, so that Ctrl-C
+/// ends a read from a FIFO nobody writes to, or an `open(2)` of one nobody opens for writing.
+///
+///     Interruption.$isRequested.withValue({ interrupted }) { try file.readBytes() }
+public enum Interruption {
+    /// The check in force for the current task; nil retries every `EINTR`.
+    @TaskLocal public static var isRequested: (@Sendable () -> Bool)?
+}
+
 @inline(__always)
 private func injected(_ call: SyscallName, _ path: UnsafePointer<CChar>?) -> Errno? {
     guard let plan = FaultPlan.current else { return nil }
@@ -48,7 +58,7 @@ private func retrying<T: BinaryInteger>(
         let result = body()
         if result >= 0 { return result }
         let error = lastErrno()
-        if error != .interrupted { throw error }
+        if error != .interrupted || Interruption.isRequested?() == true { throw error }
     }
 }
 

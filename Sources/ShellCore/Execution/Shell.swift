@@ -151,6 +151,8 @@ public final class Shell {
         let output = target?.stream ?? stdout
         let context = CommandContext(state: state, stdout: output, stderr: stderr, commandName: name)
         var status = body.run(in: context)
+        // Ctrl-C during the command ends the statement, whatever the command made of it.
+        if state.isCancelled() { status = .interrupted }
         output.flush()
         if let target {
             do { try target.finish() } catch {

@@ -1,0 +1,119 @@
+@_spi(FaultInjection) import PathModel
+import SystemPackage
+import Testing
+
+@testable import ShellCore
+
+/// A fault injected into one system call, for the paths whose text contains `pathPart` (any path
+/// when empty, and calls without a path too).
+struct Fault: Sendable, CustomTestStringConvertible {
+    let name: String
+    let calls: Set<SyscallName>
+    let pathPart: String
+    let errno: Errno
+    let line: String
+    let stderr: String
+    var status: ShellCore.ExitStatus = .failure
+    /// Files and their contents once the command has failed.
+    var after: [String: String] = [:]
+    /// Files that must not exist afterwards.
+    var absent: [String] = []
+    /// Whether renaming `a` fails with EXDEV, as between two file systems.
+    var acrossFileSystems = false
+
+    var testDescription: String { name }
+
+    var plan: FaultPlan {
+        let calls = calls
+        let pathPart = pathPart
+        let errno = errno
+        let acrossFileSystems = acrossFileSystems
+        return FaultPlan { call, path in
+            if acrossFileSystems, call == .rename, path?.hasSuffix("/a") == true { return .improperLink }
+            guard calls.contains(call) else { return nil }
+            guard !pathPart.isEmpty else { return errno }
+            return path?.contains(pathPart) == true ? errno : nil
+        }
+    }
+}
+
+/// Faults the disk can throw at a command: each gives one clear message for the command, leaves
+/// existing data as it was and no temporary file behind, and the session goes on.
+@Suite struct FaultTests {
+    static let rows: [Fault] = [
+        Fault(
+            name: "cp: disk full keeps the old destination", calls: [SyscallName.copyFileRange, .write], pathPart: "",
+            errno: .noSpace, line: "cp a b", stderr: "cp: error writing 'b': No space left on device\n",
+            after: ["a": "new", "b": "old"]),
+        Fault(
+            name: "cp: file too large keeps the old destination", calls: [SyscallName.copyFileRange, .write], pathPart: "",
+            errno: .fileTooLarge, line: "cp a b", stderr: "cp: error writing 'b': File too large\n",
+            after: ["a": "new", "b": "old"]),
+        Fault(
+            name: "cp: an I/O error reading the source", calls: [SyscallName.copyFileRange, .read], pathPart: "",
+            errno: .ioError, line: "cp a b", stderr: "cp: error writing 'b': Input/output error\n",
+            after: ["a": "new", "b": "old"]),
+        Fault(
+            name: "cp: permission denied in the destination directory", calls: [SyscallName.open], pathPart: ".shelf-tmp",
+            errno: .permissionDenied, line: "cp a d/b",
+            stderr: "cp: cannot create regular file 'd/b': Permission denied\n", after: ["d/b": "in d"]),
+        Fault(
+            name: "cp: a read-only file system", calls: [SyscallName.open], pathPart: ".shelf-tmp",
+            errno: .readOnlyFileSystem, line: "cp a b",
+            stderr: "cp: cannot create regular file 'b': Read-only file system\n", after: ["b": "old"]),
+        Fault(
+            name: "cp -r: a file that vanished mid-walk", calls: [SyscallName.stat], pathPart: "d/gone",
+            errno: .noSuchFileOrDirectory, line: "cp -r d e",
+            stderr: "cp: cannot stat 'd/gone': No such file or directory\n", after: ["e/b": "in d"]),
+        Fault(
+            name: "mv across file systems copies, syncs, then removes", calls: [], pathPart: "",
+            errno: .improperLink, line: "mv a c", stderr: "", status: .success, after: ["c": "new"], absent: ["a"],
+            acrossFileSystems: true),
+        Fault(
+            name: "mv across file systems with the disk full keeps the source", calls: [SyscallName.copyFileRange, .write],
+            pathPart: "", errno: .noSpace, line: "mv a b",
+            stderr: "mv: error writing 'b': No space left on device\n", after: ["a": "new", "b": "old"],
+            acrossFileSystems: true),
+        Fault(
+            name: "mv across file systems with a failing sync keeps the source", calls: [SyscallName.fsync],
+            pathPart: "", errno: .ioError, line: "mv a c",
+            stderr: "mv: error writing 'c': Input/output error\n", after: ["a": "new"], absent: ["c"],
+            acrossFileSystems: true),
+        Fault(
+            name: "rm -r: permission denied on one file", calls: [SyscallName.unlink], pathPart: "b",
+            errno: .permissionDenied, line: "rm -r d",
+            stderr: "rm: cannot remove 'd/b': Permission denied\n", after: ["d/b": "in d"]),
+        Fault(
+            name: "rm: a read-only file system", calls: [SyscallName.unlink], pathPart: "",
+            errno: .readOnlyFileSystem, line: "rm a", stderr: "rm: cannot remove 'a': Read-only file system\n",
+            after: ["a": "new"]),
+        Fault(
+            name: "rm -r: an entry that vanished mid-walk", calls: [SyscallName.unlink], pathPart: "gone",
+            errno: .noSuchFileOrDirectory, line: "rm -r d",
+            stderr: "rm: cannot remove 'd/gone': No such file or directory\n", absent: ["d/b"]),
+        Fault(
+            name: "ls: an I/O error reading a directory", calls: [SyscallName.readdir], pathPart: "", errno: .ioError,
+            line: "ls d", stderr: "ls: reading directory 'd': Input/output error\n", status: .usage),
+        Fault(
+            name: "cat: an I/O error reading", calls: [SyscallName.read], pathPart: "", errno: .ioError, line: "cat a",
+            stderr: "cat: a: Input/output error\n"),
+    ]
+
+    @Test(arguments: rows)
+    func aFaultGivesOneMessageAndTheSessionGoesOn(_ fault: Fault) throws {
+        let shell = TestShell()
+        try shell.write("a", "new")
+        try shell.write("b", "old")
+        try shell.write("d/b", "in d")
+        try shell.write("d/gone", "")
+        let result = FaultPlan.$current.withValue(fault.plan) { shell.run(fault.line) }
+        #expect(result.stderr == fault.stderr)
+        #expect(result.status == fault.status)
+        for (name, contents) in fault.after {
+            #expect(try shell.path(name).readText() == contents, "\(name)")
+        }
+        for name in fault.absent { #expect(!shell.path(name).exists, "\(name)") }
+        #expect(try temporaryLeftovers(in: shell.directory.file) == [])
+        #expect(shell.run("echo still here").stdout == "still here\n")
+    }
+}

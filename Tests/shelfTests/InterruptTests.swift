@@ -1,0 +1,70 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Ctrl-C (SIGINT) sent to a script: the command in progress stops cleanly, the script stops
+/// with status 130, and nothing half-done is left behind.
+@Suite(.timeLimit(.minutes(1))) struct InterruptTests {
+    /// Starts shelf on `script` in `directory`, sends SIGINT after `delay` seconds, and returns
+    /// the exit status and standard error.
+    private func interrupt(_ script: String, in directory: URL, after delay: Double) throws -> (Int32, String) {
+        try script.write(to: directory.appendingPathComponent("script"), atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ScriptTests.binary)
+        process.arguments = ["script"]
+        process.currentDirectoryURL = directory
+        process.environment = ["HOME": directory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        usleep(useconds_t(delay * 1_000_000))
+        process.interrupt()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func ctrlCEndsAReadFromAFIFONobodyWritesTo() throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(mkfifo(directory.appendingPathComponent("fifo").path, 0o644) == 0)
+        let (status, stderr) = try interrupt("cat fifo\necho never > out\n", in: directory, after: 0.5)
+        #expect(status == 130)
+        #expect(stderr == "cat: fifo: Interrupted system call\nshelf: stopped at script:1\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
+    }
+
+    @Test func ctrlCDuringACopyLeavesNoTemporaryFile() throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 2 GiB of holes: nothing on disk, but every byte is copied, which takes a while.
+        let big = open(directory.appendingPathComponent("big").path, O_WRONLY | O_CREAT, 0o644)
+        #expect(big >= 0 && ftruncate(big, 1 << 31) == 0)
+        close(big)
+        let (status, _) = try interrupt("cp big copy\necho never > out\n", in: directory, after: 0.3)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        guard status != 0 else { return }  // The copy finished before Ctrl-C came.
+        #expect(status == 130)
+        #expect(names == ["big", "script"])
+    }
+}
+
+/// A real file-size limit (`ulimit -f`): the copy fails with EFBIG, the old destination stays,
+/// and the script goes on.
+@Suite struct FileSizeLimitTests {
+    @Test func aCopyOverTheLimitFailsCleanly() throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try String(repeating: "x", count: 100_000).write(
+            to: directory.appendingPathComponent("big"), atomically: true, encoding: .utf8)
+        try "old\n".write(to: directory.appendingPathComponent("copy"), atomically: true, encoding: .utf8)
+        let shelf = "'" + ScriptTests.binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let result = try ScriptTests.run(
+            "/bin/sh", ["-c", "ulimit -f 8 && exec \(shelf) --keep-going -c 'cp big copy; cat copy; ls'"], in: directory)
+        #expect(result.stderr == "cp: error writing 'copy': File too large\n")
+        #expect(result.stdout == "old\nbig\ncopy\n")
+        #expect(result.status == 0)
+    }
+}
