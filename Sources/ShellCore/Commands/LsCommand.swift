@@ -154,6 +154,8 @@ private struct ListingRun {
     let format: LsCommand.Format
     let classify: Bool
     let colored: Bool
+    /// The colours, for deciding what to examine.
+    let writerColors: ListingColors
     /// GNU ls's exit status: 2 for trouble with an operand, 1 for trouble below one.
     var status: Int32 = 0
     /// Whether no directory header has been written yet.
@@ -177,16 +179,20 @@ private struct ListingRun {
         let environment = context.state.environment
         format = command.format ?? (terminal ? .columns : .onePerLine)
         classify = command.classify == .always || (command.classify == .terminal && terminal)
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        // As GNU ls: LS_COLORS, or else a terminal type known to take colours, is needed even
+        // for --color=always; NO_COLOR turns the automatic colours off.
         colored =
-            ListingColors.terminalTakesColor(environment)
-            && (command.color == .always || (command.color == .terminal && terminal && !noColor))
+            (ListingColors.isConfigured(environment) || ListingColors.terminalTakesColor(environment))
+            && (command.color == .always
+                || (command.color == .terminal && terminal && !ListingColors.isDisabled(environment)))
+        writerColors = ListingColors(environment: environment)
         var lineLength = 80
         if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { lineLength = columns }
         if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
         if let width = command.width { lineLength = width }
         let style = ListingStyle(
             format: format, humanSizes: command.humanSizes, classify: classify, colored: colored,
+            colors: writerColors,
             quoted: terminal, lineLength: lineLength, zone: Clock.Zone(environment: environment),
             now: Clock.now())
         writer = ListingWriter(style: style, output: context.stdout)
@@ -266,8 +272,9 @@ private struct ListingRun {
                 info = try context.info(of: operand, followSymlinks: false)
             }
             var file = ListedFile(name: operand.bytes, info: info)
-            if info.kind == .symlink && format == .long && classify {
+            if info.kind == .symlink && followsTargets {
                 file.targetMode = followedMode { () throws(FileError) in try path.info(followSymlinks: true) }
+                file.targetMissing = file.targetMode == nil
             }
             return file
         } catch {
@@ -277,6 +284,10 @@ private struct ListingRun {
     }
 
     /// The mode of what a symlink leads to, or nil when it leads nowhere (no indicator, no colour).
+    /// Whether symlinks' targets are examined: for `-lF` indicators, and for colours that mark
+    /// dangling links (`or`, `mi`).
+    private var followsTargets: Bool { (format == .long && classify) || (colored && writerColors.marksOrphans) }
+
     private func followedMode(_ examine: () throws(FileError) -> FileInfo) -> UInt32? {
         do {
             return try examine().mode
@@ -324,10 +335,11 @@ private struct ListingRun {
                 files[index].info = info
                 files[index].kind = info.kind
                 totalBlocks += info.blocks
-                if info.kind == .symlink && format == .long && classify {
+                if info.kind == .symlink && followsTargets {
                     files[index].targetMode = followedMode { () throws(FileError) in
                         try opened.info(at: name, followSymlinks: true)
                     }
+                    files[index].targetMissing = files[index].targetMode == nil
                 }
             } catch {
                 fail(LsCommand.Messages.cannotAccess, joinedPath(directory.shown, name), error, serious: false)
@@ -360,6 +372,7 @@ private struct ListingRun {
     /// for indicators, colours and recursion only when its entry type does not tell enough.
     private func needsInfo(_ kind: FileKind?) -> Bool {
         if format == .long || command.sort != .name || command.json { return true }
+        if kind == .symlink && colored && writerColors.marksOrphans { return true }
         guard let kind else { return classify || colored || command.recursive }
         if classify && kind == .regular { return true }
         return colored && (kind == .regular || kind == .directory)

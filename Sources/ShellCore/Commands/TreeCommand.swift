@@ -11,12 +11,14 @@ public struct TreeCommand: ShellCommand {
     public static let name = "tree"
     public static let summary = "List the contents of each DIRECTORY (default: the current one) as a tree."
     public static let synopsis =
-        "[-adfhsJ] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [DIRECTORY]..."
+        "[-adfhsJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [DIRECTORY]..."
     public static let options = [
         OptionSpec("a", key: "all", help: "list all files, hidden ones too"),
         OptionSpec("d", key: "directories", help: "list directories only"),
         OptionSpec("f", key: "full-path", help: "print the full path prefix for each file"),
         OptionSpec("h", key: "human", help: "print sizes in a human readable way (1.2K); implies -s"),
+        OptionSpec("C", key: "color", help: "colour names by type from LS_COLORS, even when not on a terminal"),
+        OptionSpec("n", key: "no-color", help: "never colour names (-C wins)"),
         OptionSpec(
             "J", "json", help: "print the tree as JSON in tree(1)'s shape, each entry a file record (docs/json.md)"),
         OptionSpec(
@@ -57,6 +59,8 @@ public struct TreeCommand: ShellCommand {
     public var sizes: SizeColumn
     /// Write JSON in tree(1)'s shape instead of drawing.
     public var json: Bool
+    /// Colour names: always (`-C`), never (`-n`), or nil to decide by the output and environment.
+    public var color: Bool?
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -70,6 +74,7 @@ public struct TreeCommand: ShellCommand {
         report = !arguments.has("noreport")
         sizes = arguments.has("human") ? .human : arguments.has("size") ? .bytes : .none
         json = arguments.has("json")
+        color = arguments.has("color") ? true : arguments.has("no-color") ? false : nil
         operands = arguments.operands
     }
 
@@ -78,7 +83,16 @@ public struct TreeCommand: ShellCommand {
             context.error(Messages.invalidLevel)
             return .failure
         }
-        var walk = Walk(command: self, output: context.stdout, isCancelled: { context.isCancelled })
+        let environment = context.state.environment
+        // As tree(1): on with -C; by default only on a terminal, when LS_COLORS is set and NO_COLOR is not.
+        let colored =
+            !json
+            && (color
+                ?? (context.stdout.isTerminal && ListingColors.isConfigured(environment)
+                    && !ListingColors.isDisabled(environment)))
+        var walk = Walk(
+            command: self, output: context.stdout, colors: colored ? ListingColors(environment: environment, base: .none) : nil,
+            isCancelled: { context.isCancelled })
         if json { context.stdout.write("[") }
         for operand in operands.isEmpty ? [Argument(".")] : operands {
             // An empty operand names nothing (lstat("") fails), not the current directory.
@@ -167,8 +181,10 @@ private struct Node {
     var linkTarget: [UInt8]?
     /// The size `lstat` gives (only read when a size column is shown).
     var size: UInt64
-    /// What `lstat` gives, kept for JSON records.
+    /// What `lstat` gives, kept for JSON records and colours.
     var info: FileInfo?
+    /// What a symlink leads to, for its target's colour.
+    var targetInfo: FileInfo?
 }
 
 /// A directory being listed: its entries and how far through them the walk is.
@@ -193,6 +209,8 @@ private struct Frame {
 private struct Walk {
     let command: TreeCommand
     let output: OutputStream
+    /// The colours names are written in; nil for none.
+    let colors: ListingColors?
     let isCancelled: () -> Bool
     private(set) var directories = 0
     private(set) var files = 0
@@ -222,9 +240,10 @@ private struct Walk {
     /// How deep directories get handles of their own when every entry is stat'ed.
     private static let handleDepth = 64
 
-    init(command: TreeCommand, output: OutputStream, isCancelled: @escaping () -> Bool) {
+    init(command: TreeCommand, output: OutputStream, colors: ListingColors?, isCancelled: @escaping () -> Bool) {
         self.command = command
         self.output = output
+        self.colors = colors
         self.isCancelled = isCancelled
         line.reserveCapacity(1024)
     }
@@ -249,7 +268,7 @@ private struct Walk {
             return
         }
         appendSize(info.size)
-        TreeText.appendName(shown, to: &line)
+        appendName(shown, matching: shown, info: info)
         let handle: DirectoryHandle
         let nodes: [Node]
         do {
@@ -320,14 +339,17 @@ private struct Walk {
                 if shown.last != 0x2F { shown.append(0x2F) }
                 shown.append(contentsOf: node.name)
             }
-            if command.fullPath {
-                TreeText.appendName(shown, to: &line)
-            } else {
-                TreeText.appendName(node.name, to: &line)
-            }
+            let dangling = node.linkTarget != nil && node.targetInfo == nil
+            appendName(command.fullPath ? shown : node.name, matching: node.name, info: node.info, dangling: dangling)
             if let target = node.linkTarget {
                 line.append(contentsOf: Drawing.arrow)
-                TreeText.appendName(target, to: &line)
+                if dangling, let colors, let missing = colors.missing(orphanFallback: false) {
+                    line.append(contentsOf: colors.start(missing))
+                    TreeText.appendName(target, to: &line)
+                    line.append(contentsOf: colors.end)
+                } else {
+                    appendName(target, matching: target, info: node.targetInfo)
+                }
             }
 
             var child: Frame?
@@ -417,7 +439,8 @@ private struct Walk {
         var size: UInt64 = 0
         var target: [UInt8]?
         var examined: FileInfo?
-        if kind == nil || kind == .symlink || command.sizes != .none || command.json {
+        var targetInfo: FileInfo?
+        if kind == nil || kind == .symlink || command.sizes != .none || command.json || colors != nil {
             let path = joined(relative, entry.name)
             do {
                 var info = try handle.info(at: path)
@@ -427,7 +450,8 @@ private struct Walk {
                 isDirectory = info.kind == .directory
                 if info.kind == .symlink {
                     target = try handle.linkTarget(at: path)
-                    isDirectory = pointsToDirectory(handle, path)
+                    targetInfo = followed(handle, path)
+                    isDirectory = targetInfo?.kind == .directory
                     info.linkTarget = target.map(File.init(bytes:))
                     examined = info
                 }
@@ -446,17 +470,31 @@ private struct Walk {
             return nil
         }
         if command.directoriesOnly && !isDirectory { return nil }
-        return Node(name: name, isDirectory: isDirectory, linkTarget: target, size: size, info: examined)
+        return Node(
+            name: name, isDirectory: isDirectory, linkTarget: target, size: size, info: examined, targetInfo: targetInfo)
     }
 
-    /// Whether the symlink at `path` leads to a directory.
-    private func pointsToDirectory(_ handle: DirectoryHandle, _ path: [UInt8]) -> Bool {
+    /// What the symlink at `path` leads to; nil for a dangling or looping link (listed as a file).
+    private func followed(_ handle: DirectoryHandle, _ path: [UInt8]) -> FileInfo? {
         do {
-            return try handle.info(at: path, followSymlinks: true).kind == .directory
+            return try handle.info(at: path, followSymlinks: true)
         } catch {
-            // A dangling or looping link leads to no directory; it is listed as a file.
-            return false
+            return nil
         }
+    }
+
+    /// Appends a name as tree(1) writes it, in its colour when colours are on; `name` decides
+    /// the extension colour (the last component, also under `-f`).
+    private mutating func appendName(_ shown: [UInt8], matching name: [UInt8], info: FileInfo?, dangling: Bool = false) {
+        guard let colors, let info,
+            let sequence = colors.sequence(
+                name: name, kind: info.kind, mode: info.mode, linkCount: info.linkCount, targetMissing: dangling)
+        else {
+            return TreeText.appendName(shown, to: &line)
+        }
+        line.append(contentsOf: colors.start(sequence))
+        TreeText.appendName(shown, to: &line)
+        line.append(contentsOf: colors.end)
     }
 
     private func joined(_ relative: [UInt8], _ name: [UInt8]) -> [UInt8] {

@@ -16,6 +16,8 @@ struct ListedFile {
     private var examined: Examined?
     /// The mode of what a symlink points to, when it was followed and that worked (`ls -lF`).
     var targetMode: UInt32?
+    /// Whether a symlink was followed and leads nowhere (for the `or` and `mi` colours).
+    var targetMissing = false
 
     /// A file known by name and entry type only.
     init(name: [UInt8], kind: FileKind?) {
@@ -46,6 +48,8 @@ struct ListingStyle {
     var classify = false
     /// Colour names by type.
     var colored = false
+    /// The colours, when `colored`.
+    var colors = ListingColors.builtIn
     /// Quote names as the shell would need them (on a terminal).
     var quoted = false
     /// The line width for columns and for the wrap check after a coloured name; 0 for no limit.
@@ -179,7 +183,7 @@ struct ListingWriter {
     /// Writes a name with its alignment blank and colour; returns the bytes the name took, which
     /// GNU ls compares with the line width to decide whether to clear the rest of the line.
     @discardableResult
-    private mutating func writeName(_ name: [UInt8], padded: Bool, color: String?, startColumn: Int) -> Int {
+    private mutating func writeName(_ name: [UInt8], padded: Bool, color: [UInt8]?, startColumn: Int) -> Int {
         if padded { buffer.append(0x20) }
         guard let color else {
             buffer.append(contentsOf: name)
@@ -187,11 +191,11 @@ struct ListingWriter {
         }
         if !usedColor {
             usedColor = true
-            buffer.append(contentsOf: ListingColors.reset)
+            buffer.append(contentsOf: style.colors.end)
         }
-        buffer.append(contentsOf: ListingColors.start(color))
+        buffer.append(contentsOf: style.colors.start(color))
         buffer.append(contentsOf: name)
-        buffer.append(contentsOf: ListingColors.reset)
+        buffer.append(contentsOf: style.colors.end)
         let length = name.count + (padded ? 1 : 0)
         let lineLength = style.lineLength
         if lineLength > 0 && startColumn / lineLength != (startColumn + length - 1) / lineLength {
@@ -205,7 +209,12 @@ struct ListingWriter {
     ) {
         let kind = files[index].kind
         let mode = files[index].info?.mode
-        let color = style.colored ? ListingColors.code(kind: kind, mode: mode) : nil
+        let color =
+            style.colored
+            ? style.colors.sequence(
+                name: files[index].name, kind: kind, mode: mode, linkCount: files[index].info?.linkCount,
+                targetMissing: files[index].targetMissing)
+            : nil
         writeName(
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: startColumn)
@@ -332,7 +341,12 @@ struct ListingWriter {
         buffer.append(contentsOf: date(info.modificationTime))
         buffer.append(0x20)
         let column = buffer.count - prefixStart
-        let color = style.colored ? ListingColors.code(kind: info.kind, mode: info.mode) : nil
+        let color =
+            style.colored
+            ? style.colors.sequence(
+                name: files[index].name, kind: info.kind, mode: info.mode, linkCount: info.linkCount,
+                targetMissing: files[index].targetMissing)
+            : nil
         let nameLength = writeName(
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: column)
@@ -343,8 +357,9 @@ struct ListingWriter {
             let targetMode = files[index].targetMode
             let targetKind = targetMode.map { FileKind(mode: $0) }
             let targetColor =
-                style.colored && targetMode != nil
-                ? ListingColors.code(kind: targetKind, mode: targetMode) : nil
+                !style.colored ? nil
+                : files[index].targetMissing ? style.colors.missing(orphanFallback: true)
+                : targetMode != nil ? style.colors.sequence(name: targetBytes, kind: targetKind, mode: targetMode) : nil
             writeName(shownTarget, padded: false, color: targetColor, startColumn: column + nameLength + 4)
             if style.classify, targetMode != nil,
                 let indicator = Self.indicator(kind: targetKind, mode: targetMode)
@@ -376,7 +391,7 @@ struct ListingWriter {
         buffer.append(0x20)
         appendBlanks(11)
         buffer.append(contentsOf: [0x3F, 0x20])
-        let color = style.colored ? ListingColors.code(kind: kind, mode: nil) : nil
+        let color = style.colored ? style.colors.sequence(name: files[index].name, kind: kind, mode: nil) : nil
         writeName(
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: buffer.count - prefixStart)

@@ -595,12 +595,14 @@ enum RealTree {
     }()
 
     /// tree's standard output and exit status for `arguments` in `directory`.
-    static func run(_ arguments: [String], in directory: File) throws -> (stdout: [UInt8], status: Int32) {
+    static func run(
+        _ arguments: [String], in directory: File, environment: [String: String] = [:]
+    ) throws -> (stdout: [UInt8], status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory.string)
-        process.environment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        process.environment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
