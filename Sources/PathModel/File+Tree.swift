@@ -71,16 +71,12 @@ extension File {
             var index = 0
             var complete = true
         }
-        func open(_ path: File, name: [UInt8], at parent: Int32) -> (DirectoryStream, Level)? {
+        func open(_ path: File, name: [UInt8], at parent: Int32, parentLength: Int) -> (DirectoryStream, Level)? {
             guard confirm(.descend(path)) else { return nil }
             do throws(Errno) {
                 let opened = try withCName(name) { (raw) throws(Errno) in try Sys.readDirectory(raw, at: parent) }
-                let identity: FileIdentity
-                do throws(Errno) { identity = try Sys.identity(fd: opened.stream.descriptor) } catch {
-                    opened.stream.close()
-                    throw error
-                }
-                return (opened.stream, Level(name: name, identity: identity, pathLength: 0, entries: opened.entries))
+                let level = Level(name: name, identity: opened.identity, pathLength: parentLength, entries: opened.entries)
+                return (opened.stream, level)
             } catch {
                 failed(FileError(.list, path, error))
                 return nil
@@ -92,10 +88,11 @@ extension File {
             }
         }
 
-        guard var (current, top) = open(self, name: bytes, at: Sys.cwd) else { return false }
+        guard let top = open(self, name: bytes, at: Sys.cwd, parentLength: 0) else { return false }
+        var current = top.0
         defer { current.close() }
         var path = self
-        var stack = [top]
+        var stack = [top.1]
         var everything = true
         while var level = stack.last {
             if level.index < level.entries.count {
@@ -118,12 +115,9 @@ extension File {
                     }
                 }
                 if kind == .directory {
-                    if var (child, childLevel) = open(entryPath, name: entry.name, at: dir) {
+                    if let (child, childLevel) = open(entryPath, name: entry.name, at: dir, parentLength: path.byteCount) {
                         current.close()
                         current = child
-                        childLevel = Level(
-                            name: childLevel.name, identity: childLevel.identity, pathLength: path.byteCount,
-                            entries: childLevel.entries)
                         stack.append(childLevel)
                         path = entryPath
                     } else {

@@ -242,12 +242,13 @@ public struct File: Sendable, Hashable {
         return File(normalizedStorage: result)
     }
 
-    /// Joins a name given as bytes (a directory entry) onto this path.
+    /// Joins a name given as bytes (a directory entry) onto this path; as in `init(bytes:)`, a NUL
+    /// byte ends the name, so that the path a system call sees is the path this value shows.
     public func appending<Name: Collection>(name: Name) -> File where Name.Element == UInt8 {
         var result = storage
         result.removeLast()
         if !result.isEmpty && result.last != 0x2F { result.append(0x2F) }
-        result.append(contentsOf: name)
+        result.append(contentsOf: name.prefix { $0 != 0 })
         result.append(0)
         return File(normalizedStorage: result)
     }

@@ -89,9 +89,12 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     ///
     /// A relative pattern is resolved against `base`, and its results stay relative
     /// (`*.txt` gives `a.txt`, not `/home/ann/a.txt`). Directories that cannot be read match
-    /// nothing, as in a shell. `**` does not enter hidden directories or follow symlinks.
+    /// nothing, as in a shell. `**` does not enter hidden directories or follow symlinks. A
+    /// pattern with a NUL byte matches nothing.
     /// Corresponds to `readdir(3)` and `lstat(2)`.
     public func expand(relativeTo base: File) -> [File] {
+        // No name holds a NUL byte, so such a pattern matches nothing.
+        if pattern.contains(0) { return [] }
         let start = isAbsolute ? File.root : File(path: "")
         var current: [File] = [start]
         for (index, segment) in segments.enumerated() {

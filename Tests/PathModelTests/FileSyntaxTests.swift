@@ -71,6 +71,13 @@ struct FileSyntaxTests {
         #expect(File.root.appending(name: name).bytes == [0x2F] + name)
     }
 
+    @Test("A NUL byte ends a name given to appending(name:), as it ends a path given to init(bytes:)")
+    func appendingStopsAtNUL() {
+        let base: File = "/x"
+        #expect(base.appending(name: Array("ab".utf8) + [0, 0x63]).bytes == Array("/x/ab".utf8))
+        #expect(base.appending(name: Array("ab".utf8) + [0, 0x63]) == File(bytes: Array("/x/ab".utf8) + [0, 0x63]))
+    }
+
     struct NameParts: Sendable, CustomTestStringConvertible {
         let path: File
         let name: String

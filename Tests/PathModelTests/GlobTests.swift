@@ -62,6 +62,18 @@ struct GlobTests {
         #expect(Glob(row.pattern).matches(name: row.name) == row.matches)
     }
 
+    /// Found by the fuzzer: the NUL cut the path a system call saw short, so every directory
+    /// under `**` seemed to hold the base again, and the walk never ended.
+    @Test("A pattern with a NUL byte matches nothing, and ** after one ends")
+    func nulInPattern() throws {
+        try withScratch { dir in
+            try (dir + "sub").makeDirectory()
+            let pattern = Glob(bytes: [0x3B, 0, 0, 0x13, 0x2F, 0x2B, 0x2F, 0, 0x13, 0x2F, 0x2B, 0x2F, 0x2A, 0x2A])
+            #expect(pattern.expand(relativeTo: dir).isEmpty)
+            #expect(Glob(bytes: [0x73, 0x75, 0x62, 0]).expand(relativeTo: dir).isEmpty)
+        }
+    }
+
     @Test("? matches one byte of a name that is not UTF-8")
     func nonUTF8Name() {
         let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9]

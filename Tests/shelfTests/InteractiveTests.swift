@@ -323,6 +323,18 @@ private let prompt = "shelf:~$ "
         #expect(listing.hasSuffix("history\r\n    1  echo from-the-first-run\r\n    2  history\r\n"))
     }
 
+    @Test func ctrlCEndsACommandWaitingForTerminalInput() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cat\r")
+        try shell.expect("cat\r\n")
+        usleep(200_000)
+        shell.send("\u{3}")
+        try shell.expect("shelf:~ [130]$ ")
+        try shell.run("echo still here", shows: "still here\r\n", then: prompt)
+    }
+
     @Test func ctrlCAtThePromptDiscardsTheLine() throws {
         let home = Home()
         let shell = try TerminalSession(home: home.path)

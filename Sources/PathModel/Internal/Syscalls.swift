@@ -259,10 +259,10 @@ enum Sys {
     }
 
     /// Reads every entry of the directory at `path` (relative to `dir`), without following a final symlink.
-    /// Returns the still-open stream for *at calls on its descriptor.
+    /// Returns the still-open stream for *at calls on its descriptor, and the directory's identity.
     static func readDirectory(
         _ path: UnsafePointer<CChar>, at dir: Int32
-    ) throws(Errno) -> (stream: DirectoryStream, entries: [(name: [UInt8], type: UInt8)]) {
+    ) throws(Errno) -> (stream: DirectoryStream, identity: FileIdentity, entries: [(name: [UInt8], type: UInt8)]) {
         let fd = try open(path, at: dir, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
         guard let raw = fdopendir(fd) else {
             let error = lastErrno()
@@ -271,13 +271,15 @@ enum Sys {
         }
         let stream = DirectoryStream(raw)
         var entries: [(name: [UInt8], type: UInt8)] = []
+        let identity: FileIdentity
         do {
+            identity = try self.identity(fd: fd)
             while let entry = try stream.next() { entries.append(entry) }
         } catch {
             stream.close()
             throw error
         }
-        return (stream, entries)
+        return (stream, identity, entries)
     }
 
     /// Checks permission as the real user; `mode` is a mask of R_OK, W_OK, X_OK.

@@ -297,7 +297,7 @@ import Testing
         cancel.install(in: shell)
         let result = shell.run("cp -r tree copy")
         #expect(result.status == .interrupted)
-        // Ten polls, the one that says stop, and the shell's own look after the command ends.
+        // Ten polls, the one that stops the copy, and the shell's own check after the command.
         #expect(cancel.polls <= 12)
         #expect(try treeSnapshot(shell.path("copy")).count < 20)
         #expect(try temporaryLeftovers(in: shell.directory.file) == [])
