@@ -10,7 +10,8 @@ let package = Package(
         .executable(name: "shelf", targets: ["shelf"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-system", from: "1.4.0")
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(name: "CPathModel"),
@@ -25,13 +26,14 @@ let package = Package(
             name: "shelf",
             dependencies: [
                 "ShellCore", "PathModel", "CReadline", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "shelf-bench", dependencies: ["ShellCore", "PathModel"]),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
         .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"], exclude: ["Transcripts"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "shelfTests", dependencies: ["shelf", "CPseudoTerminal"]),
+        .testTarget(name: "shelfTests", dependencies: ["shelf", "ShellCore", "CPseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,13 +30,13 @@ final class LineEditor {
     private let messages: OutputStream
     private var historyProblemReported = false
 
-    /// Sets readline up for shelf and loads the history from `historyFile`.
-    init(historyFile: File, messages: OutputStream, complete: @escaping ([UInt8], Int) -> Completion) {
+    /// Sets readline up for shelf and loads the history from `historyFile` (none kept when nil).
+    init(historyFile: File?, messages: OutputStream, complete: @escaping ([UInt8], Int) -> Completion) {
         self.complete = complete
         self.messages = messages
         shelf_rl_initialize(LineEditor.completionCallback, Unmanaged.passUnretained(self).toOpaque())
         shelf_rl_stifle_history(Int32(LineEditor.historyLimit))
-        loadHistory(from: historyFile)
+        if let historyFile { loadHistory(from: historyFile) }
     }
 
     /// Readline's Tab hook: runs the completer and hands its answer back to the shim.

@@ -3,49 +3,10 @@ import ShellCore
 
 /// shelf's entry point: `shelf -c COMMANDS`, `shelf FILE [ARGS...]`, commands on standard input,
 /// or the interactive shell when standard input and output are terminals (or with `-i`).
-let arguments = Array(CommandLine.arguments.dropFirst())
+let options = Options.parseOrExit(Array(CommandLine.arguments.dropFirst()))
 let environment = ProcessEnvironment.current()
-
-var keepGoing = false
-var forceInteractive = false
-var commandString: String?
-var scriptPath: String?
-var scriptArguments: [String] = []
-var index = 0
-while index < arguments.count {
-    let argument = arguments[index]
-    index += 1
-    if scriptPath != nil {
-        scriptArguments.append(argument)
-        continue
-    }
-    switch argument {
-    case "--keep-going":
-        keepGoing = true
-    case "-i":
-        forceInteractive = true
-    case "-c":
-        guard index < arguments.count else {
-            ProcessEnvironment.fail("shelf: -c: option requires an argument")
-        }
-        commandString = arguments[index]
-        index += 1
-    case "--help":
-        print("Usage: shelf [-i] [--keep-going] [-c COMMANDS | FILE [ARGS...]]")
-        print("An interactive file shell; commands run in-process. Without -c or FILE, commands are read")
-        print("from standard input, interactively when standard input and output are terminals (or with -i).")
-        ProcessEnvironment.exit(.success)
-    default:
-        if argument.hasPrefix("-") && argument != "-" {
-            ProcessEnvironment.fail("shelf: unrecognized option '\(argument)'\nTry 'shelf --help' for more information.")
-        }
-        if commandString != nil {
-            scriptArguments.append(argument)
-        } else {
-            scriptPath = argument
-        }
-    }
-}
+let commandString = options.commands
+let scriptPath = options.commands == nil ? options.script.first : nil
 
 let cwd: File
 do {
@@ -54,9 +15,9 @@ do {
     ProcessEnvironment.fail("shelf: " + Diagnostics.render(error, phrase: nil))
 }
 let onTerminal = OpenFile.standardInput.isTerminal && OpenFile.standardOutput.isTerminal
-let interactive = commandString == nil && (scriptPath == nil || scriptPath == "-") && (forceInteractive || onTerminal)
+let interactive = commandString == nil && (scriptPath == nil || scriptPath == "-") && (options.interactive || onTerminal)
 let state = ShellState(
-    cwd: cwd, environment: environment, isInteractive: interactive, stopOnError: !interactive && !keepGoing)
+    cwd: cwd, environment: environment, isInteractive: interactive, stopOnError: !interactive && !options.keepGoing)
 let shell = Shell(state: state, stdout: OutputStream(.standardOutput), stderr: OutputStream(.standardError))
 ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 
@@ -75,7 +36,7 @@ if !interactive {
 @MainActor func runSession() -> ExitStatus {
     if interactive {
         state.isCancelled = { LineEditor.isInterrupted }
-        let historyFile = File.stateHome + "shelf/history"
+        let historyFile = options.noHistory ? nil : File.stateHome + "shelf/history"
         let editor = LineEditor(historyFile: historyFile, messages: shell.stderr) { line, cursor in
             Completer.complete(line: line, cursor: cursor, state: state)
         }
@@ -98,5 +59,6 @@ if !interactive {
 }
 
 // A blocked system call that Ctrl-C interrupts gives up instead of waiting on.
-let status = Interruption.$isRequested.withValue({ LineEditor.isInterrupted }) { runSession() }
+Interruption.isRequested = { LineEditor.isInterrupted }
+let status = runSession()
 ProcessEnvironment.exit(status)

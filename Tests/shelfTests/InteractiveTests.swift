@@ -26,7 +26,7 @@ private final class TerminalSession {
     private var mark = 0
     private var exitStatus: Int32?
 
-    init(home: String, cwd: String? = nil) throws {
+    init(home: String, cwd: String? = nil, arguments: [String] = []) throws {
         let inputrc = home + "/.inputrc"
         let environment = [
             "HOME=\(home)", "XDG_STATE_HOME=\(home)/state", "INPUTRC=\(inputrc)", "TERM=xterm", "NO_COLOR=1",
@@ -34,7 +34,7 @@ private final class TerminalSession {
         ]
         var descriptor: Int32 = -1
         var child: pid_t = 0
-        let status = withCStrings([shelfBinary]) { argv in
+        let status = withCStrings([shelfBinary] + arguments) { argv in
             withCStrings(environment) { envp in
                 pty_spawn(shelfBinary, argv, envp, cwd ?? home, 100, 30, &descriptor, &child)
             }
@@ -321,6 +321,16 @@ private let prompt = "shelf:~$ "
         // The repeated line is not stored twice; the line with a leading space not at all.
         let listing = try second.expect("2  history\r\n")
         #expect(listing.hasSuffix("history\r\n    1  echo from-the-first-run\r\n    2  history\r\n"))
+    }
+
+    @Test func noHistoryNeitherReadsNorWritesTheHistoryFile() throws {
+        let home = Home()
+        let first = try TerminalSession(home: home.path, arguments: ["--no-history"])
+        try first.expect(prompt)
+        try first.run("echo unrecorded", shows: "unrecorded\r\n", then: prompt)
+        first.send("\u{04}")
+        #expect(try first.waitForExit() == 0)
+        #expect(home.read("/state/shelf/history") == nil)
     }
 
     @Test func ctrlCEndsACommandWaitingForTerminalInput() throws {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ShellCore
+
 /// Runs the built `shelf` binary the way scripts use it: `-c`, a script file, standard input.
 @Suite struct ScriptTests {
     /// The executable under test: `$SHELF_BIN`, else the debug build next to the package.
@@ -66,6 +68,36 @@ import Testing
         let result = try Self.shelf(["-c", line], input: "1\n2\n3\n4\n")
         #expect(result.stdout == expected)
         #expect(result.status == 0)
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try Self.shelf(["--version"])
+        #expect(version.stdout == "shelf \(ShelfVersion.number)\n" && version.status == 0)
+        let help = try Self.shelf(["--help"])
+        #expect(help.status == 0)
+        for flag in ["-c <COMMANDS>", "-i", "--keep-going", "--no-history", "--version", "--help", "<SCRIPT>"] {
+            #expect(help.stdout.contains(flag), "\(flag)")
+        }
+    }
+
+    @Test(
+        "Bad flags are usage errors (status 2)",
+        arguments: [
+            (["-x"], "shelf: Unknown option '-x'"), (["-c"], "shelf: Missing value for '-c <COMMANDS>'"),
+            (["--no-such"], "shelf: Unknown option '--no-such'"),
+        ])
+    func badFlags(_ arguments: [String], _ message: String) throws {
+        let result = try Self.shelf(arguments)
+        #expect(result.stderr == message + "\nTry 'shelf --help' for more information.\n")
+        #expect(result.status == 2)
+    }
+
+    @Test func wordsAfterTheScriptAreTheScripts() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "echo ran\n".write(to: directory.appendingPathComponent("s.shelf"), atomically: true, encoding: .utf8)
+        let result = try Self.shelf(["--keep-going", "s.shelf", "-x", "--help"], in: directory)
+        #expect(result.stdout == "ran\n" && result.status == 0)
     }
 
     @Test func commandStringRunsAndReportsTheLastStatus() throws {

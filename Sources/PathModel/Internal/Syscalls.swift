@@ -4,6 +4,7 @@
 
 import CPathModel
 import Glibc
+import Synchronization
 import SystemPackage
 
 /// The system calls PathModel makes, named so that tests can inject faults into one of them.
@@ -30,13 +31,19 @@ public struct FaultPlan: Sendable {
 }
 
 /// Whether a system call that a signal interrupted (`EINTR`) should give up rather than be
-/// retried. A program that catches SIGINT binds a check of its own flag here, so that Ctrl-C
-/// ends a read from a FIFO nobody writes to, or an `open(2)` of one nobody opens for writing.
+/// retried. A program that catches SIGINT sets a check of its own flag here, once for the
+/// process (signals are process-wide), so that Ctrl-C ends a read from a FIFO nobody writes to,
+/// or an `open(2)` of one nobody opens for writing.
 ///
-///     Interruption.$isRequested.withValue({ interrupted }) { try file.readBytes() }
+///     Interruption.isRequested = { interrupted }
 public enum Interruption {
-    /// The check in force for the current task; nil retries every `EINTR`.
-    @TaskLocal public static var isRequested: (@Sendable () -> Bool)?
+    /// The check in force; nil retries every `EINTR`.
+    public static var isRequested: (@Sendable () -> Bool)? {
+        get { check.withLock { $0 } }
+        set { check.withLock { $0 = newValue } }
+    }
+
+    private static let check = Mutex<(@Sendable () -> Bool)?>(nil)
 }
 
 @inline(__always)

@@ -1,0 +1,5 @@
+/// shelf's version, written by `shelf --version`.
+public enum ShelfVersion {
+    /// The release number.
+    public static let number = "0.9.0"
+}
