@@ -11,7 +11,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_BUILD := .build/fuzz
 
 .DEFAULT_GOAL := build
-.PHONY: build test run install format lint clean bench fuzz
+.PHONY: build test run install format lint clean bench fuzz docs
 
 build:
 	$(SWIFT) build -c $(CONFIG) $(RELEASE_FLAGS) --product shelf
@@ -21,6 +21,10 @@ test:
 	python3 -m unittest discover -s Benchmarks -p 'test_*.py'
 	$(SWIFT) build --build-tests
 	SHELF_BIN="$$($(SWIFT) build --show-bin-path)/shelf" $(SWIFT) test
+
+# The man page and the texts of `help COMMAND`, from the command pages in docs/commands.
+docs:
+	python3 scripts/generate-docs
 
 # The benchmark against GNU coreutils, tree(1), bash and busybox (docs/performance.md).
 # QUICK=1 uses a small corpus and few rounds and writes no table.

@@ -75,8 +75,12 @@ import Testing
         #expect(version.stdout == "shelf \(ShelfVersion.number)\n" && version.status == 0)
         let help = try Self.shelf(["--help"])
         #expect(help.status == 0)
-        for flag in ["-c <COMMANDS>", "-i", "--keep-going", "--no-history", "--version", "--help", "<SCRIPT>"] {
-            #expect(help.stdout.contains(flag), "\(flag)")
+        let manPage = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/shelf.1"),
+            encoding: .utf8)
+        for flag in ["-c", "-i", "--keep-going", "--no-history", "--version", "--help"] {
+            #expect(help.stdout.contains(flag), "\(flag) in --help")
+            #expect(manPage.contains(flag.replacingOccurrences(of: "-", with: "\\-")), "\(flag) in shelf.1")
         }
     }
 

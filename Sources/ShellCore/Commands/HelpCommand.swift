@@ -35,6 +35,9 @@ public struct HelpCommand: ShellCommand {
                 continue
             }
             context.stdout.write(HelpText.render(type))
+            if let description = CommandDocs.descriptions[type.name] {
+                context.stdout.write("\n" + description + "\n")
+            }
         }
         return status
     }

@@ -31,12 +31,11 @@ public enum Command {
 
     /// Every command type, in the order `help` lists them.
     public static let all: [any ShellCommand.Type] = [
-        CatCommand.self, CdCommand.self, CpCommand.self, EchoCommand.self, ExitCommand.self,
-        HelpCommand.self, HistoryCommand.self, LsCommand.self, MkdirCommand.self, MvCommand.self,
-        PwdCommand.self, RmCommand.self, RmdirCommand.self, SetCommand.self, StatCommand.self,
-        TouchCommand.self, TreeCommand.self, FindCommand.self, DuCommand.self,
-        BasenameCommand.self, DirnameCommand.self, RealpathCommand.self, HeadCommand.self, TailCommand.self,
-        LnCommand.self,
+        BasenameCommand.self, CatCommand.self, CdCommand.self, CpCommand.self, DirnameCommand.self,
+        DuCommand.self, EchoCommand.self, ExitCommand.self, FindCommand.self, HeadCommand.self,
+        HelpCommand.self, HistoryCommand.self, LnCommand.self, LsCommand.self, MkdirCommand.self,
+        MvCommand.self, PwdCommand.self, RealpathCommand.self, RmCommand.self, RmdirCommand.self,
+        SetCommand.self, StatCommand.self, TailCommand.self, TouchCommand.self, TreeCommand.self,
     ]
 
     /// The command type called `name`, if there is one.
