@@ -43,6 +43,7 @@ let package = Package(
 if Context.environment["SHELF_FUZZ"] != nil {
     package.targets += [
         .target(name: "CShelfFuzz", path: "Fuzz/CShelfFuzz"),
-        .executableTarget(name: "shelf-fuzz", dependencies: ["ShellCore", "PathModel", "CShelfFuzz"], path: "Fuzz/ShelfFuzz"),
+        .executableTarget(
+            name: "shelf-fuzz", dependencies: ["ShellCore", "PathModel", "CShelfFuzz"], path: "Fuzz/ShelfFuzz"),
     ]
 }

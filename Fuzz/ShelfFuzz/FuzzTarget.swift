@@ -3,10 +3,12 @@ import Glibc
 import PathModel
 import ShellCore
 
-/// The directory globs and completions run against: a few names made once per process, some of
-/// them hostile (a newline, an escape sequence, a byte that is not UTF-8, a leading dash).
+/// The directory globs and completions run against, made (or found again) once per process under
+/// the temporary directory: a few names, some of them hostile (a newline, an escape sequence, a
+/// byte that is not UTF-8, a leading dash). It stays for the next run, since libFuzzer ends the
+/// process without running exit handlers when it finds something.
 private let fixture: File = {
-    let directory = File.temporary + "shelf-fuzz-\(UInt32.random(in: 0...UInt32.max))"
+    let directory = File.temporary + "shelf-fuzz-fixture"
     let names: [[UInt8]] = [
         Array("a.txt".utf8), Array("b c".utf8), Array("-rf".utf8), Array("new\nline".utf8),
         [0x1B, 0x5B, 0x33, 0x31, 0x6D, 0x72, 0x65, 0x64], [0x6C, 0x61, 0x74, 0x69, 0x6E, 0xE9],
@@ -17,9 +19,6 @@ private let fixture: File = {
         try (directory + "sub/x.swift").createFile()
     } catch {
         fatalError("cannot make the fuzz fixture: \(error)")
-    }
-    atexit {
-        do { try fixture.delete() } catch { print("shelf-fuzz: cannot remove the fixture: \(error)") }
     }
     return directory
 }()

@@ -75,7 +75,8 @@ extension File {
             guard confirm(.descend(path)) else { return nil }
             do throws(Errno) {
                 let opened = try withCName(name) { (raw) throws(Errno) in try Sys.readDirectory(raw, at: parent) }
-                let level = Level(name: name, identity: opened.identity, pathLength: parentLength, entries: opened.entries)
+                let level = Level(
+                    name: name, identity: opened.identity, pathLength: parentLength, entries: opened.entries)
                 return (opened.stream, level)
             } catch {
                 failed(FileError(.list, path, error))
@@ -115,7 +116,9 @@ extension File {
                     }
                 }
                 if kind == .directory {
-                    if let (child, childLevel) = open(entryPath, name: entry.name, at: dir, parentLength: path.byteCount) {
+                    if let (child, childLevel) = open(
+                        entryPath, name: entry.name, at: dir, parentLength: path.byteCount)
+                    {
                         current.close()
                         current = child
                         stack.append(childLevel)

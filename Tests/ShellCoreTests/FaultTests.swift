@@ -42,27 +42,27 @@ struct Fault: Sendable, CustomTestStringConvertible {
 @Suite struct FaultTests {
     static let rows: [Fault] = [
         Fault(
-            name: "cp: disk full keeps the old destination", calls: [SyscallName.copyFileRange, .write], pathPart: "",
+            name: "cp: disk full keeps the old destination", calls: [.copyFileRange, .write], pathPart: "",
             errno: .noSpace, line: "cp a b", stderr: "cp: error writing 'b': No space left on device\n",
             after: ["a": "new", "b": "old"]),
         Fault(
-            name: "cp: file too large keeps the old destination", calls: [SyscallName.copyFileRange, .write], pathPart: "",
+            name: "cp: file too large keeps the old destination", calls: [.copyFileRange, .write], pathPart: "",
             errno: .fileTooLarge, line: "cp a b", stderr: "cp: error writing 'b': File too large\n",
             after: ["a": "new", "b": "old"]),
         Fault(
-            name: "cp: an I/O error reading the source", calls: [SyscallName.copyFileRange, .read], pathPart: "",
+            name: "cp: an I/O error reading the source", calls: [.copyFileRange, .read], pathPart: "",
             errno: .ioError, line: "cp a b", stderr: "cp: error writing 'b': Input/output error\n",
             after: ["a": "new", "b": "old"]),
         Fault(
-            name: "cp: permission denied in the destination directory", calls: [SyscallName.open], pathPart: ".shelf-tmp",
+            name: "cp: permission denied in the destination directory", calls: [.open], pathPart: ".shelf-tmp",
             errno: .permissionDenied, line: "cp a d/b",
             stderr: "cp: cannot create regular file 'd/b': Permission denied\n", after: ["d/b": "in d"]),
         Fault(
-            name: "cp: a read-only file system", calls: [SyscallName.open], pathPart: ".shelf-tmp",
+            name: "cp: a read-only file system", calls: [.open], pathPart: ".shelf-tmp",
             errno: .readOnlyFileSystem, line: "cp a b",
             stderr: "cp: cannot create regular file 'b': Read-only file system\n", after: ["b": "old"]),
         Fault(
-            name: "cp -r: a file that vanished mid-walk", calls: [SyscallName.stat], pathPart: "d/gone",
+            name: "cp -r: a file that vanished mid-walk", calls: [.stat], pathPart: "d/gone",
             errno: .noSuchFileOrDirectory, line: "cp -r d e",
             stderr: "cp: cannot stat 'd/gone': No such file or directory\n", after: ["e/b": "in d"]),
         Fault(
@@ -70,32 +70,32 @@ struct Fault: Sendable, CustomTestStringConvertible {
             errno: .improperLink, line: "mv a c", stderr: "", status: .success, after: ["c": "new"], absent: ["a"],
             acrossFileSystems: true),
         Fault(
-            name: "mv across file systems with the disk full keeps the source", calls: [SyscallName.copyFileRange, .write],
+            name: "mv across file systems with the disk full keeps the source", calls: [.copyFileRange, .write],
             pathPart: "", errno: .noSpace, line: "mv a b",
             stderr: "mv: error writing 'b': No space left on device\n", after: ["a": "new", "b": "old"],
             acrossFileSystems: true),
         Fault(
-            name: "mv across file systems with a failing sync keeps the source", calls: [SyscallName.fsync],
+            name: "mv across file systems with a failing sync keeps the source", calls: [.fsync],
             pathPart: "", errno: .ioError, line: "mv a c",
             stderr: "mv: error writing 'c': Input/output error\n", after: ["a": "new"], absent: ["c"],
             acrossFileSystems: true),
         Fault(
-            name: "rm -r: permission denied on one file", calls: [SyscallName.unlink], pathPart: "b",
+            name: "rm -r: permission denied on one file", calls: [.unlink], pathPart: "b",
             errno: .permissionDenied, line: "rm -r d",
             stderr: "rm: cannot remove 'd/b': Permission denied\n", after: ["d/b": "in d"]),
         Fault(
-            name: "rm: a read-only file system", calls: [SyscallName.unlink], pathPart: "",
+            name: "rm: a read-only file system", calls: [.unlink], pathPart: "",
             errno: .readOnlyFileSystem, line: "rm a", stderr: "rm: cannot remove 'a': Read-only file system\n",
             after: ["a": "new"]),
         Fault(
-            name: "rm -r: an entry that vanished mid-walk", calls: [SyscallName.unlink], pathPart: "gone",
+            name: "rm -r: an entry that vanished mid-walk", calls: [.unlink], pathPart: "gone",
             errno: .noSuchFileOrDirectory, line: "rm -r d",
             stderr: "rm: cannot remove 'd/gone': No such file or directory\n", absent: ["d/b"]),
         Fault(
-            name: "ls: an I/O error reading a directory", calls: [SyscallName.readdir], pathPart: "", errno: .ioError,
+            name: "ls: an I/O error reading a directory", calls: [.readdir], pathPart: "", errno: .ioError,
             line: "ls d", stderr: "ls: reading directory 'd': Input/output error\n", status: .usage),
         Fault(
-            name: "cat: an I/O error reading", calls: [SyscallName.read], pathPart: "", errno: .ioError, line: "cat a",
+            name: "cat: an I/O error reading", calls: [.read], pathPart: "", errno: .ioError, line: "cat a",
             stderr: "cat: a: Input/output error\n"),
     ]
 

@@ -36,7 +36,9 @@ import Testing
     @Test func aSyntaxErrorShowsTheLineWithoutItsControlBytes() throws {
         let (result, _) = try runScript(Array("echo \u{1B}[2J ok && \"open\n".utf8) + [0xFF, 0x0A])
         #expect(result.status == 2)
-        #expect(result.stderr == "shelf: script:1:17: syntax error: unterminated quote \"\necho ?[2J ok && \"open\n" + String(repeating: " ", count: 16) + "^\n")
+        let caret = String(repeating: " ", count: 16) + "^\n"
+        let message = "shelf: script:1:17: syntax error: unterminated quote \"\n"
+        #expect(result.stderr == message + "echo ?[2J ok && \"open\n" + caret)
     }
 
     @Test func aOneMebibyteLineWorks() throws {
@@ -54,8 +56,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("a quoted string of 50,000 lines", "echo \"\n" + String(repeating: "line\n", count: 50_000) + "\" > out\n", 250_002),
-        ("50,000 backslash continuations", String(repeating: "echo a \\\n", count: 50_000) + "> out\n", 1 + 7 * 49_999 + 1),
+        ("a quoted string of 50,000 lines", "echo \"\n" + String(repeating: "line\n", count: 50_000) + "\" > out\n",
+         250_002),
+        ("50,000 backslash continuations", String(repeating: "echo a \\\n", count: 50_000) + "> out\n",
+         1 + 7 * 49_999 + 1),
         ("50,000 lines after &&", String(repeating: "echo a &&\n", count: 50_000) + "echo a > out\n", 2),
     ])
     func aLongStatementIsReadInLinearTime(_ label: String, _ script: String, _ size: Int) throws {

@@ -27,7 +27,9 @@ import Testing
     }
 
     /// Runs `executable` as `shelf(_:input:in:)` runs shelf.
-    static func run(_ executable: String, _ arguments: [String], input: String? = nil, in directory: URL? = nil) throws -> Result {
+    static func run(
+        _ executable: String, _ arguments: [String], input: String? = nil, in directory: URL? = nil
+    ) throws -> Result {
         let workDirectory = try directory ?? makeDirectory()
         defer { if directory == nil { try? FileManager.default.removeItem(at: workDirectory) } }
         let process = Process()
