@@ -34,6 +34,19 @@ public struct OpenFile: Sendable, Hashable {
         do { return try Sys.read(descriptor, into: &buffer) } catch { throw FileError(.read, file, error) }
     }
 
+    /// Reads everything from the offset to the end (of a file, a pipe, a terminal's input).
+    /// - Throws: `FileError` with operation `.read`.
+    /// Corresponds to `read(2)`.
+    public func readAll() throws(FileError) -> [UInt8] {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try read(into: &buffer)
+            if count == 0 { return result }
+            result += buffer[..<count]
+        }
+    }
+
     /// Reads up to `buffer.count` bytes at `offset` into `buffer`, leaving the descriptor's own
     /// offset alone; returns the count, 0 at or past the end.
     /// - Throws: `FileError` with operation `.read`.

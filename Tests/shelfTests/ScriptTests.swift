@@ -72,6 +72,14 @@ import Testing
         #expect(result.status == 0)
     }
 
+    @Test(
+        "tree --fromfile reads standard input for . and -",
+        arguments: [(".", ".\n└── x\n    ├── 1\n    └── 2\n\n2 directories, 2 files\n"), ("-", "-\n└── x\n    ├── 1\n    └── 2\n\n2 directories, 2 files\n")])
+    func treeFromStandardInput(_ operand: String, _ expected: String) throws {
+        let result = try Self.shelf(["-c", "tree --fromfile \(operand)"], input: "x/1\nx/2\n")
+        #expect(result.stdout == expected)
+    }
+
     @Test func versionAndHelp() throws {
         let version = try Self.shelf(["--version"])
         #expect(version.stdout == "shelf \(ShelfVersion.number)\n" && version.status == 0)

@@ -11,7 +11,7 @@ public struct TreeCommand: ShellCommand {
     public static let name = "tree"
     public static let summary = "List the contents of each DIRECTORY (default: the current one) as a tree."
     public static let synopsis =
-        "[-adfhsJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [DIRECTORY]..."
+        "[-adfhsJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
     public static let options = [
         OptionSpec("a", key: "all", help: "list all files, hidden ones too"),
         OptionSpec("d", key: "directories", help: "list directories only"),
@@ -33,6 +33,9 @@ public struct TreeCommand: ShellCommand {
         OptionSpec("s", key: "size", help: "print the size in bytes of each file"),
         OptionSpec(nil, "dirsfirst", help: "list directories before files"),
         OptionSpec(nil, "noreport", help: "omit the count of directories and files at the end"),
+        OptionSpec(
+            nil, "fromfile",
+            help: "read each FILE (- or . for standard input) as a list of paths and draw the tree they make"),
     ]
 
     /// Which size column leads each line.
@@ -61,6 +64,8 @@ public struct TreeCommand: ShellCommand {
     public var json: Bool
     /// Colour names: always (`-C`), never (`-n`), or nil to decide by the output and environment.
     public var color: Bool?
+    /// The operands are files listing paths (`--fromfile`), not directories.
+    public var fromFile: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -75,6 +80,7 @@ public struct TreeCommand: ShellCommand {
         sizes = arguments.has("human") ? .human : arguments.has("size") ? .bytes : .none
         json = arguments.has("json")
         color = arguments.has("color") ? true : arguments.has("no-color") ? false : nil
+        fromFile = arguments.has("fromfile")
         operands = arguments.operands
     }
 
@@ -95,6 +101,10 @@ public struct TreeCommand: ShellCommand {
             isCancelled: { context.isCancelled })
         if json { context.stdout.write("[") }
         for operand in operands.isEmpty ? [Argument(".")] : operands {
+            if fromFile {
+                walk.list(operand, from: Self.listing(operand, in: context))
+                continue
+            }
             // An empty operand names nothing (lstat("") fails), not the current directory.
             walk.list(operand, at: operand.bytes.isEmpty ? File(bytes: []) : context.resolve(operand))
             if walk.cancelled {
@@ -115,6 +125,16 @@ public struct TreeCommand: ShellCommand {
             return .failure
         }
         return walk.failed ? Self.unopenedDirectory : .success
+    }
+
+    /// The paths listed in `operand` (`-` or `.`: standard input), or nil when it cannot be read.
+    private static func listing(_ operand: Argument, in context: CommandContext) -> [UInt8]? {
+        do {
+            if operand.bytes == [0x2D] || operand.bytes == [0x2E] { return try OpenFile.standardInput.readAll() }
+            return try context.resolve(operand).readBytes()
+        } catch {
+            return nil
+        }
     }
 
     /// Every value given to the option `key`, in order, as patterns.
@@ -297,6 +317,76 @@ private struct Walk {
         stack = [Frame(handle: handle, relative: [], steps: 0, shownCount: shown.count, nodes: nodes)]
         walk()
         stack.removeAll()
+    }
+
+    /// Draws the tree a list of paths makes, under the operand's name; a listing that could not
+    /// be read is drawn as tree(1) draws a directory it cannot open.
+    mutating func list(_ operand: Argument, from listing: [UInt8]?) {
+        line.removeAll(keepingCapacity: true)
+        TreeText.appendName(operand.bytes, to: &line)
+        guard let listing else {
+            line.append(contentsOf: Drawing.openError)
+            failed = true
+            endLine()
+            return
+        }
+        endLine()
+        var tree = ListedTree()
+        tree.add(lines: listing)
+        directories += 1
+        var stack: [(entries: [(name: [UInt8], entry: ListedTree.Entry)], index: Int, prefixCount: Int, path: [UInt8])] = [
+            (listedChildren(tree.root), 0, 0, operand.bytes)
+        ]
+        prefix.removeAll(keepingCapacity: true)
+        while let top = stack.indices.last {
+            if stack[top].index == stack[top].entries.count {
+                stack.removeLast()
+                if let parent = stack.indices.last { prefix.removeSubrange(stack[parent].prefixCount...) }
+                continue
+            }
+            let (name, entry) = stack[top].entries[stack[top].index]
+            stack[top].index += 1
+            let isLast = stack[top].index == stack[top].entries.count
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: prefix)
+            line.append(contentsOf: isLast ? Drawing.lastBranch : Drawing.branch)
+            let path = joinedPath(stack[top].path, name)
+            TreeText.appendName(command.fullPath ? path : name, to: &line)
+            endLine()
+            if entry.isDirectory {
+                directories += 1
+                if command.maxLevel.map({ stack.count < $0 }) ?? true {
+                    let children = listedChildren(entry)
+                    if !children.isEmpty {
+                        stack[top].prefixCount = prefix.count
+                        prefix.append(contentsOf: isLast ? Drawing.blank : Drawing.vertical)
+                        stack.append((children, 0, prefix.count, path))
+                    }
+                }
+            } else {
+                files += 1
+            }
+            if output.isBroken { return }
+        }
+    }
+
+    /// The children tree lists: patterns, `-d` and `--dirsfirst` applied (hidden names are all
+    /// listed, as tree(1) lists them from a file).
+    private func listedChildren(_ entry: ListedTree.Entry) -> [(name: [UInt8], entry: ListedTree.Entry)] {
+        var children = entry.sortedChildren.filter { child in
+            let isDirectory = child.entry.isDirectory
+            if command.directoriesOnly && !isDirectory { return false }
+            if !command.includePatterns.isEmpty && !isDirectory
+                && !command.includePatterns.contains(where: { $0.matches(name: child.name, isDirectory: false) })
+            {
+                return false
+            }
+            return !command.ignorePatterns.contains { $0.matches(name: child.name, isDirectory: isDirectory) }
+        }
+        if command.directoriesFirst {
+            children = children.filter(\.entry.isDirectory) + children.filter { !$0.entry.isDirectory }
+        }
+        return children
     }
 
     /// Writes `N directories, M files` after a blank line.

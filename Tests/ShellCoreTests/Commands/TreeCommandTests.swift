@@ -612,3 +612,31 @@ enum RealTree {
         return ([UInt8](data), process.terminationStatus)
     }
 }
+
+/// `tree --fromfile` against tree(1) on the same listing.
+@Suite(.enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"))
+struct TreeFromFileTests {
+    static let listing = "a/b/c.txt\na/d.txt\ne\na/b/\nz/y\n/abs/p\n./dot/x\na//f\n.hidden/x\nsp ace\nB\n_u\n日本/語\n"
+
+    @Test(
+        arguments: [
+            ["--fromfile", "list.txt"], ["--fromfile", "-d", "list.txt"], ["--fromfile", "missing"],
+            ["-L", "1", "-f", "--noreport", "--fromfile", "list.txt"], ["-P", "*.txt", "--fromfile", "list.txt"],
+            ["--dirsfirst", "--fromfile", "list.txt"], ["-L", "2", "--fromfile", "list.txt", "list.txt"],
+        ])
+    func matchesTree(_ arguments: [String]) throws {
+        let shell = TestShell()
+        try shell.write("list.txt", Self.listing)
+        let expected = try RealTree.run(arguments, in: shell.directory.file)
+        let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+        #expect(Array(result.stdout.utf8) == expected.stdout, "tree \(arguments)")
+        #expect(result.status.code == expected.status, "tree \(arguments)")
+    }
+
+    @Test("-I leaves out matching names, directories with what is below them")
+    func ignorePatterns() throws {
+        let shell = TestShell()
+        try shell.write("list.txt", "a/b/c.txt\na/d.txt\n")
+        #expect(shell.run("tree -I b --fromfile list.txt").stdout == "list.txt\n└── a\n    └── d.txt\n\n2 directories, 1 file\n")
+    }
+}
