@@ -25,6 +25,9 @@ struct Options: ParsableCommand {
     @Flag(help: "Neither read nor write the history file.")
     var noHistory = false
 
+    @Flag(help: "Refuse every command that would change the disk (cp, mv, rm, mkdir, touch, ln, > and >>).")
+    var readOnly = false
+
     @ArgumentParser.Argument(
         parsing: .captureForPassthrough,
         help: ArgumentHelp("A script to run (- for standard input), and words after it.", valueName: "SCRIPT"))

@@ -24,6 +24,7 @@ ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 // cp -i, mv -i and rm -i ask on the controlling terminal in scripts too; without one they answer no.
 state.asker = TerminalAsker.ask
 state.standardInputIsTerminal = OpenFile.standardInput.isTerminal
+state.isReadOnly = options.readOnly
 
 if !interactive {
     // Ctrl-C stops a script between steps of a command (a copy removes its temporary file) and

@@ -80,6 +80,15 @@ import Testing
         #expect(result.stdout == expected)
     }
 
+    @Test func readOnlyRefusesChangesAndKeepsGoingWithTheRest() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.shelf(["--read-only", "--keep-going", "-c", "mkdir made; echo still"], in: directory)
+        #expect(result.stdout == "still\n")
+        #expect(result.stderr.hasPrefix("shelf: mkdir: refused"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("made").path))
+    }
+
     @Test func versionAndHelp() throws {
         let version = try Self.shelf(["--version"])
         #expect(version.stdout == "shelf \(ShelfVersion.number)\n" && version.status == 0)
@@ -88,7 +97,7 @@ import Testing
         let manPage = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/shelf.1"),
             encoding: .utf8)
-        for flag in ["-c", "-i", "--keep-going", "--no-history", "--version", "--help"] {
+        for flag in ["-c", "-i", "--keep-going", "--no-history", "--read-only", "--version", "--help"] {
             #expect(help.stdout.contains(flag), "\(flag) in --help")
             #expect(manPage.contains(flag.replacingOccurrences(of: "-", with: "\\-")), "\(flag) in shelf.1")
         }

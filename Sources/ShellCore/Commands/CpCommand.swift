@@ -3,6 +3,8 @@ import PathModel
 /// `cp [-rfinpuv] SOURCE... DEST`: copy files and directory trees.
 public struct CpCommand: ShellCommand {
     public static let name = "cp"
+    /// Refused in a read-only shell.
+    public static let changesDisk = true
     public static let summary = "Copy SOURCE to DEST, or several SOURCEs into the directory DEST."
     public static let synopsis = "[-rfinpuv] SOURCE... DEST"
     public static let options = [

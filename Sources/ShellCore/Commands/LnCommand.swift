@@ -6,6 +6,8 @@ import PathModel
 /// name and renamed over it), so a failure never leaves the name missing.
 public struct LnCommand: ShellCommand {
     public static let name = "ln"
+    /// Refused in a read-only shell.
+    public static let changesDisk = true
     public static let summary =
         "Make a link to TARGET named LINK, or links in DIRECTORY, or in the current directory; hard links by default."
     public static let synopsis = "[-s] [-f] [-n] [-v] TARGET [LINK] | TARGET... DIRECTORY"

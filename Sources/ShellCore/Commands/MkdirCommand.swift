@@ -3,6 +3,8 @@ import PathModel
 /// `mkdir [-p] [-v] [-m MODE] DIR...`: create directories.
 public struct MkdirCommand: ShellCommand {
     public static let name = "mkdir"
+    /// Refused in a read-only shell.
+    public static let changesDisk = true
     public static let summary = "Create the DIRECTORY(ies), if they do not already exist."
     public static let synopsis = "[-p] [-v] [-m MODE] DIRECTORY..."
     public static let options = [

@@ -3,6 +3,8 @@ import PathModel
 /// `mv [-finv] SOURCE... DEST`: move or rename files and directories.
 public struct MvCommand: ShellCommand {
     public static let name = "mv"
+    /// Refused in a read-only shell.
+    public static let changesDisk = true
     public static let summary = "Rename SOURCE to DEST, or move several SOURCEs into the directory DEST."
     public static let synopsis = "[-finv] SOURCE... DEST"
     public static let options = [

@@ -3,6 +3,8 @@ import PathModel
 /// `rm [-rfidv] FILE...`: remove files, and with `-r` directory trees, never following a symlink.
 public struct RmCommand: ShellCommand {
     public static let name = "rm"
+    /// Refused in a read-only shell.
+    public static let changesDisk = true
     public static let summary = "Remove (unlink) the FILE(s); with -r, directories and everything in them."
     public static let synopsis = "[-rfidv] FILE..."
     public static let options = [

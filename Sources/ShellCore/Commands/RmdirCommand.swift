@@ -3,6 +3,8 @@ import PathModel
 /// `rmdir [-p] DIR...`: remove empty directories.
 public struct RmdirCommand: ShellCommand {
     public static let name = "rmdir"
+    /// Refused in a read-only shell.
+    public static let changesDisk = true
     public static let summary = "Remove the DIRECTORY(ies), if they are empty."
     public static let synopsis = "[-p] [-v] DIRECTORY..."
     public static let options = [

@@ -3,6 +3,8 @@ import PathModel
 /// `touch [-c] FILE...`: set times to now, creating missing files.
 public struct TouchCommand: ShellCommand {
     public static let name = "touch"
+    /// Refused in a read-only shell.
+    public static let changesDisk = true
     public static let summary = "Update the access and modification times of each FILE to now, creating it if missing."
     public static let synopsis = "[-c] FILE..."
     public static let options = [OptionSpec("c", "no-create", help: "do not create any files")]

@@ -63,6 +63,9 @@ public protocol ShellCommand: Sendable {
     /// Whether `--help` among the arguments shows the command's help (true for all but `echo`).
     static var takesHelpOption: Bool { get }
 
+    /// Whether running it may create, change or remove files (refused in a read-only shell).
+    static var changesDisk: Bool { get }
+
     /// The operands, which the shell expands (globs) before `run`.
     var operands: [Argument] { get set }
 
@@ -73,6 +76,9 @@ public protocol ShellCommand: Sendable {
 extension ShellCommand {
     /// Commands show their help for `--help` unless they say otherwise.
     public static var takesHelpOption: Bool { true }
+
+    /// Commands only read unless they say otherwise.
+    public static var changesDisk: Bool { false }
 
     /// Parses `arguments` with the command's option table, then builds it.
     /// - Throws: `UsageError` with GNU's wording.

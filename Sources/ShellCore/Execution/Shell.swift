@@ -126,6 +126,16 @@ public final class Shell {
             stderr.line("shelf: \(spelled): command not found\(hint)")
             return (.notFound, ignoreFailure)
         }
+        if state.isReadOnly {
+            if type(of: parsed.body).changesDisk {
+                stderr.line("shelf: \(name): \(Messages.readOnly)")
+                return (.failure, ignoreFailure)
+            }
+            if !command.redirections.isEmpty {
+                stderr.line("shelf: \(Messages.readOnlyRedirection)")
+                return (.failure, ignoreFailure)
+            }
+        }
         var body = parsed.body
         do throws(Expander.NoMatch) {
             var expanded: [Argument] = []
@@ -220,5 +230,12 @@ public final class Shell {
             }
         }
         return table[a.count][b.count]
+    }
+}
+
+extension Shell {
+    fileprivate enum Messages {
+        static let readOnly = "refused: it changes the disk, and this shell is read-only (--read-only)"
+        static let readOnlyRedirection = "refused: > and >> write files, and this shell is read-only (--read-only)"
     }
 }

@@ -23,6 +23,8 @@ public final class ShellState {
     public var exitRequest: ExitStatus?
     /// Answers yes/no questions (`cp -i`, `rm -i`); nil means there is nobody to ask.
     public var asker: (@Sendable (String) -> Bool?)?
+    /// Refuse every command that changes the disk, and redirections to files (`--read-only`).
+    public var isReadOnly = false
     /// Whether standard input is a terminal: as in GNU rm, only then is the user asked about
     /// removing a write-protected file without `-i`.
     public var standardInputIsTerminal = false
