@@ -59,6 +59,8 @@ public struct Copier {
     public var failed: (FileError) -> Void = { _ in }
     /// Polled between files and chunks; true stops the copy (the partial file is removed).
     public var isCancelled: () -> Bool = { false }
+    /// Told of the bytes each chunk of file data moved, for progress reports.
+    public var transferred: (_ bytes: UInt64) -> Void = { _ in }
 
     /// The process umask, read once: new files and directories get the source's mode less it.
     private let umask = UInt32(Sys.umask())
@@ -260,7 +262,9 @@ public struct Copier {
             if isCancelled() { throw FileError(.write, destination, .canceled) }
             do {
                 // 64 MiB at a time, so that a cancellation is seen within a fraction of a second.
-                if try Sys.copyFileRange(from: input, to: output, length: 1 << 26) == 0 { return }
+                let moved = try Sys.copyFileRange(from: input, to: output, length: 1 << 26)
+                if moved == 0 { return }
+                transferred(UInt64(moved))
             } catch where [.improperLink, .noFunction, .invalidArgument, .notSupported, .notPermitted, .badFileDescriptor].contains(error) {
                 kernelCopy = false
             } catch {
@@ -274,6 +278,7 @@ public struct Copier {
             do { count = try Sys.read(input, into: &buffer) } catch { throw FileError(.read, source, error) }
             if count == 0 { return }
             do { try Sys.writeAll(output, Array(buffer[..<count])) } catch { throw FileError(.write, destination, error) }
+            transferred(UInt64(count))
         }
     }
 

@@ -104,7 +104,11 @@ public struct CpCommand: ShellCommand {
                 recursive: recursive, overwrite: clobber == .keep ? .skip : update ? .ifNewer : .replace,
                 preserve: preserve, followSourceSymlink: follow))
         copier.isCancelled = { context.isCancelled }
+        let progress = ProgressLine(context, totalBytes: info.kind == .regular ? info.size : nil)
+        defer { progress?.erase() }
+        copier.transferred = { progress?.add(bytes: $0) }
         copier.confirmReplace = { _, target in
+            progress?.erase()
             let name = spelling.quoted(target)
             if clobber == .ask,
                 !session.confirmation.ask(
@@ -115,9 +119,13 @@ public struct CpCommand: ShellCommand {
             return force || self.mayWrite(target, name: name, context: context, everything: &everything)
         }
         copier.copied = { from, to in
-            if verbose { context.stdout.line("\(spelling.quoted(from)) -> \(spelling.quoted(to))") }
+            progress?.add(files: 1)
+            guard verbose else { return }
+            progress?.erase()
+            context.stdout.line("\(spelling.quoted(from)) -> \(spelling.quoted(to))")
         }
         copier.failed = { error in
+            progress?.erase()
             everything = false
             if error.errno == .canceled { return }
             if mayRetry {

@@ -148,15 +148,21 @@ public struct MvCommand: ShellCommand {
             )
             return false
         }
+        let progress = ProgressLine(context, totalBytes: info.kind == .regular ? info.size : nil)
+        defer { progress?.erase() }
         let report = { (error: FileError) in
+            progress?.erase()
             if error.errno != .canceled { context.error(CopyWording.describe(error, spelling: spelling)) }
         }
         var copier = Copier(
             options: CopyOptions(recursive: true, overwrite: .replace, preserve: true, sync: true))
         copier.isCancelled = { context.isCancelled }
+        copier.transferred = { progress?.add(bytes: $0) }
         copier.failed = report
         copier.copied = { from, to in
+            progress?.add(files: 1)
             guard verbose else { return }
+            progress?.erase()
             if from == item.source ? info.kind == .directory : to.isDirectory && !to.isSymlink {
                 context.stdout.line("\(Messages.createdDirectory) \(spelling.quoted(to))")
             } else {

@@ -126,20 +126,26 @@ public struct RmCommand: ShellCommand {
         spelling.add(target, as: spelled)
         var everything = true
         let asks = mayAsk(context)
+        let progress = ProgressLine(context)
+        defer { progress?.erase() }
         target.removeTree(
             confirm: { step in
                 if context.isCancelled { return false }
                 guard asks else { return true }
+                progress?.erase()
                 return confirm(
                     step, spelled: spelling.quoted(step.file), confirmation: confirmation, context: context)
             },
             removed: { file, kind in
+                progress?.add(files: 1)
                 guard verbose else { return }
+                progress?.erase()
                 context.stdout.line(
                     "\(kind == .directory ? Messages.removedDirectory : Messages.removed) \(spelling.quoted(file))"
                 )
             },
             failed: { error in
+                progress?.erase()
                 everything = false
                 context.error("\(Messages.cannotRemove) \(spelling.quoted(error.path)): \(error.reason)")
             })

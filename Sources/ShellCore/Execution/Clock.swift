@@ -62,6 +62,14 @@ public enum Clock {
         }
     }
 
+    /// Seconds on a clock that never goes back, for measuring how long something takes.
+    /// Corresponds to `clock_gettime(3)` with `CLOCK_MONOTONIC`.
+    public static func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
     /// The current time. Corresponds to `clock_gettime(3)` with `CLOCK_REALTIME`.
     public static func now() -> Timestamp {
         var spec = timespec()

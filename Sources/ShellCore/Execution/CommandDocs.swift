@@ -78,6 +78,11 @@ enum CommandDocs {
 
             Messages name paths the way they were typed (`'s/' -> 'n'`, then `'s/t' -> 'n/t'`), quoted as
             GNU quotes them.
+
+            A copy that runs longer than a second in an interactive shell whose standard error is a terminal
+            shows one progress line there — `cp: 1,234 files, 56.7 MiB, 12.3 MiB/s, 0:05 left` (time left for
+            a single file) — redrawn at most ten times a second and erased when the copy ends or before any
+            message. Scripts, pipes and files never get it.
             """#,
         "dirname": #"""
             `dirname` prints each NAME without its last component: trailing slashes are ignored, the last
@@ -283,6 +288,11 @@ enum CommandDocs {
             (`mv: cannot overwrite directory 'e/s' with non-directory`), and to replace a directory that is
             not empty (`mv: cannot move 'a' to 'b/a': Directory not empty`). Identities are compared by
             (device, inode).
+
+            A move across file systems that runs longer than a second in an interactive shell whose standard
+            error is a terminal shows one progress line there (files, bytes, rate, and time left for a single
+            file), redrawn at most ten times a second and erased when it ends. Scripts, pipes and files never
+            get it.
             """#,
         "pwd": #"""
             `pwd` prints the shell's current directory, an absolute path, followed by a newline.
@@ -333,6 +343,11 @@ enum CommandDocs {
             path (`rm: refusing to remove '.' or '..' directory: skipping 'd/..'`).
 
             Ctrl-C stops the removal before the next entry; rm then exits with status 130.
+
+            A removal that runs longer than a second in an interactive shell whose standard error is a
+            terminal shows one progress line there (`rm: 12,345 files, 0 B`), redrawn at most ten times a
+            second and erased when it ends or before a question or a message. Scripts, pipes and files never
+            get it.
             """#,
         "rmdir": #"""
             `rmdir` removes each DIRECTORY, resolved against the shell's current directory, if it is empty.

@@ -30,6 +30,8 @@ public final class ShellState {
     public var standardInputIsTerminal = false
     /// Polled by long-running commands; true means Ctrl-C was pressed.
     public var isCancelled: @Sendable () -> Bool = { false }
+    /// Seconds on a clock that never goes back, for progress lines; tests give a clock of their own.
+    public var monotonicClock: () -> Double = Clock.monotonicSeconds
     /// The terminal width for column output, when known.
     public var terminalWidth: Int?
 
