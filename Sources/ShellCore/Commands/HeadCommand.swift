@@ -17,32 +17,19 @@ public struct HeadCommand: ShellCommand {
 
     /// What to write of each input.
     public var portion: FilePortion
-    /// Headers: never (`-q`), always (`-v`), or when there are several inputs.
+    /// Never print headers (`-q`).
     public var quiet: Bool
+    /// Always print headers (`-v`); without either, headers come when there are several inputs.
     public var verbose: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let choice = arguments.last(of: ["bytes", "lines"]) ?? "lines"
-        let unit: FilePortion.Unit = choice == "bytes" ? .bytes : .lines
-        let text = arguments.value(choice) ?? "10"
-        let allButLast = text.hasPrefix("-")
-        guard let count = FilePortion.count(text.dropFirst(allButLast || text.hasPrefix("+") ? 1 : 0)) else {
-            throw UsageError(unit == .bytes ? Messages.invalidBytes(text) : Messages.invalidLines(text))
-        }
-        portion = FilePortion(unit: unit, part: allButLast ? .allButLast(count) : .first(count))
-        let headers = arguments.last(of: ["quiet", "verbose"])
-        quiet = headers == "quiet"
-        verbose = headers == "verbose"
+        portion = try FilePortion.parse(arguments, sign: "-", signed: { .allButLast($0) }, plain: { .first($0) })
+        (quiet, verbose) = FilePortion.headers(arguments)
         operands = arguments.operands
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
         portion.run(operands: operands, verbose: verbose, quiet: quiet, in: context)
-    }
-
-    private enum Messages {
-        static func invalidLines(_ text: String) -> String { "invalid number of lines: \(Quoting.always(text))" }
-        static func invalidBytes(_ text: String) -> String { "invalid number of bytes: \(Quoting.always(text))" }
     }
 }

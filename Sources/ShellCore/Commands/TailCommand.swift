@@ -18,32 +18,19 @@ public struct TailCommand: ShellCommand {
 
     /// What to write of each input.
     public var portion: FilePortion
-    /// Headers: never (`-q`), always (`-v`), or when there are several inputs.
+    /// Never print headers (`-q`).
     public var quiet: Bool
+    /// Always print headers (`-v`); without either, headers come when there are several inputs.
     public var verbose: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        let choice = arguments.last(of: ["bytes", "lines"]) ?? "lines"
-        let unit: FilePortion.Unit = choice == "bytes" ? .bytes : .lines
-        let text = arguments.value(choice) ?? "10"
-        let fromStart = text.hasPrefix("+")
-        guard let count = FilePortion.count(text.dropFirst(fromStart || text.hasPrefix("-") ? 1 : 0)) else {
-            throw UsageError(unit == .bytes ? Messages.invalidBytes(text) : Messages.invalidLines(text))
-        }
-        portion = FilePortion(unit: unit, part: fromStart ? .from(count) : .last(count))
-        let headers = arguments.last(of: ["quiet", "verbose"])
-        quiet = headers == "quiet"
-        verbose = headers == "verbose"
+        portion = try FilePortion.parse(arguments, sign: "+", signed: { .from($0) }, plain: { .last($0) })
+        (quiet, verbose) = FilePortion.headers(arguments)
         operands = arguments.operands
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
         portion.run(operands: operands, verbose: verbose, quiet: quiet, in: context)
-    }
-
-    private enum Messages {
-        static func invalidLines(_ text: String) -> String { "invalid number of lines: \(Quoting.always(text))" }
-        static func invalidBytes(_ text: String) -> String { "invalid number of bytes: \(Quoting.always(text))" }
     }
 }

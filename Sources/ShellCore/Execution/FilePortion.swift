@@ -29,6 +29,28 @@ public struct FilePortion: Sendable {
         self.part = part
     }
 
+    /// The portion `-n N` or `-c N` asks for (10 lines by default): a count with the `sign` this
+    /// command gives a meaning to (`-` for head, `+` for tail) is `signed`, any other `plain`.
+    /// - Throws: `UsageError` for a count that is not a number.
+    static func parse(
+        _ arguments: ParsedArguments, sign: Character, signed: (UInt64) -> Part, plain: (UInt64) -> Part
+    ) throws(UsageError) -> FilePortion {
+        let choice = arguments.last(of: ["bytes", "lines"]) ?? "lines"
+        let unit: Unit = choice == "bytes" ? .bytes : .lines
+        let text = arguments.value(choice) ?? "10"
+        let marked = text.first == sign
+        guard let count = count(text.dropFirst(marked || text.hasPrefix("+") || text.hasPrefix("-") ? 1 : 0)) else {
+            throw UsageError("invalid number of \(unit == .bytes ? "bytes" : "lines"): \(Quoting.always(text))")
+        }
+        return FilePortion(unit: unit, part: marked ? signed(count) : plain(count))
+    }
+
+    /// `-q` (never) or `-v` (always print headers), whichever came last.
+    static func headers(_ arguments: ParsedArguments) -> (quiet: Bool, verbose: Bool) {
+        let choice = arguments.last(of: ["quiet", "verbose"])
+        return (choice == "quiet", choice == "verbose")
+    }
+
     /// Parses a count as GNU's head and tail do: digits with an optional multiplier suffix
     /// (`b` 512, `K` 1024, `KB` 1000, `M`, `MB`, `G`, `GB`…); the sign was taken off already.
     static func count(_ text: Substring) -> UInt64? {
