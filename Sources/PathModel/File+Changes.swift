@@ -89,13 +89,14 @@ extension File {
             return
         }
         let replacement = try destination.openReplacement()
-        do throws(FileError) {
+        do {
             try replacement.output.write(contiguous[...])
-            try replacement.commit(sync: true)
         } catch {
             replacement.discard()
             throw FileError(.write, self, error.errno)
         }
+        // A failed commit has closed and removed the temporary file itself.
+        do { try replacement.commit(sync: true) } catch { throw FileError(.write, self, error.errno) }
     }
 
     /// Replaces the file's contents with `text` as UTF-8; atomic by default (see `write(bytes:)`).

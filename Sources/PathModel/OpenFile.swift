@@ -181,10 +181,12 @@ public struct Replacement: Sendable {
     let temporary: File
     let destination: File
 
-    /// Closes the temporary file and renames it over the destination.
+    /// Closes the temporary file and renames it over the destination. Call it, or `discard`,
+    /// once: either one closes the descriptor.
     /// - Parameter sync: flush the data to the disk first (`fsync`), so that a crash right after
     ///   leaves the new contents or the old, never an empty file.
-    /// - Throws: `FileError` (`.sync` or `.rename`); the temporary file is removed then.
+    /// - Throws: `FileError` (`.sync` or `.rename`); the temporary file is already closed and
+    ///   removed then, so there is nothing left to discard.
     /// Corresponds to `fsync(2)`, `close(2)` and `rename(2)`.
     public func commit(sync: Bool = false) throws(FileError) {
         if sync {

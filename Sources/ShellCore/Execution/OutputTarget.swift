@@ -42,9 +42,10 @@ struct OutputTarget {
         return OutputTarget(stream: OutputStream(opened), replacement: nil, opened: opened)
     }
 
-    /// Flushes and puts the output in place (renames a replacement over the target).
-    /// - Throws: the stream's write error, or `FileError` from the rename; a replacement is
-    ///   discarded then and the target keeps its old contents.
+    /// Flushes and puts the output in place (renames a replacement over the target). Call it, or
+    /// `abandon`, once: either one closes the descriptor.
+    /// - Throws: the stream's write error, or `FileError` from the rename; everything is closed
+    ///   and a replacement discarded then, and the target keeps its old contents.
     func finish() throws(FileError) {
         stream.flush()
         if let error = stream.error {
@@ -56,7 +57,7 @@ struct OutputTarget {
     }
 
     /// Closes without putting anything in place: a replacement's temporary file is removed.
-    func abandon() {
+    private func abandon() {
         opened?.close()
         replacement?.discard()
     }

@@ -150,10 +150,11 @@ public final class Shell {
         for redirection in command.redirections {
             let spelled = Expander.expand(redirection.target, state: state)
             do {
+                // A target that fails to finish has cleaned up after itself.
                 try target?.finish()
+                target = nil
                 target = try OutputTarget.open(state.resolve(spelled.file), append: redirection.append)
             } catch {
-                target?.abandon()
                 stderr.line("shelf: " + Diagnostics.renderBare(error, as: spelled.bytes))
                 return (.failure, ignoreFailure)
             }
