@@ -3,8 +3,11 @@ import PathModel
 /// A `find` expression: tests and actions joined by `!`, `-a` (or nothing) and `-o`, with
 /// parentheses, as GNU find reads them.
 public indirect enum FindExpression: Sendable {
+    /// Both (`-a`, or two expressions side by side); the right one only when the left holds.
     case and(FindExpression, FindExpression)
+    /// Either (`-o`); the right one only when the left fails.
     case or(FindExpression, FindExpression)
+    /// The opposite (`!`, `-not`).
     case not(FindExpression)
     /// `-name GLOB`: the last component matches (a wildcard matches a leading dot too).
     case name(Glob)
@@ -28,7 +31,14 @@ public indirect enum FindExpression: Sendable {
     case record
 
     /// How `-size` compares.
-    public enum Comparison: Sendable { case less, equal, greater }
+    public enum Comparison: Sendable {
+        /// `-N`: fewer units.
+        case less
+        /// `N`: exactly.
+        case equal
+        /// `+N`: more units.
+        case greater
+    }
 
     /// Whether the expression prints anything itself; if not, `find` prints what it selects.
     public var hasAction: Bool {
