@@ -181,11 +181,13 @@ private struct ListingRun {
         classify = command.classify == .always || (command.classify == .terminal && terminal)
         // As GNU ls: LS_COLORS, or else a terminal type known to take colours, is needed even
         // for --color=always; NO_COLOR turns the automatic colours off.
+        let wantsColor =
+            command.color == .always
+            || (command.color == .terminal && terminal && !ListingColors.isDisabled(environment))
         colored =
-            (ListingColors.isConfigured(environment) || ListingColors.terminalTakesColor(environment))
-            && (command.color == .always
-                || (command.color == .terminal && terminal && !ListingColors.isDisabled(environment)))
-        writerColors = ListingColors(environment: environment)
+            wantsColor && (ListingColors.isConfigured(environment) || ListingColors.terminalTakesColor(environment))
+        // LS_COLORS is parsed only for a listing that uses it.
+        writerColors = colored ? ListingColors(environment: environment) : .builtIn
         var lineLength = 80
         if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { lineLength = columns }
         if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
