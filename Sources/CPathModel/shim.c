@@ -3,6 +3,8 @@
 #include "CPathModel.h"
 
 #include <errno.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -11,6 +13,7 @@
 
 const unsigned int pathmodel_rename_noreplace = RENAME_NOREPLACE;
 const long pathmodel_utime_now = UTIME_NOW;
+const int pathmodel_o_path = O_PATH;
 
 static void pathmodel_fill(const struct statx *sx, pathmodel_stat *out) {
     out->mode = sx->stx_mode;
@@ -61,6 +64,20 @@ ssize_t pathmodel_sendfile(int fd_in, int fd_out, size_t length) {
 int pathmodel_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
                         unsigned int flags) {
     return renameat2(olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+int pathmodel_openat2_in_root(int dirfd, const char *path, int flags) {
+#ifdef SYS_openat2
+    struct open_how how = {
+        .flags = (unsigned long long)flags,
+        .mode = 0,
+        .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+    };
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
 }
 
 int pathmodel_errno(void) { return errno; }

@@ -220,7 +220,9 @@ public struct Copier {
         let destination = existingMode == nil ? requested : try requested.resolvingFinalSymlinks()
         let input: Int32
         do {
-            input = try source.withCString { (path) throws(Errno) in try Sys.open(path, flags: O_RDONLY | O_NOCTTY) }
+            input = try source.withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.open(name, at: dir, flags: O_RDONLY | O_NOCTTY | (follow ? 0 : O_NOFOLLOW))
+            }
         } catch {
             throw FileError(.open, source, error)
         }
@@ -299,8 +301,8 @@ public struct Copier {
 
     private func copySpecial(_ source: File, info: FileInfo, to destination: File) throws(FileError) {
         do {
-            try destination.withCString { (path) throws(Errno) in
-                try Sys.mknod(path, mode: mode_t(info.mode), device: dev_t(info.representedDevice))
+            try destination.withLocation(following: false) { (dir, name, _) throws(Errno) in
+                try Sys.mknod(name, at: dir, mode: mode_t(info.mode), device: dev_t(info.representedDevice))
             }
         } catch {
             throw FileError(.copy, source, error, destination: destination)

@@ -8,6 +8,9 @@ import SystemPackage
 /// path may spell (`PATH_MAX`), and the kernel resolves short relative paths faster than long
 /// absolute ones. The descriptor is closed when the last reference to the handle goes.
 ///
+/// For a directory in a sandbox, relative paths are resolved in the sandbox, from its top, like
+/// any other path there: the descriptor does not confine the symlinks below it.
+///
 ///     let top = try DirectoryHandle(File(path: "/srv"))
 ///     let names = try top.entries(at: Array("www".utf8))   // the entries of /srv/www
 public final class DirectoryHandle: Sendable {
@@ -21,8 +24,8 @@ public final class DirectoryHandle: Sendable {
     public init(_ file: File) throws(FileError) {
         self.file = file
         do {
-            descriptor = try file.withCString { (path) throws(Errno) in
-                try Sys.open(path, flags: O_RDONLY | O_DIRECTORY)
+            descriptor = try file.withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.open(name, at: dir, flags: O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW))
             }
         } catch {
             throw FileError(.list, file, error)
@@ -36,8 +39,8 @@ public final class DirectoryHandle: Sendable {
     public init(_ relative: [UInt8], in parent: DirectoryHandle) throws(FileError) {
         file = parent.path(relative)
         do {
-            descriptor = try withCName(relative.isEmpty ? [0x2E] : relative) { (path) throws(Errno) in
-                try Sys.open(path, at: parent.descriptor, flags: O_RDONLY | O_DIRECTORY)
+            descriptor = try parent.withRelative(relative, following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.open(name, at: dir, flags: O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW))
             }
         } catch {
             throw FileError(.list, file, error)
@@ -45,6 +48,17 @@ public final class DirectoryHandle: Sendable {
     }
 
     deinit { Sys.close(descriptor) }
+
+    /// Calls `body` with the directory descriptor, name and follow flag for a `*at` call on
+    /// `relative` below this directory (`.` for `[]`); in a sandbox, as `File.withLocation` gives.
+    private func withRelative<R>(
+        _ relative: [UInt8], following: Bool, _ body: (Int32, UnsafePointer<CChar>, Bool) throws(Errno) -> R
+    ) throws(Errno) -> R {
+        if file.sandbox != nil { return try path(relative).withLocation(following: following, body) }
+        return try withCName(relative.isEmpty ? [0x2E] : relative) { (name) throws(Errno) in
+            try body(descriptor, name, following)
+        }
+    }
 
     /// The path of `relative` below this directory, for messages.
     public func path(_ relative: [UInt8]) -> File {
@@ -108,8 +122,8 @@ public final class DirectoryHandle: Sendable {
 
     /// A directory stream on `relative` below this directory (`.` for `[]`).
     private func openStream(at relative: [UInt8]) throws(Errno) -> DirectoryStream {
-        try withCName(relative.isEmpty ? [0x2E] : relative) { (path) throws(Errno) in
-            try Sys.openDirectory(path, at: descriptor)
+        try withRelative(relative, following: true) { (dir, name, follow) throws(Errno) in
+            try Sys.openDirectory(name, at: dir, follow: follow)
         }
     }
 
@@ -121,8 +135,8 @@ public final class DirectoryHandle: Sendable {
     public func info(at relative: [UInt8], followSymlinks: Bool = false) throws(FileError) -> FileInfo {
         do {
             return FileInfo(
-                try withCName(relative.isEmpty ? [0x2E] : relative) { (path) throws(Errno) in
-                    try Sys.stat(path, at: descriptor, follow: followSymlinks)
+                try withRelative(relative, following: followSymlinks) { (dir, name, follow) throws(Errno) in
+                    try Sys.stat(name, at: dir, follow: follow)
                 })
         } catch {
             throw FileError(.stat, path(relative), error)
@@ -135,7 +149,9 @@ public final class DirectoryHandle: Sendable {
     /// Corresponds to `readlinkat(2)`.
     public func linkTarget(at relative: [UInt8]) throws(FileError) -> [UInt8] {
         do {
-            return try withCName(relative) { (path) throws(Errno) in try Sys.readlink(path, at: descriptor) }
+            return try withRelative(relative, following: false) { (dir, name, _) throws(Errno) in
+                try Sys.readlink(name, at: dir)
+            }
         } catch {
             throw FileError(.readLink, path(relative), error)
         }

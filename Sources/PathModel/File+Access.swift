@@ -8,7 +8,9 @@ extension File {
     /// Corresponds to `access(2)` with `W_OK`.
     public func checkWritable() throws(FileError) {
         do {
-            try withCString { (path) throws(Errno) in try Sys.access(path, mode: W_OK) }
+            try withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.access(name, at: dir, mode: W_OK, follow: follow)
+            }
         } catch {
             throw FileError(.open, self, error)
         }

@@ -15,7 +15,9 @@ extension File {
     public func makeDirectory(intermediates: Bool = false, mode: UInt32 = 0o777) throws(FileError) -> [File] {
         if !intermediates {
             do {
-                try withCString { (path) throws(Errno) in try Sys.mkdir(path, mode: mode_t(mode)) }
+                try withLocation(following: false) { (dir, name, _) throws(Errno) in
+                    try Sys.mkdir(name, at: dir, mode: mode_t(mode))
+                }
             } catch {
                 throw FileError(.makeDirectory, self, error)
             }
@@ -44,7 +46,9 @@ extension File {
         var created: [File] = []
         for directory in missing.reversed() {
             do {
-                try directory.withCString { (path) throws(Errno) in try Sys.mkdir(path, mode: mode_t(mode)) }
+                try directory.withLocation(following: false) { (dir, name, _) throws(Errno) in
+                    try Sys.mkdir(name, at: dir, mode: mode_t(mode))
+                }
                 created.append(directory)
             } catch where error == .fileExists && directory.isDirectory {
                 continue  // made by someone else meanwhile: mkdir -p accepts that.
@@ -64,7 +68,9 @@ extension File {
     public func createFile(exclusive: Bool = false, mode: UInt32 = 0o666) throws(FileError) {
         let flags = O_WRONLY | O_CREAT | O_NOCTTY | (exclusive ? O_EXCL : 0)
         do {
-            let fd = try withCString { (path) throws(Errno) in try Sys.open(path, flags: flags, mode: mode_t(mode)) }
+            let fd = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.open(name, at: dir, flags: flags | (follow ? 0 : O_NOFOLLOW), mode: mode_t(mode))
+            }
             Sys.close(fd)
         } catch {
             throw FileError(.createFile, self, error)
@@ -122,7 +128,9 @@ extension File {
     public func readBytes() throws(FileError) -> [UInt8] {
         let fd: Int32
         do {
-            fd = try withCString { (path) throws(Errno) in try Sys.open(path, flags: O_RDONLY | O_NOCTTY) }
+            fd = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.open(name, at: dir, flags: O_RDONLY | O_NOCTTY | (follow ? 0 : O_NOFOLLOW))
+            }
         } catch {
             throw FileError(.open, self, error)
         }
@@ -158,7 +166,9 @@ extension File {
     public func makeSymlink(to target: File) throws(FileError) {
         do {
             try target.withCString { (targetPath) throws(Errno) in
-                try withCString { (path) throws(Errno) in try Sys.symlink(targetPath, at: path) }
+                try withLocation(following: false) { (dir, name, _) throws(Errno) in
+                    try Sys.symlink(targetPath, at: name, in: dir)
+                }
             }
         } catch {
             throw FileError(.makeLink, self, error, destination: target)
@@ -170,8 +180,10 @@ extension File {
     /// Corresponds to `link(2)`.
     public func makeHardLink(to existing: File) throws(FileError) {
         do {
-            try existing.withCString { (existingPath) throws(Errno) in
-                try withCString { (path) throws(Errno) in try Sys.link(existingPath, to: path) }
+            try existing.withLocation(following: false) { (existingDir, existingName, _) throws(Errno) in
+                try withLocation(following: false) { (dir, name, _) throws(Errno) in
+                    try Sys.link(existingName, at: existingDir, to: name, at: dir)
+                }
             }
         } catch {
             throw FileError(.makeLink, self, error, destination: existing)
@@ -183,7 +195,9 @@ extension File {
     /// Corresponds to `chmod(2)`.
     public func setPermissions(_ mode: UInt32) throws(FileError) {
         do {
-            try withCString { (path) throws(Errno) in try Sys.chmod(path, mode: mode_t(mode)) }
+            try withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.chmod(name, at: dir, mode: mode_t(mode), follow: follow)
+            }
         } catch {
             throw FileError(.setAttributes, self, error)
         }
@@ -195,8 +209,9 @@ extension File {
     /// Corresponds to `utimensat(2)`.
     public func setTimes(access: Timestamp?, modification: Timestamp?, followSymlinks: Bool = true) throws(FileError) {
         do {
-            try withCString { (path) throws(Errno) in
-                try Sys.setTimes(path, access: access?.timespec, modification: modification?.timespec, follow: followSymlinks)
+            try withLocation(following: followSymlinks) { (dir, name, follow) throws(Errno) in
+                try Sys.setTimes(
+                    name, at: dir, access: access?.timespec, modification: modification?.timespec, follow: follow)
             }
         } catch {
             throw FileError(.setAttributes, self, error)
@@ -215,9 +230,7 @@ extension File {
         }
         let target = parent.appending(name: Array(newName.utf8))
         do {
-            try withCString { (old) throws(Errno) in
-                try target.withCString { (new) throws(Errno) in try Sys.rename(old, to: new, noReplace: true) }
-            }
+            try renameEntry(to: target, noReplace: true)
         } catch {
             throw FileError(.rename, self, error, destination: target)
         }
@@ -232,13 +245,15 @@ extension File {
         for _ in 0..<40 {
             let target: File
             do {
-                target = File(bytes: try current.withCString { (path) throws(Errno) in try Sys.readlink(path) })
+                target = File(bytes: try current.withLocation(following: false) { (dir, name, _) throws(Errno) in
+                    try Sys.readlink(name, at: dir)
+                })
             } catch where error == .invalidArgument || error == .noSuchFileOrDirectory {
                 return current
             } catch {
                 throw FileError(.readLink, current, error)
             }
-            current = target.isAbsolute ? target : current.parent + target
+            current = target.isAbsolute ? current.rehoming(target) : current.parent + target
         }
         throw FileError(.open, self, .tooManySymbolicLinkLevels)
     }
@@ -247,7 +262,9 @@ extension File {
     func writeInPlace(_ bytes: [UInt8], flags: Int32) throws(FileError) {
         let fd: Int32
         do {
-            fd = try withCString { (path) throws(Errno) in try Sys.open(path, flags: flags) }
+            fd = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.open(name, at: dir, flags: flags | (follow ? 0 : O_NOFOLLOW))
+            }
         } catch {
             throw FileError(.open, self, error)
         }
@@ -323,8 +340,9 @@ extension File {
         for _ in 0..<100 {
             let candidate = temporarySiblingName()
             do {
-                let fd = try candidate.withCString { (path) throws(Errno) in
-                    try Sys.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, mode: mode_t(mode & 0o777) | 0o600)
+                let fd = try candidate.withLocation(following: false) { (dir, name, _) throws(Errno) in
+                    try Sys.open(
+                        name, at: dir, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, mode: mode_t(mode & 0o777) | 0o600)
                 }
                 return (candidate, fd)
             } catch where error == .fileExists {
@@ -339,9 +357,7 @@ extension File {
     /// Renames this file over `destination`, replacing what is there.
     func renameReplacing(_ destination: File) throws(FileError) {
         do {
-            try withCString { (old) throws(Errno) in
-                try destination.withCString { (new) throws(Errno) in try Sys.rename(old, to: new) }
-            }
+            try renameEntry(to: destination, noReplace: false)
         } catch {
             throw FileError(.rename, self, error, destination: destination)
         }
@@ -350,7 +366,22 @@ extension File {
     /// Unlinks a temporary file after a failed write. The original failure is what the caller
     /// reports; a failure to clean up here cannot be reported more usefully than that one.
     func removeQuietlyAfterFailure() {
-        _ = try? withCString { (path) throws(Errno) in try Sys.unlink(path) }
+        _ = try? withLocation(following: false) { (dir, name, _) throws(Errno) in try Sys.unlink(name, at: dir) }
+    }
+
+    /// rename(2) of this entry to `destination`; neither final symlink is followed.
+    func renameEntry(to destination: File, noReplace: Bool) throws(Errno) {
+        try withLocation(following: false) { (oldDir, oldName, _) throws(Errno) in
+            try destination.withLocation(following: false) { (newDir, newName, _) throws(Errno) in
+                try Sys.rename(oldName, at: oldDir, to: newName, at: newDir, noReplace: noReplace)
+            }
+        }
+    }
+
+    /// `path` in this file's sandbox, if it has one: an absolute symlink target means a path
+    /// from the sandbox's top.
+    func rehoming(_ path: File) -> File {
+        sandbox?.file(path) ?? path
     }
 }
 

@@ -44,7 +44,9 @@ extension File {
     public func forEachEntry(_ body: (DirectoryEntry) throws(FileError) -> Void) throws(FileError) {
         let stream: DirectoryStream
         do {
-            stream = try withCString { (path) throws(Errno) in try Sys.openDirectory(path) }
+            stream = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.openDirectory(name, at: dir, follow: follow)
+            }
         } catch {
             throw FileError(.list, self, error)
         }

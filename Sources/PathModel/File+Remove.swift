@@ -6,7 +6,7 @@ extension File {
     /// Corresponds to `rmdir(2)`.
     public func removeEmptyDirectory() throws(FileError) {
         do {
-            try withCString { (path) throws(Errno) in try Sys.rmdir(path) }
+            try withLocation(following: false) { (dir, name, _) throws(Errno) in try Sys.rmdir(name, at: dir) }
         } catch {
             throw FileError(.removeDirectory, self, error)
         }
@@ -17,7 +17,7 @@ extension File {
     /// Corresponds to `unlink(2)`.
     public func removeFile() throws(FileError) {
         do {
-            try withCString { (path) throws(Errno) in try Sys.unlink(path) }
+            try withLocation(following: false) { (dir, name, _) throws(Errno) in try Sys.unlink(name, at: dir) }
         } catch {
             throw FileError(.remove, self, error)
         }

@@ -14,11 +14,7 @@ extension File {
     /// Corresponds to `renameat2(2)`, with `RENAME_NOREPLACE` unless `replacing`.
     public func moveByRenaming(to destination: File, replacing: Bool) throws(FileError) {
         do {
-            try withCString { (old) throws(Errno) in
-                try destination.withCString { (new) throws(Errno) in
-                    try Sys.rename(old, to: new, noReplace: !replacing)
-                }
-            }
+            try renameEntry(to: destination, noReplace: !replacing)
         } catch {
             throw FileError(.move, self, error, destination: destination)
         }

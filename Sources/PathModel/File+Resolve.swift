@@ -14,14 +14,17 @@ extension File {
 
     /// The absolute path with every symlink resolved and `.`/`..` applied, as `realpath(3)` gives.
     ///
-    /// A relative path is taken from the process's current directory; pass an absolute path to
-    /// resolve against another one.
+    /// A relative path is taken from the process's current directory (from the top, in a
+    /// sandbox); pass an absolute path to resolve against another one. In a sandbox the result
+    /// is a path inside it.
     /// - Parameter missing: which components may be missing (every one must exist by default).
     /// - Throws: `FileError` with operation `.resolve` (`ELOOP` after 40 links).
     /// Corresponds to `lstat(2)` and `readlink(2)` on each component.
     public func resolvingSymlinks(allowingMissing missing: MissingComponents = .none) throws(FileError) -> File {
-        var pending = (isAbsolute ? self : File.current + self).componentBytes.reversed().map { Array($0) }
-        var resolved = File.root
+        let start = isAbsolute || sandbox != nil ? self : File.current + self
+        var pending = start.componentBytes.reversed().map { Array($0) }
+        let top = rehoming(File.root)
+        var resolved = top
         var links = 0
         while let component = pending.popLast() {
             if component == [0x2E] { continue }
@@ -51,7 +54,7 @@ extension File {
             }
             links += 1
             if links > 40 { throw FileError(.resolve, self, .tooManySymbolicLinkLevels) }
-            if target.isAbsolute { resolved = .root }
+            if target.isAbsolute { resolved = top }
             pending.append(contentsOf: target.componentBytes.reversed().map { Array($0) })
         }
         return resolved
@@ -62,7 +65,9 @@ extension File {
     /// Corresponds to `access(2)` with `X_OK`.
     public func checkSearchable() throws(FileError) {
         do {
-            try withCString { (path) throws(Errno) in try Sys.access(path, mode: X_OK) }
+            try withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.access(name, at: dir, mode: X_OK, follow: follow)
+            }
         } catch {
             throw FileError(.stat, self, error)
         }

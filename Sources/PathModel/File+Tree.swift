@@ -51,7 +51,7 @@ extension File {
         guard kind == .directory else {
             guard confirm(.remove(self, kind)) else { return false }
             do {
-                try withCString { (path) throws(Errno) in try Sys.unlink(path) }
+                try withLocation(following: false) { (dir, name, _) throws(Errno) in try Sys.unlink(name, at: dir) }
                 removed(self, kind)
                 return true
             } catch {
@@ -89,7 +89,16 @@ extension File {
             }
         }
 
-        guard let top = open(self, name: bytes, at: Sys.cwd, parentLength: 0) else { return false }
+        let opened: (DirectoryStream, Level)?
+        do {
+            opened = try withLocation(following: false) { (dir, name, _) throws(Errno) in
+                open(self, name: Array(UnsafeRawBufferPointer(start: name, count: strlen(name))), at: dir, parentLength: 0)
+            }
+        } catch {
+            failed(FileError(.list, self, error))
+            return false
+        }
+        guard let top = opened else { return false }
         var current = top.0
         defer { current.close() }
         var path = self
@@ -168,7 +177,9 @@ extension File {
             if done {
                 do {
                     if stack.isEmpty {
-                        try finished.withCString { (raw) throws(Errno) in try Sys.rmdir(raw) }
+                        try finished.withLocation(following: false) { (dir, name, _) throws(Errno) in
+                            try Sys.rmdir(name, at: dir)
+                        }
                     } else {
                         try unlink(level.name, at: current.descriptor, directory: true)
                     }
@@ -188,7 +199,9 @@ extension File {
 
     /// The path made of this path's first `count` bytes, which must be a path this one was built
     /// from by `appending(name:)`.
-    fileprivate func leadingBytes(_ count: Int) -> File { File(normalizedStorage: Array(bytes.prefix(count)) + [0]) }
+    fileprivate func leadingBytes(_ count: Int) -> File {
+        rehoming(File(normalizedStorage: Array(bytes.prefix(count)) + [0]))
+    }
 
     /// Whether `other` is this directory or lies below it, judged by (device, inode) of `other`'s
     /// existing ancestors, so that links and `..` in the spelling cannot hide it.
@@ -232,9 +245,7 @@ extension File {
     /// Corresponds to `renameat2(2)`, with `RENAME_NOREPLACE` unless `force`.
     public func move(to destination: File, force: Bool = false) throws(FileError) {
         do {
-            try withCString { (old) throws(Errno) in
-                try destination.withCString { (new) throws(Errno) in try Sys.rename(old, to: new, noReplace: !force) }
-            }
+            try renameEntry(to: destination, noReplace: !force)
             return
         } catch where error == .improperLink {
             // Another file system: copy, then remove the source below.

@@ -19,6 +19,10 @@ public struct File: Sendable, Hashable {
     /// The normalised path bytes followed by one NUL, so that system calls take them as they are.
     @usableFromInline internal var storage: [UInt8]
 
+    /// The sandbox whose top this path's `/` means, or nil for the whole file system. Paths
+    /// built from this one (`+`, `parent`, `normalized`…) stay in the same sandbox.
+    public internal(set) var sandbox: Sandbox?
+
     /// A path from raw bytes; a NUL byte ends the path.
     public init<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
         var result: [UInt8] = []
@@ -136,6 +140,12 @@ public struct File: Sendable, Hashable {
     ///
     /// The parent of `/` is `/`; of `a` is `.`; of `.` and `..` is `..` and `../..`.
     public var parent: File {
+        var result = syntacticParent
+        result.sandbox = sandbox
+        return result
+    }
+
+    private var syntacticParent: File {
         if isRoot { return self }
         let range = nameRange
         if range.count == 1 && storage[range.lowerBound] == 0x2E {
@@ -177,7 +187,9 @@ public struct File: Sendable, Hashable {
             }
             parts.append(part)
         }
-        return File(joining: parts, absolute: isAbsolute)
+        var result = File(joining: parts, absolute: isAbsolute)
+        result.sandbox = sandbox
+        return result
     }
 
     private init(joining parts: [ArraySlice<UInt8>], absolute: Bool) {
@@ -230,12 +242,19 @@ public struct File: Sendable, Hashable {
     }
 
     /// Joins two paths; the right side is appended even when it starts with `/`.
+    /// The result is in the left side's sandbox, or the right side's when the left has none.
     public static func + (directory: File, rest: File) -> File {
-        if directory.storage.count == 1 { return rest }
+        var joined = directory.joining(rest)
+        joined.sandbox = directory.sandbox ?? rest.sandbox
+        return joined
+    }
+
+    private func joining(_ rest: File) -> File {
+        if storage.count == 1 { return rest }
         let tail = rest.storage.drop { $0 == 0x2F }
         // An empty right side, or one that is only the root (`/`), adds no component.
-        if tail.count == 1 { return directory }
-        var result = directory.storage
+        if tail.count == 1 { return self }
+        var result = storage
         result.removeLast()
         if result.last != 0x2F { result.append(0x2F) }
         result.append(contentsOf: tail)
@@ -250,7 +269,9 @@ public struct File: Sendable, Hashable {
         if !result.isEmpty && result.last != 0x2F { result.append(0x2F) }
         result.append(contentsOf: name.prefix { $0 != 0 })
         result.append(0)
-        return File(normalizedStorage: result)
+        var file = File(normalizedStorage: result)
+        file.sandbox = sandbox
+        return file
     }
 }
 

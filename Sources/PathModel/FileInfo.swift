@@ -141,10 +141,11 @@ extension File {
     /// Corresponds to `statx(2)`, plus `readlink(2)` for a symlink.
     public func info(followSymlinks: Bool = false) throws(FileError) -> FileInfo {
         do {
-            let raw = try withCString { (path) throws(Errno) in try Sys.stat(path, follow: followSymlinks) }
-            guard FileKind(mode: raw.mode) == .symlink else { return FileInfo(raw) }
-            let target = try withCString { (path) throws(Errno) in try Sys.readlink(path) }
-            return FileInfo(raw, linkTarget: File(bytes: target))
+            return try withLocation(following: followSymlinks) { (dir, name, follow) throws(Errno) in
+                let raw = try Sys.stat(name, at: dir, follow: follow)
+                guard FileKind(mode: raw.mode) == .symlink else { return FileInfo(raw) }
+                return FileInfo(raw, linkTarget: File(bytes: try Sys.readlink(name, at: dir)))
+            }
         } catch {
             throw FileError(.stat, self, error)
         }
@@ -155,7 +156,9 @@ extension File {
     /// Corresponds to `readlink(2)`.
     public func linkTarget() throws(FileError) -> File {
         do {
-            return File(bytes: try withCString { (path) throws(Errno) in try Sys.readlink(path) })
+            return File(bytes: try withLocation(following: false) { (dir, name, _) throws(Errno) in
+                try Sys.readlink(name, at: dir)
+            })
         } catch {
             throw FileError(.readLink, self, error)
         }
@@ -165,7 +168,9 @@ extension File {
     /// there or it cannot be examined. Corresponds to `lstat(2)`.
     private func kind(followingSymlinks follow: Bool) -> FileKind? {
         do {
-            let raw = try withCString { (path) throws(Errno) in try Sys.stat(path, follow: follow) }
+            let raw = try withLocation(following: follow) { (dir, name, follow) throws(Errno) in
+                try Sys.stat(name, at: dir, follow: follow)
+            }
             return FileKind(mode: raw.mode)
         } catch {
             return nil
@@ -192,7 +197,9 @@ extension File {
     /// be read. Corresponds to `open(2)` and `readdir(3)`.
     public var isEmptyDirectory: Bool {
         do {
-            let stream = try withCString { (path) throws(Errno) in try Sys.openDirectory(path) }
+            let stream = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.openDirectory(name, at: dir, follow: follow)
+            }
             defer { stream.close() }
             return try stream.next() == nil
         } catch {

@@ -87,7 +87,8 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
 
     /// The paths on disk that match, sorted by bytes, in the pattern's own spelling.
     ///
-    /// A relative pattern is resolved against `base`, and its results stay relative
+    /// An absolute pattern is resolved in `base`'s sandbox, if it has one. A relative pattern is
+    /// resolved against `base`, and its results stay relative
     /// (`*.txt` gives `a.txt`, not `/home/ann/a.txt`). Directories that cannot be read match
     /// nothing, as in a shell. `**` does not enter hidden directories or follow symlinks. A
     /// pattern with a NUL byte matches nothing.
@@ -101,7 +102,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
             let isLast = index == segments.count - 1
             var next: [File] = []
             for prefix in current {
-                let onDisk = prefix.isAbsolute ? prefix : (prefix.byteCount == 0 ? base : base + prefix)
+                let onDisk = prefix.isAbsolute ? base.rehoming(prefix) : (prefix.byteCount == 0 ? base : base + prefix)
                 switch segment {
                 case .literal(let name):
                     let candidate = prefix.appending(name: name)

@@ -143,7 +143,9 @@ extension File {
         case .append: flags = O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY
         }
         do {
-            let fd = try withCString { (path) throws(Errno) in try Sys.open(path, flags: flags) }
+            let fd = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.open(name, at: dir, flags: flags | (follow ? 0 : O_NOFOLLOW))
+            }
             return OpenFile(descriptor: fd, file: self)
         } catch {
             throw FileError(.open, self, error)

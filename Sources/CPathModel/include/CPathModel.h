@@ -46,8 +46,15 @@ int pathmodel_renameat2(int olddirfd, const char *oldpath, int newdirfd, const c
 /// RENAME_NOREPLACE: fail with EEXIST instead of replacing the destination.
 extern const unsigned int pathmodel_rename_noreplace;
 
+/// O_PATH: open(2) a file only to name it in *at calls (Glibc's Swift module lacks it).
+extern const int pathmodel_o_path;
+
 /// UTIME_NOW: the tv_nsec value that tells utimensat(2) to use the current time.
 extern const long pathmodel_utime_now;
+
+/// openat2(2) of `path` with `dirfd` taken as the root directory (RESOLVE_IN_ROOT) and
+/// procfs magic links refused (RESOLVE_NO_MAGICLINKS); -1 with ENOSYS where the kernel has none.
+int pathmodel_openat2_in_root(int dirfd, const char *path, int flags);
 
 /// The errno of the calling thread.
 int pathmodel_errno(void);

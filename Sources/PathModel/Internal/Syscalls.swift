@@ -12,7 +12,7 @@ import SystemPackage
 public enum SyscallName: String, Sendable, CaseIterable {
     case open, close, read, write, fsync, stat, mkdir, unlink, rmdir, rename, symlink, readlink
     case link, chmod, chown, utimens, opendir, readdir, copyFileRange, mknod, access, sendfile
-    case chdir
+    case chdir, openat2
 }
 
 /// A plan of injected failures: which call fails, with which errno, for which paths.
@@ -82,11 +82,19 @@ func withCName<R>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) throws(Errno) 
 /// Thin, errno-capturing wrappers over the libc calls PathModel needs.
 enum Sys {
     static let cwd: Int32 = AT_FDCWD
+    /// `O_PATH`: a descriptor that only names a file, for `*at` calls, `fstat` and `fchdir`.
+    static let pathOnly: Int32 = pathmodel_o_path
 
     static func open(
-        _ path: UnsafePointer<CChar>, at dir: Int32 = cwd, flags: Int32, mode: mode_t = 0o666
+        _ path: UnsafePointer<CChar>, at dir: Int32, flags: Int32, mode: mode_t = 0o666
     ) throws(Errno) -> Int32 {
         try retrying(.open, path) { openat(dir, path, flags | O_CLOEXEC, mode) }
+    }
+
+    /// Opens `path` with `dir` as the root directory: `/`, `..` and every symlink resolve inside
+    /// it, and procfs magic links are refused. ENOSYS where the kernel has no openat2(2).
+    static func openInRoot(_ path: UnsafePointer<CChar>, root dir: Int32, flags: Int32) throws(Errno) -> Int32 {
+        try retrying(.openat2, path) { pathmodel_openat2_in_root(dir, path, flags | O_CLOEXEC) }
     }
 
     static func close(_ fd: Int32) {
@@ -132,7 +140,7 @@ enum Sys {
     }
 
     static func stat(
-        _ path: UnsafePointer<CChar>, at dir: Int32 = cwd, follow: Bool
+        _ path: UnsafePointer<CChar>, at dir: Int32, follow: Bool
     ) throws(Errno) -> pathmodel_stat {
         var result = pathmodel_stat()
         _ = try retrying(.stat, path) { pathmodel_statx(dir, path, follow ? 1 : 0, &result) }
@@ -151,35 +159,41 @@ enum Sys {
         return FileIdentity(device: raw.dev, inode: raw.ino)
     }
 
-    static func mkdir(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd, mode: mode_t) throws(Errno) {
+    static func mkdir(_ path: UnsafePointer<CChar>, at dir: Int32, mode: mode_t) throws(Errno) {
         _ = try retrying(.mkdir, path) { mkdirat(dir, path, mode) }
     }
 
-    static func unlink(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd) throws(Errno) {
+    static func unlink(_ path: UnsafePointer<CChar>, at dir: Int32) throws(Errno) {
         _ = try retrying(.unlink, path) { unlinkat(dir, path, 0) }
     }
 
-    static func rmdir(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd) throws(Errno) {
+    static func rmdir(_ path: UnsafePointer<CChar>, at dir: Int32) throws(Errno) {
         _ = try retrying(.rmdir, path) { unlinkat(dir, path, AT_REMOVEDIR) }
     }
 
     static func rename(
-        _ old: UnsafePointer<CChar>, to new: UnsafePointer<CChar>, noReplace: Bool = false
+        _ old: UnsafePointer<CChar>, at oldDir: Int32, to new: UnsafePointer<CChar>, at newDir: Int32,
+        noReplace: Bool = false
     ) throws(Errno) {
         let flags = noReplace ? pathmodel_rename_noreplace : 0
-        _ = try retrying(.rename, old) { pathmodel_renameat2(cwd, old, cwd, new, flags) }
+        _ = try retrying(.rename, old) { pathmodel_renameat2(oldDir, old, newDir, new, flags) }
     }
 
-    static func symlink(_ target: UnsafePointer<CChar>, at path: UnsafePointer<CChar>) throws(Errno) {
-        _ = try retrying(.symlink, path) { symlinkat(target, cwd, path) }
+    /// Makes a symlink named `path` (relative to `dir`) holding `target`.
+    static func symlink(_ target: UnsafePointer<CChar>, at path: UnsafePointer<CChar>, in dir: Int32) throws(Errno) {
+        _ = try retrying(.symlink, path) { symlinkat(target, dir, path) }
     }
 
-    static func link(_ existing: UnsafePointer<CChar>, to path: UnsafePointer<CChar>) throws(Errno) {
-        _ = try retrying(.link, path) { linkat(cwd, existing, cwd, path, 0) }
+    /// Makes `path` (relative to `dir`) a hard link to `existing` (relative to `existingDir`),
+    /// never following a symlink.
+    static func link(
+        _ existing: UnsafePointer<CChar>, at existingDir: Int32, to path: UnsafePointer<CChar>, at dir: Int32
+    ) throws(Errno) {
+        _ = try retrying(.link, path) { linkat(existingDir, existing, dir, path, 0) }
     }
 
     /// The target of a symbolic link, as raw bytes.
-    static func readlink(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd) throws(Errno) -> [UInt8] {
+    static func readlink(_ path: UnsafePointer<CChar>, at dir: Int32) throws(Errno) -> [UInt8] {
         var capacity = 256
         while true {
             var buffer = [UInt8](repeating: 0, count: capacity)
@@ -195,28 +209,31 @@ enum Sys {
         }
     }
 
-    static func chmod(_ path: UnsafePointer<CChar>, mode: mode_t) throws(Errno) {
-        _ = try retrying(.chmod, path) { fchmodat(cwd, path, mode, 0) }
+    /// Sets permission bits; without `follow`, a symlink is refused (EOPNOTSUPP), never followed.
+    static func chmod(_ path: UnsafePointer<CChar>, at dir: Int32, mode: mode_t, follow: Bool) throws(Errno) {
+        _ = try retrying(.chmod, path) { fchmodat(dir, path, mode, follow ? 0 : AT_SYMLINK_NOFOLLOW) }
     }
 
     static func chmod(fd: Int32, mode: mode_t) throws(Errno) {
         _ = try retrying(.chmod) { fchmod(fd, mode) }
     }
 
-    static func chown(_ path: UnsafePointer<CChar>, uid: uid_t, gid: gid_t, follow: Bool) throws(Errno) {
-        _ = try retrying(.chown, path) { fchownat(cwd, path, uid, gid, follow ? 0 : AT_SYMLINK_NOFOLLOW) }
+    static func chown(
+        _ path: UnsafePointer<CChar>, at dir: Int32, uid: uid_t, gid: gid_t, follow: Bool
+    ) throws(Errno) {
+        _ = try retrying(.chown, path) { fchownat(dir, path, uid, gid, follow ? 0 : AT_SYMLINK_NOFOLLOW) }
     }
 
     /// Sets access and modification times; `nil` means "now".
     static func setTimes(
-        _ path: UnsafePointer<CChar>, access: timespec?, modification: timespec?, follow: Bool
+        _ path: UnsafePointer<CChar>, at dir: Int32, access: timespec?, modification: timespec?, follow: Bool
     ) throws(Errno) {
         let now = timespec(tv_sec: 0, tv_nsec: Int(pathmodel_utime_now))
         var times = (access ?? now, modification ?? now)
         _ = try retrying(.utimens, path) {
             withUnsafePointer(to: &times) {
                 $0.withMemoryRebound(to: timespec.self, capacity: 2) {
-                    utimensat(cwd, path, $0, follow ? 0 : AT_SYMLINK_NOFOLLOW)
+                    utimensat(dir, path, $0, follow ? 0 : AT_SYMLINK_NOFOLLOW)
                 }
             }
         }
@@ -234,8 +251,8 @@ enum Sys {
         _ = try retrying(.chown) { fchown(fd, uid, gid) }
     }
 
-    static func mknod(_ path: UnsafePointer<CChar>, mode: mode_t, device: dev_t) throws(Errno) {
-        _ = try retrying(.mknod, path) { mknodat(cwd, path, mode, device) }
+    static func mknod(_ path: UnsafePointer<CChar>, at dir: Int32, mode: mode_t, device: dev_t) throws(Errno) {
+        _ = try retrying(.mknod, path) { mknodat(dir, path, mode, device) }
     }
 
 
@@ -250,9 +267,11 @@ enum Sys {
         try retrying(.sendfile) { pathmodel_sendfile(input, output, length) }
     }
 
-    /// Opens a directory stream on `path`.
-    static func openDirectory(_ path: UnsafePointer<CChar>, at dir: Int32 = cwd) throws(Errno) -> DirectoryStream {
-        let fd = try open(path, at: dir, flags: O_RDONLY | O_DIRECTORY)
+    /// Opens a directory stream on `path`; without `follow`, a final symlink is refused (ELOOP).
+    static func openDirectory(
+        _ path: UnsafePointer<CChar>, at dir: Int32, follow: Bool = true
+    ) throws(Errno) -> DirectoryStream {
+        let fd = try open(path, at: dir, flags: O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW))
         if let fault = injected(.opendir, path) {
             close(fd)
             throw fault
@@ -290,8 +309,8 @@ enum Sys {
     }
 
     /// Checks permission as the real user; `mode` is a mask of R_OK, W_OK, X_OK.
-    static func access(_ path: UnsafePointer<CChar>, mode: Int32) throws(Errno) {
-        _ = try retrying(.access, path) { Glibc.access(path, mode) }
+    static func access(_ path: UnsafePointer<CChar>, at dir: Int32, mode: Int32, follow: Bool) throws(Errno) {
+        _ = try retrying(.access, path) { faccessat(dir, path, mode, follow ? 0 : AT_SYMLINK_NOFOLLOW) }
     }
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
@@ -311,6 +330,10 @@ enum Sys {
 
     static func changeDirectory(_ path: UnsafePointer<CChar>) throws(Errno) {
         _ = try retrying(.chdir, path) { Glibc.chdir(path) }
+    }
+
+    static func changeDirectory(fd: Int32) throws(Errno) {
+        _ = try retrying(.chdir) { fchdir(fd) }
     }
 
     static func environment(_ name: String) -> [UInt8]? {
