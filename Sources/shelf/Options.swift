@@ -25,6 +25,12 @@ struct Options: ParsableCommand {
     @Flag(help: "Neither read nor write the history file.")
     var noHistory = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Run as if DIR were /: nothing outside it can be read or changed, through .., absolute paths or symlinks.",
+            valueName: "DIR"))
+    var root: String?
+
     @Flag(help: "Refuse every command that would change the disk (cp, mv, rm, mkdir, touch, ln, > and >>).")
     var readOnly = false
 

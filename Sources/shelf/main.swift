@@ -9,10 +9,19 @@ let commandString = options.commands
 let scriptPath = options.commands == nil ? options.script.first : nil
 
 let cwd: File
-do {
-    cwd = try File.currentDirectory()
-} catch {
-    ProcessEnvironment.fail("shelf: " + Diagnostics.render(error, phrase: nil))
+if let root = options.root {
+    // Inside a root the session starts at its top, which is `/` for every path it names.
+    do {
+        cwd = try Sandbox(File(path: root)).root
+    } catch {
+        ProcessEnvironment.fail("shelf: --root: " + Diagnostics.renderBare(error, as: Array(root.utf8)))
+    }
+} else {
+    do {
+        cwd = try File.currentDirectory()
+    } catch {
+        ProcessEnvironment.fail("shelf: " + Diagnostics.render(error, phrase: nil))
+    }
 }
 let onTerminal = OpenFile.standardInput.isTerminal && OpenFile.standardOutput.isTerminal
 let interactive = commandString == nil && (scriptPath == nil || scriptPath == "-") && (options.interactive || onTerminal)

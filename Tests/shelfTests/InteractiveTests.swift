@@ -255,6 +255,24 @@ private let prompt = "shelf:~$ "
         try shell.run("", shows: "inner file\r\n", then: prompt)
     }
 
+    @Test func insideARootThePromptAndCompletionStayInside() throws {
+        let home = Home()
+        home.write("/jail/sub/file one", "inside\n")
+        home.write("/outside-secret", "secret\n")
+        let shell = try TerminalSession(home: home.path, arguments: ["--root", home.path + "/jail"])
+        try shell.expect("shelf:/$ ")
+        try shell.run("cd sub/../../..", shows: "", then: "shelf:/$ ")
+        shell.send("cd s\t")
+        try shell.expect("cd sub/")
+        try shell.run("", shows: "", then: "shelf:/sub$ ")
+        shell.send("cat /sub/fi\t")
+        try shell.expect("cat /sub/file\\ one ")
+        try shell.run("", shows: "inside\r\n", then: "shelf:/sub$ ")
+        shell.send("cat ../../outs\t")
+        shell.send("\r")
+        try shell.expect("shelf:/sub [1]$ ")
+    }
+
     @Test func tabTwiceListsTheChoicesByName() throws {
         let home = Home()
         home.write("/one file", "")

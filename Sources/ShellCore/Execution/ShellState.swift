@@ -52,9 +52,15 @@ public final class ShellState {
     /// The user's well-known places as this shell's variables place them (`@docs`, `@config`…).
     public var places: WellKnownPlaces { WellKnownPlaces(environment: environment) }
 
-    /// The absolute path an operand names: itself when absolute, else joined to `cwd`.
-    /// An empty operand stays empty, so that the kernel answers ENOENT as it does for coreutils.
+    /// The sandbox the session runs in (`--root`), whose top is `/` for every operand; nil for
+    /// the whole file system. It is `cwd`'s, which every path the shell resolves shares.
+    public var sandbox: Sandbox? { cwd.sandbox }
+
+    /// The absolute path an operand names: itself when absolute, else joined to `cwd`; in the
+    /// session's sandbox, if it has one. An empty operand stays empty, so that the kernel answers
+    /// ENOENT as it does for coreutils.
     public func resolve(_ path: File) -> File {
-        path.isAbsolute || path.byteCount == 0 ? path : cwd + path
+        if path.byteCount == 0 { return path }
+        return path.isAbsolute ? sandbox?.file(path) ?? path : cwd + path
     }
 }
