@@ -110,16 +110,27 @@ public struct Copier {
         return copyEntry(source, info: info, to: destination, existing: existing)
     }
 
-    /// Copies a directory tree iteratively (no recursion, whatever its depth).
+    /// One step of a tree copy: a directory to copy, or one whose contents are all copied.
+    private enum TreeStep {
+        case copy(source: File, info: FileInfo, destination: File, existing: FileInfo?)
+        case finish(source: FileInfo, destination: File)
+    }
+
+    /// Copies a directory tree iteratively (no recursion, whatever its depth). Each directory
+    /// gets its mode and times once its contents are copied. Paths deeper than `anchorDistance`
+    /// bytes are reached from an open directory nearer to them, so a tree deeper than `PATH_MAX`
+    /// is copied whole with a few descriptors.
     private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
         var everything = true
-        // Directories are finished (mode and times set) after their contents, deepest first.
-        var finishing: [(source: FileInfo, destination: File)] = []
-        var pending: [(source: File, info: FileInfo, destination: File, existing: FileInfo?)] = [
-            (source, info, destination, existing)
-        ]
-        while let (directory, directoryInfo, target, targetInfo) = pending.popLast() {
+        var pending: [TreeStep] = [.copy(source: source, info: info, destination: destination, existing: existing)]
+        while let step = pending.popLast() {
             if isCancelled() { return false }
+            guard case .copy(let directory, let directoryInfo, var target, let targetInfo) = step else {
+                if case .finish(let sourceInfo, let target) = step, !finish(target, like: sourceInfo) {
+                    everything = false
+                }
+                continue
+            }
             if let targetInfo, targetInfo.kind != .directory {
                 failed(FileError(.copy, directory, .notDirectory, destination: target))
                 everything = false
@@ -136,17 +147,19 @@ public struct Copier {
                 // Only a directory made here was copied; one that existed is merged into.
                 copied(directory, target)
             }
-            finishing.append((directoryInfo, target))
+            target = target.anchoredIfDeep()
+            let source = directory.anchoredIfDeep()
+            pending.append(.finish(source: directoryInfo, destination: target))
             let entries: [DirectoryEntry]
-            do { entries = try directory.entries() } catch {
+            do { entries = try source.entries() } catch {
                 failed(error)
                 everything = false
                 continue
             }
-            var subdirectories: [(File, FileInfo, File, FileInfo?)] = []
+            var subdirectories: [TreeStep] = []
             for entry in entries {
                 if isCancelled() { return false }
-                let child = directory.appending(name: entry.name)
+                let child = source.appending(name: entry.name)
                 let childTarget = target.appending(name: entry.name)
                 let childInfo: FileInfo
                 let childExisting: FileInfo?
@@ -163,25 +176,29 @@ public struct Copier {
                     continue
                 }
                 if childInfo.kind == .directory {
-                    subdirectories.append((child, childInfo, childTarget, childExisting))
+                    subdirectories.append(
+                        .copy(source: child, info: childInfo, destination: childTarget, existing: childExisting))
                 } else if !copyEntry(child, info: childInfo, to: childTarget, existing: childExisting) {
                     everything = false
                 }
             }
             pending.append(contentsOf: subdirectories.reversed())
         }
-        for (sourceInfo, target) in finishing.reversed() {
-            do {
-                try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & ~umask)
-                if options.preserve {
-                    try target.setTimes(access: sourceInfo.accessTime, modification: sourceInfo.modificationTime)
-                }
-            } catch {
-                failed(error)
-                everything = false
-            }
-        }
         return everything
+    }
+
+    /// Gives a copied directory its mode (and with `preserve`, its times) from `sourceInfo`.
+    private func finish(_ target: File, like sourceInfo: FileInfo) -> Bool {
+        do {
+            try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & ~umask)
+            if options.preserve {
+                try target.setTimes(access: sourceInfo.accessTime, modification: sourceInfo.modificationTime)
+            }
+            return true
+        } catch {
+            failed(error)
+            return false
+        }
     }
 
     /// Copies one non-directory entry, honouring the overwrite policy.

@@ -15,13 +15,18 @@ import SystemPackage
 ///     let notes = File.home + "notes" + "a.txt"   // /home/ann/notes/a.txt
 ///     notes.name                                  // "a.txt"
 ///     notes.extension                             // ".txt"
-public struct File: Sendable, Hashable {
+public struct File: Sendable {
     /// The normalised path bytes followed by one NUL, so that system calls take them as they are.
     @usableFromInline internal var storage: [UInt8]
 
     /// The sandbox whose top this path's `/` means, or nil for the whole file system. Paths
     /// built from this one (`+`, `parent`, `normalized`…) stay in the same sandbox.
     public internal(set) var sandbox: Sandbox?
+
+    /// An open directory that a leading part of this path names, from which system calls reach
+    /// the rest by a short relative path: how a deep walk goes below `PATH_MAX`. Never set in a
+    /// sandbox, and dropped by anything that does not keep that leading part.
+    var anchor: Anchor?
 
     /// A path from raw bytes; a NUL byte ends the path.
     public init<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
@@ -140,9 +145,7 @@ public struct File: Sendable, Hashable {
     ///
     /// The parent of `/` is `/`; of `a` is `.`; of `.` and `..` is `..` and `../..`.
     public var parent: File {
-        var result = syntacticParent
-        result.sandbox = sandbox
-        return result
+        inheriting(syntacticParent)
     }
 
     private var syntacticParent: File {
@@ -187,9 +190,7 @@ public struct File: Sendable, Hashable {
             }
             parts.append(part)
         }
-        var result = File(joining: parts, absolute: isAbsolute)
-        result.sandbox = sandbox
-        return result
+        return inheriting(File(joining: parts, absolute: isAbsolute))
     }
 
     private init(joining parts: [ArraySlice<UInt8>], absolute: Bool) {
@@ -244,8 +245,8 @@ public struct File: Sendable, Hashable {
     /// Joins two paths; the right side is appended even when it starts with `/`.
     /// The result is in the left side's sandbox, or the right side's when the left has none.
     public static func + (directory: File, rest: File) -> File {
-        var joined = directory.joining(rest)
-        joined.sandbox = directory.sandbox ?? rest.sandbox
+        var joined = directory.inheriting(directory.joining(rest))
+        if joined.sandbox == nil { joined.sandbox = rest.sandbox }
         return joined
     }
 
@@ -269,9 +270,21 @@ public struct File: Sendable, Hashable {
         if !result.isEmpty && result.last != 0x2F { result.append(0x2F) }
         result.append(contentsOf: name.prefix { $0 != 0 })
         result.append(0)
-        var file = File(normalizedStorage: result)
-        file.sandbox = sandbox
-        return file
+        return inheriting(File(normalizedStorage: result))
+    }
+}
+
+extension File: Hashable {
+    /// Two paths are equal when they have the same bytes in the same sandbox (an anchor is only
+    /// a way to reach the path).
+    public static func == (lhs: File, rhs: File) -> Bool {
+        lhs.storage == rhs.storage && lhs.sandbox == rhs.sandbox
+    }
+
+    /// Hashes the bytes and the sandbox.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage)
+        hasher.combine(sandbox)
     }
 }
 

@@ -231,24 +231,3 @@ private func split(_ path: [UInt8]) -> (parent: [UInt8], name: [UInt8]) {
 private func components(of path: [UInt8]) -> [[UInt8]] {
     path.split(separator: 0x2F, omittingEmptySubsequences: true).map(Array.init)
 }
-
-extension File {
-    /// Calls `body` with the directory descriptor and name a `*at` system call on this file
-    /// should use, and whether that call should follow a final symlink.
-    ///
-    /// Outside a sandbox that is the current directory, the whole path and `following` as
-    /// asked. Inside one it is the parent resolved in the sandbox, the last name, and false:
-    /// a final symlink has already been resolved in the sandbox when `following` asked for it,
-    /// and must not be followed again by the kernel, which knows nothing of the sandbox.
-    @inline(__always)
-    func withLocation<R>(
-        following: Bool, _ body: (_ directory: Int32, _ name: UnsafePointer<CChar>, _ follow: Bool) throws(Errno) -> R
-    ) throws(Errno) -> R {
-        guard let sandbox else {
-            return try withCString { (path) throws(Errno) in try body(Sys.cwd, path, following) }
-        }
-        let (directory, name) = try sandbox.locate(bytes, following: following)
-        defer { Sys.close(directory) }
-        return try withCName(name) { (raw) throws(Errno) in try body(directory, raw, false) }
-    }
-}

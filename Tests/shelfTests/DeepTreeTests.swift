@@ -22,12 +22,12 @@ private func makeDeepTree(below root: String, depth: Int) throws {
 
 /// Trees deeper than any path can spell are walked with a bounded number of open descriptors.
 @Suite(.timeLimit(.minutes(2))) struct DeepTreeTests {
-    /// Runs `shelf -c line` in `directory` with at most 64 open descriptors.
-    private func shelf(_ line: String, in directory: URL) throws -> ScriptTests.Result {
+    /// Runs `shelf -c line` in `directory` with at most `descriptors` open descriptors.
+    private func shelf(_ line: String, in directory: URL, descriptors: Int = 64) throws -> ScriptTests.Result {
         let quoted = "'" + ScriptTests.binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
         let escapedLine = "'" + line.replacingOccurrences(of: "'", with: "'\\''") + "'"
         return try ScriptTests.run(
-            "/bin/sh", ["-c", "ulimit -n 64 && exec \(quoted) -c \(escapedLine)"], in: directory)
+            "/bin/sh", ["-c", "ulimit -n \(descriptors) && exec \(quoted) -c \(escapedLine)"], in: directory)
     }
 
     @Test func rmRemovesATenThousandLevelTreeWithFewDescriptors() throws {
@@ -38,5 +38,47 @@ private func makeDeepTree(below root: String, depth: Int) throws {
         #expect(result.stderr == "")
         #expect(result.stdout == "")
         #expect(result.status == 0)
+    }
+
+    /// The path of `f` in a tree `makeDeepTree` built, its top directory `d` now named `top`.
+    private func deepestFile(below top: String, depth: Int) -> String {
+        top + String(repeating: "/d", count: depth - 1) + "/f"
+    }
+
+    @Test func everyWalkGoesThroughATenThousandLevelTree() throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try makeDeepTree(below: directory.path, depth: 10_000)
+        let deepest = deepestFile(below: "d", depth: 10_000)
+        let cases: [(line: String, last: String)] = [
+            ("ls -R d", "\(deepest.dropLast(2)):\nf\n"),
+            ("tree --noreport d", "\u{2514}\u{2500}\u{2500} f\n"),
+            ("tree d", "\n10000 directories, 1 file\n"),
+            ("find d -name f", deepest + "\n"),
+            ("du -a d", "\td\n"),
+        ]
+        for (line, last) in cases {
+            // These walks keep one descriptor per 64 levels or so (ls -R one per 1,000).
+            let result = try shelf(line, in: directory, descriptors: 256)
+            #expect(result.stderr == "", "\(line)")
+            #expect(result.stdout.hasSuffix(last), "\(line): \(result.stdout.suffix(80))")
+            #expect(result.status == 0, "\(line)")
+        }
+    }
+
+    @Test func cpAndMvCopyATenThousandLevelTree() throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try makeDeepTree(below: directory.path, depth: 10_000)
+        // /dev/shm is another file system where it is a tmpfs: then mv copies and removes.
+        let elsewhere = "/dev/shm/shelf-deep-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        let copied = try shelf("cp -r d e && mv e \(elsewhere) && ls", in: directory)
+        #expect(copied.stderr == "")
+        #expect(copied.stdout == "d\n")
+        #expect(copied.status == 0)
+        // The file at the bottom made it through both copies.
+        let found = try shelf("find \(elsewhere) -name f", in: directory, descriptors: 256)
+        #expect(found.stdout == deepestFile(below: elsewhere, depth: 10_000) + "\n")
     }
 }

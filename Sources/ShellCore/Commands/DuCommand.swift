@@ -89,7 +89,7 @@ private struct DuWalk {
 
     /// A directory being summed, with where the walk is in it.
     struct Frame {
-        let handle: DirectoryHandle
+        let reach: DirectoryReach
         let path: [UInt8]
         let name: [UInt8]
         let info: FileInfo
@@ -146,7 +146,9 @@ private struct DuWalk {
             emit(usage(info), operand.bytes, operand.bytes, info)
             return usage(info)
         }
-        guard var root = frame(top, path: operand.bytes, name: operand.bytes, info: info, depth: 0, own: usage(info))
+        let topReach = DirectoryReach(opened: top, at: [], from: nil, depth: 0)
+        guard
+            var root = frame(top, topReach, path: operand.bytes, name: operand.bytes, info: info, depth: 0, own: usage(info))
         else {
             emit(usage(info), operand.bytes, operand.bytes, info)
             return usage(info)
@@ -169,7 +171,7 @@ private struct DuWalk {
             let path = joinedPath(root.path, entry.name)
             let entryInfo: FileInfo
             do {
-                entryInfo = try root.handle.info(at: entry.name)
+                entryInfo = try root.reach.base.info(at: root.reach.path(to: entry.name))
             } catch {
                 report(DuCommand.Messages.cannotAccess, path, error)
                 continue
@@ -178,9 +180,11 @@ private struct DuWalk {
                 guard seen.insert(entryInfo.identity).inserted else { continue }
                 let own = usage(entryInfo)
                 do {
-                    let handle = try DirectoryHandle(entry.name, in: root.handle)
+                    let relative = root.reach.path(to: entry.name)
+                    let handle = try DirectoryHandle(relative, in: root.reach.base)
+                    let reach = DirectoryReach(opened: handle, at: relative, from: root.reach.base, depth: root.depth + 1)
                     if let child = frame(
-                        handle, path: path, name: entry.name, info: entryInfo, depth: root.depth + 1, own: own)
+                        handle, reach, path: path, name: entry.name, info: entryInfo, depth: root.depth + 1, own: own)
                     {
                         stack.append(root)
                         root = child
@@ -199,9 +203,10 @@ private struct DuWalk {
         }
     }
 
-    /// A directory's frame with its entries read; nil (after a message) when they cannot be.
+    /// A directory's frame with its entries read from `handle`; nil (after a message) when they
+    /// cannot be.
     private mutating func frame(
-        _ handle: DirectoryHandle, path: [UInt8], name: [UInt8], info: FileInfo, depth: Int, own: UInt64
+        _ handle: DirectoryHandle, _ reach: DirectoryReach, path: [UInt8], name: [UInt8], info: FileInfo, depth: Int, own: UInt64
     ) -> Frame? {
         var entries: [DirectoryEntry] = []
         do {
@@ -210,7 +215,7 @@ private struct DuWalk {
             report(DuCommand.Messages.cannotReadDirectory, path, error)
             return nil
         }
-        return Frame(handle: handle, path: path, name: name, info: info, depth: depth, entries: entries, total: own)
+        return Frame(reach: reach, path: path, name: name, info: info, depth: depth, entries: entries, total: own)
     }
 
     /// A file's usage, or nil when it is a further hard link to a file already counted.

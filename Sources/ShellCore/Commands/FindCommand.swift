@@ -71,7 +71,7 @@ private struct FindWalk {
 
     /// An open directory being listed, with where the walk is in it.
     struct Frame {
-        let handle: DirectoryHandle
+        let reach: DirectoryReach
         let path: [UInt8]
         let depth: Int
         let entries: [DirectoryEntry]
@@ -129,11 +129,12 @@ private struct FindWalk {
             if stack[top].next & 0x3FF == 0, context.isCancelled || context.stdout.isBroken { return }
             let entry = stack[top].entries[stack[top].next]
             stack[top].next += 1
-            let parent = stack[top].handle
+            let reach = stack[top].reach
             let path = joinedPath(stack[top].path, entry.name)
             let depth = stack[top].depth + 1
             var visit = FindVisit(
-                path: path, name: entry.name, depth: depth, kind: entry.kind, location: .entry(parent, entry.name))
+                path: path, name: entry.name, depth: depth, kind: entry.kind,
+                location: .entry(reach.base, reach.path(to: entry.name)))
             if visit.kind == nil {
                 do {
                     visit.info = try visit.examine()
@@ -156,7 +157,13 @@ private struct FindWalk {
             let handle = try visit.open()
             var entries: [DirectoryEntry] = []
             try handle.forEachEntry(at: []) { entries.append($0) }
-            stack.append(Frame(handle: handle, path: visit.path, depth: visit.depth, entries: entries))
+            let reach: DirectoryReach
+            switch visit.location {
+            case .start: reach = DirectoryReach(opened: handle, at: [], from: nil, depth: 0)
+            case .entry(let base, let path):
+                reach = DirectoryReach(opened: handle, at: path, from: base, depth: visit.depth)
+            }
+            stack.append(Frame(reach: reach, path: visit.path, depth: visit.depth, entries: entries))
         } catch {
             report(visit.path, error)
         }
@@ -272,7 +279,7 @@ private struct FindWalk {
 
 /// An entry as the expression sees it; its metadata and its listing are reached on demand.
 private struct FindVisit {
-    /// Where an entry is: a starting point by path, or a name in an open directory.
+    /// Where an entry is: a starting point by path, or a path below an open directory.
     enum Location {
         case start(File)
         case entry(DirectoryHandle, [UInt8])

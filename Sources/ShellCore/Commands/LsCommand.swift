@@ -166,11 +166,25 @@ private struct ListingRun {
     let names = OwnerNames()
 
     /// A directory waiting to be listed: where it is and how it is named on the screen.
+    /// A directory still to list: an operand by its path, or a subdirectory by a short path
+    /// relative to a directory opened earlier, so that a tree deeper than `PATH_MAX` is listed
+    /// whole with a few descriptors.
     struct Pending {
-        var file: File
+        /// Where the directory is on disk.
+        enum Location {
+            /// An operand, by its path.
+            case path(File)
+            /// A subdirectory, by a path relative to an open directory.
+            case below(DirectoryHandle, [UInt8])
+        }
+        var location: Location
         var shown: [UInt8]
         var isOperand: Bool
     }
+
+    /// A relative path longer than this is not handed to the kernel: the directory it leads to
+    /// becomes the anchor of the paths below it instead.
+    private static let relativeLimit = 2048
 
     init(command: LsCommand, context: CommandContext) {
         self.command = command
@@ -218,7 +232,8 @@ private struct ListingRun {
         for index in order {
             let file = operandFiles[index]
             if file.kind == .directory && !command.directoriesThemselves {
-                pending.append(Pending(file: operandPaths[index], shown: file.name, isOperand: true))
+                pending.append(
+                    Pending(location: .path(operandPaths[index]), shown: file.name, isOperand: true))
             } else {
                 files.append(file)
             }
@@ -303,7 +318,10 @@ private struct ListingRun {
     private mutating func list(_ directory: Pending, withHeader: Bool) -> [Pending] {
         let opened: DirectoryHandle
         do {
-            opened = try DirectoryHandle(directory.file)
+            switch directory.location {
+            case .path(let file): opened = try DirectoryHandle(file)
+            case .below(let anchor, let relative): opened = try DirectoryHandle(relative, in: anchor)
+            }
         } catch {
             fail(LsCommand.Messages.cannotOpenDirectory, directory.shown, error, serious: directory.isOperand)
             return []
@@ -350,12 +368,20 @@ private struct ListingRun {
         let order = sortedOrder(files)
         var subdirectories: [Pending] = []
         if command.recursive {
+            // Children are reached from this directory's anchor, or from this directory itself
+            // once the path from the anchor gets long.
+            var anchor = opened
+            var base: [UInt8] = []
+            if case .below(let parentAnchor, let relative) = directory.location, relative.count <= Self.relativeLimit {
+                anchor = parentAnchor
+                base = relative
+            }
             for index in order where files[index].kind == .directory && !isDotOrDotDot(files[index].name) {
                 let name = files[index].name
                 subdirectories.append(
                     Pending(
-                        file: directory.file.appending(name: name), shown: joinedPath(directory.shown, name),
-                        isOperand: false))
+                        location: .below(anchor, base.isEmpty ? name : joinedPath(base, name)),
+                        shown: joinedPath(directory.shown, name), isOperand: false))
             }
         }
         if records != nil {

@@ -321,9 +321,10 @@ func makeListingFixture(_ shell: TestShell) throws {
         let shell = TestShell()
         try shell.write("top/inner/file")
         let inner = shell.path("top/inner").string
+        // ls -R opens a subdirectory by its name in the open parent.
         let result = FaultPlan.$current.withValue(
             FaultPlan { call, path in
-                call == .open && path == inner ? .permissionDenied : nil
+                call == .open && path == "inner" ? .permissionDenied : nil
             }
         ) { shell.run("ls -R top") }
         #expect(result.stdout == "top:\ninner\n")

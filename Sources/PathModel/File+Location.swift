@@ -1,0 +1,82 @@
+import Glibc
+import SystemPackage
+
+/// An open directory standing for the first `length` bytes of the paths anchored to it.
+final class Anchor: Sendable {
+    /// An `O_PATH` descriptor of the directory.
+    let descriptor: Int32
+    /// How many bytes of an anchored path name the directory.
+    let length: Int
+
+    init(descriptor: Int32, length: Int) {
+        self.descriptor = descriptor
+        self.length = length
+    }
+
+    deinit { Sys.close(descriptor) }
+}
+
+extension File {
+    /// A relative path from an anchor longer than this is not handed to the kernel.
+    static let anchorDistance = 2048
+
+    /// Calls `body` with the directory descriptor and name a `*at` system call on this file
+    /// should use, and whether that call should follow a final symlink.
+    ///
+    /// Outside a sandbox that is the current directory, the whole path and `following` as
+    /// asked, or the anchor and the rest of the path after it. Inside one it is the parent
+    /// resolved in the sandbox, the last name, and false: a final symlink has already been
+    /// resolved in the sandbox when `following` asked for it, and must not be followed again by
+    /// the kernel, which knows nothing of the sandbox.
+    @inline(__always)
+    func withLocation<R>(
+        following: Bool, _ body: (_ directory: Int32, _ name: UnsafePointer<CChar>, _ follow: Bool) throws(Errno) -> R
+    ) throws(Errno) -> R {
+        if let sandbox {
+            let (directory, name) = try sandbox.locate(bytes, following: following)
+            defer { Sys.close(directory) }
+            return try withCName(name) { (raw) throws(Errno) in try body(directory, raw, false) }
+        }
+        return try storage.withUnsafeBufferPointer { (buffer) throws(Errno) -> R in
+            let start = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            guard let anchor else { return try body(Sys.cwd, start, following) }
+            // The rest after the anchor's bytes and their slash; the anchored directory is `.`.
+            if anchor.length + 1 >= buffer.count {
+                return try withCName([0x2E]) { (dot) throws(Errno) in try body(anchor.descriptor, dot, following) }
+            }
+            return try body(anchor.descriptor, start + anchor.length + 1, following)
+        }
+    }
+
+    /// `result`, a path built from this one, in this path's sandbox, and anchored as this one is
+    /// when it still starts with the anchored directory's path.
+    func inheriting(_ result: File) -> File {
+        var result = result
+        result.sandbox = sandbox
+        if let anchor, result.storage.count - 1 >= anchor.length,
+            result.storage.count - 1 == anchor.length || result.storage[anchor.length] == 0x2F,
+            result.storage[..<anchor.length] == storage[..<anchor.length]
+        {
+            result.anchor = anchor
+        }
+        return result
+    }
+
+    /// This directory path, anchored to the directory itself when the path a system call would
+    /// be given gets longer than `anchorDistance`, so that walks below it never hand the kernel
+    /// a path near `PATH_MAX`. Unchanged in a sandbox, or when the directory cannot be opened
+    /// (the next call on it reports why).
+    func anchoredIfDeep() -> File {
+        guard sandbox == nil, byteCount - (anchor?.length ?? 0) > File.anchorDistance else { return self }
+        do {
+            let descriptor = try withLocation(following: false) { (dir, name, _) throws(Errno) in
+                try Sys.open(name, at: dir, flags: Sys.pathOnly | O_DIRECTORY | O_NOFOLLOW)
+            }
+            var result = self
+            result.anchor = Anchor(descriptor: descriptor, length: byteCount)
+            return result
+        } catch {
+            return self
+        }
+    }
+}
