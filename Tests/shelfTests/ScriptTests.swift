@@ -97,7 +97,7 @@ import Testing
         let manPage = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/shelf.1"),
             encoding: .utf8)
-        for flag in ["-c", "-i", "--keep-going", "--no-history", "--read-only", "--version", "--help"] {
+        for flag in ["-c", "-i", "--keep-going", "--no-history", "--root", "--read-only", "--version", "--help"] {
             #expect(help.stdout.contains(flag), "\(flag) in --help")
             #expect(manPage.contains(flag.replacingOccurrences(of: "-", with: "\\-")), "\(flag) in shelf.1")
         }
