@@ -8,8 +8,10 @@ import SystemPackage
 /// path may spell (`PATH_MAX`), and the kernel resolves short relative paths faster than long
 /// absolute ones. The descriptor is closed when the last reference to the handle goes.
 ///
-/// For a directory in a sandbox, relative paths are resolved in the sandbox, from its top, like
-/// any other path there: the descriptor does not confine the symlinks below it.
+/// For a directory in a sandbox, a call on one of its own entries that follows no symlink goes
+/// through the descriptor (it cannot leave the directory); other relative paths are resolved in
+/// the sandbox, from its top, like any other path there, since the descriptor does not confine
+/// the symlinks below it.
 ///
 ///     let top = try DirectoryHandle(File(path: "/srv"))
 ///     let names = try top.entries(at: Array("www".utf8))   // the entries of /srv/www
@@ -39,7 +41,8 @@ public final class DirectoryHandle: Sendable {
     public init(_ relative: [UInt8], in parent: DirectoryHandle) throws(FileError) {
         file = parent.path(relative)
         do {
-            descriptor = try parent.withRelative(relative, following: true) { (dir, name, follow) throws(Errno) in
+            descriptor = try parent.withRelative(relative, following: true, refusesSymlinks: true) {
+                (dir, name, follow) throws(Errno) in
                 try Sys.open(name, at: dir, flags: O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW))
             }
         } catch {
@@ -50,14 +53,31 @@ public final class DirectoryHandle: Sendable {
     deinit { Sys.close(descriptor) }
 
     /// Calls `body` with the directory descriptor, name and follow flag for a `*at` call on
-    /// `relative` below this directory (`.` for `[]`); in a sandbox, as `File.withLocation` gives.
+    /// `relative` below this directory (`.` for `[]`).
+    ///
+    /// In a sandbox, an entry of this directory itself is reached through the descriptor with
+    /// the follow flag off; when `following` asks for a symlink to be followed, that is done only
+    /// for a call that `refusesSymlinks` (fails with ELOOP or ENOTDIR on one, as `O_NOFOLLOW`
+    /// opens do), which is then made again on the path resolved in the sandbox. Anything else is resolved
+    /// in the sandbox, as `File.withLocation` does.
     private func withRelative<R>(
-        _ relative: [UInt8], following: Bool, _ body: (Int32, UnsafePointer<CChar>, Bool) throws(Errno) -> R
+        _ relative: [UInt8], following: Bool, refusesSymlinks: Bool = false,
+        _ body: (Int32, UnsafePointer<CChar>, Bool) throws(Errno) -> R
     ) throws(Errno) -> R {
-        if file.sandbox != nil { return try path(relative).withLocation(following: following, body) }
-        return try withCName(relative.isEmpty ? [0x2E] : relative) { (name) throws(Errno) in
-            try body(descriptor, name, following)
+        let spelled = relative.isEmpty ? [0x2E] : relative
+        guard file.sandbox != nil else {
+            return try withCName(spelled) { (name) throws(Errno) in try body(descriptor, name, following) }
         }
+        let ownEntry = !relative.contains(0x2F) && relative != [0x2E, 0x2E]
+        if ownEntry && (!following || refusesSymlinks || relative.isEmpty) {
+            do {
+                return try withCName(spelled) { (name) throws(Errno) in try body(descriptor, name, false) }
+            } catch where following && (error == .tooManySymbolicLinkLevels || error == .notDirectory) {
+                // Perhaps a symlink (O_NOFOLLOW | O_DIRECTORY gives ENOTDIR for one): followed
+                // below, inside the sandbox.
+            }
+        }
+        return try path(relative).withLocation(following: following, body)
     }
 
     /// The path of `relative` below this directory, for messages.
@@ -122,7 +142,7 @@ public final class DirectoryHandle: Sendable {
 
     /// A directory stream on `relative` below this directory (`.` for `[]`).
     private func openStream(at relative: [UInt8]) throws(Errno) -> DirectoryStream {
-        try withRelative(relative, following: true) { (dir, name, follow) throws(Errno) in
+        try withRelative(relative, following: true, refusesSymlinks: true) { (dir, name, follow) throws(Errno) in
             try Sys.openDirectory(name, at: dir, follow: follow)
         }
     }

@@ -55,6 +55,15 @@ struct SandboxFixture {
         for (name, target) in links { try (rootDirectory + name).makeSymlink(to: File(path: target)) }
     }
 
+    /// Runs `body` with a fresh fixture in a private directory and a sandbox on its `root/`,
+    /// resolving as `resolution` says.
+    static func withSandbox(_ resolution: Resolution, _ body: (SandboxFixture, Sandbox) throws -> Void) throws {
+        try withScratch { scratch in
+            let fixture = try SandboxFixture(scratch)
+            try resolution.run { try body(fixture, try Sandbox(fixture.rootDirectory)) }
+        }
+    }
+
     /// Everything under `outside/`: each path with its kind, size, mode, times and contents.
     func outsideSnapshot() throws -> [String] {
         var lines: [String] = []
@@ -141,30 +150,47 @@ struct SandboxTests {
 
     @Test("/, .. and symlinks resolve inside the sandbox", arguments: Resolution.allCases)
     func chrootSemantics(_ resolution: Resolution) throws {
-        try withScratch { scratch in
-            let fixture = try SandboxFixture(scratch)
-            try resolution.run {
-                let sandbox = try Sandbox(fixture.rootDirectory)
-                for path in [
-                    "/inside/file", "inside/file", "/../inside/file", "/../../inside/../inside/./file",
-                    "/insideAbsolute", "/insideClimb", "/top/inside/file", "/dotDot/inside/file",
-                    "/top/top/dotDot/insideAbsolute",
-                ] {
-                    #expect(try sandbox.file(path).readText() == "inside", "\(path)")
-                }
-                let top = try sandbox.root.entries().map(\.nameString)
-                #expect(top.contains("inside") && top.contains("victim"))
-                #expect(try sandbox.file("/..").entries().map(\.nameString) == top)
-                #expect(try sandbox.file("/up").resolvingSymlinks(allowingMissing: .any) == sandbox.file("/outside"))
-                #expect(try sandbox.file("/insideClimb").resolvingSymlinks() == sandbox.file("/inside/file"))
-                #expect(throws: FileError(.open, sandbox.file("/loop"), .tooManySymbolicLinkLevels)) {
-                    try sandbox.file("/loop").readText()
-                }
-                // Writing through a dangling symlink creates its target inside.
-                try sandbox.file("/made").makeSymlink(to: "/inside/new")
-                try sandbox.file("/made").write(text: "new")
-                #expect(try (fixture.rootDirectory + "inside/new").readText() == "new")
+        try SandboxFixture.withSandbox(resolution) { fixture, sandbox in
+            for path in [
+                "/inside/file", "inside/file", "/../inside/file", "/../../inside/../inside/./file",
+                "/insideAbsolute", "/insideClimb", "/top/inside/file", "/dotDot/inside/file",
+                "/top/top/dotDot/insideAbsolute",
+            ] {
+                #expect(try sandbox.file(path).readText() == "inside", "\(path)")
             }
+            let top = try sandbox.root.entries().map(\.nameString)
+            #expect(top.contains("inside") && top.contains("victim"))
+            #expect(try sandbox.file("/..").entries().map(\.nameString) == top)
+            #expect(try sandbox.file("/up").resolvingSymlinks(allowingMissing: .any) == sandbox.file("/outside"))
+            #expect(try sandbox.file("/insideClimb").resolvingSymlinks() == sandbox.file("/inside/file"))
+            #expect(throws: FileError(.open, sandbox.file("/loop"), .tooManySymbolicLinkLevels)) {
+                try sandbox.file("/loop").readText()
+            }
+            // Writing through a dangling symlink creates its target inside.
+            try sandbox.file("/made").makeSymlink(to: "/inside/new")
+            try sandbox.file("/made").write(text: "new")
+            #expect(try (fixture.rootDirectory + "inside/new").readText() == "new")
+        }
+    }
+
+    @Test("A DirectoryHandle in a sandbox follows symlinks inside it", arguments: Resolution.allCases)
+    func directoryHandles(_ resolution: Resolution) throws {
+        try SandboxFixture.withSandbox(resolution) { _, sandbox in
+            let top = try DirectoryHandle(sandbox.root)
+            let names = try top.entries(at: []).map(\.nameString)
+            #expect(names.contains("victim"))
+            #expect(try DirectoryHandle(Array("top".utf8), in: top).entries(at: []).map(\.nameString) == names)
+            #expect(try top.entries(at: Array("dotDot".utf8)).map(\.nameString) == names)
+            for escape in ["up", "upMany", "absolute", "chain", "magic", "up/dir", "dotDot/../outside"] {
+                #expect(throws: FileError.self, "\(escape)") { try DirectoryHandle(Array(escape.utf8), in: top) }
+                #expect(throws: FileError.self, "\(escape)") { try top.entries(at: Array(escape.utf8)) }
+                #expect(throws: FileError.self, "\(escape)") {
+                    try top.info(at: Array(escape.utf8), followSymlinks: true)
+                }
+            }
+            #expect(try top.info(at: Array("up".utf8)).kind == .symlink)
+            #expect(try top.info(at: Array("insideAbsolute".utf8), followSymlinks: true).size == 6)
+            #expect(try top.linkTarget(at: Array("up".utf8)) == Array("../outside".utf8))
         }
     }
 

@@ -46,8 +46,11 @@ import Testing
         try process.run()
         if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try inPipe.fileHandleForWriting.close()
+        // Standard error is drained alongside standard output, so that a child filling one pipe
+        // never waits on a reader blocked on the other.
+        let stderrReader = PipeReader(err)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stderr = stderrReader.wait()
         process.waitUntilExit()
         return Result(
             stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
@@ -195,8 +198,11 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Standard error is drained alongside standard output, so that a child filling one pipe
+        // never waits on a reader blocked on the other.
+        let stderrReader = PipeReader(err)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stderr = stderrReader.wait()
         process.waitUntilExit()
         #expect(String(decoding: stdout, as: UTF8.self) == "line of text\n")
         #expect(String(decoding: stderr, as: UTF8.self) == "")
@@ -261,5 +267,21 @@ import Testing
         process.waitUntilExit()
         let log = try String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)
         #expect(log == "one\ntwo\n")
+    }
+}
+
+/// Reads a pipe to its end on a queue of its own.
+private final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchGroup()
+
+    init(_ pipe: Pipe) {
+        DispatchQueue.global().async(group: done) { self.data = pipe.fileHandleForReading.readDataToEndOfFile() }
+    }
+
+    /// Everything the pipe held, once its writer has closed it.
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }
