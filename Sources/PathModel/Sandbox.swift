@@ -62,6 +62,7 @@ public final class Sandbox: Sendable, Hashable {
     public func file(_ path: File) -> File {
         var result = path
         result.sandbox = self
+        result.anchor = nil
         return result
     }
 
