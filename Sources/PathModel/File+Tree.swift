@@ -208,7 +208,9 @@ extension File {
     /// Corresponds to `stat(2)` on each existing ancestor of `other`.
     public func contains(_ other: File) throws(FileError) -> Bool {
         let mine = try info(followSymlinks: true).identity
-        var cursor = other.isAbsolute ? other.normalized : (File.current + other).normalized
+        // A relative path in a sandbox starts at its top, not at the process's directory.
+        let start = other.sandbox == nil ? File.current : File.root
+        var cursor = (other.isAbsolute ? other : start + other).normalized
         while true {
             do {
                 if try cursor.info(followSymlinks: true).identity == mine { return true }

@@ -163,6 +163,8 @@ struct SandboxTests {
             #expect(try sandbox.file("/..").entries().map(\.nameString) == top)
             #expect(try sandbox.file("/up").resolvingSymlinks(allowingMissing: .any) == sandbox.file("/outside"))
             #expect(try sandbox.file("/insideClimb").resolvingSymlinks() == sandbox.file("/inside/file"))
+            #expect(try sandbox.file("/inside").contains(sandbox.file("inside/file")))
+            #expect(try !sandbox.file("/inside").contains(sandbox.file("victim")))
             #expect(throws: FileError(.open, sandbox.file("/loop"), .tooManySymbolicLinkLevels)) {
                 try sandbox.file("/loop").readText()
             }
