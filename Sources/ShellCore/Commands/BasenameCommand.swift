@@ -37,7 +37,7 @@ public struct BasenameCommand: ShellCommand {
     public func run(in context: CommandContext) -> ExitStatus {
         for name in names {
             context.stdout.write(bytes: Self.strip(name.bytes, suffix: suffix))
-            context.stdout.write(bytes: CollectionOfOne(zeroTerminated ? 0x00 : 0x0A))
+            context.stdout.write(byte: zeroTerminated ? 0x00 : 0x0A)
         }
         return .success
     }

@@ -22,7 +22,7 @@ public struct DirnameCommand: ShellCommand {
     public func run(in context: CommandContext) -> ExitStatus {
         for operand in operands {
             context.stdout.write(bytes: Self.directory(of: operand.bytes))
-            context.stdout.write(bytes: CollectionOfOne(zeroTerminated ? 0x00 : 0x0A))
+            context.stdout.write(byte: zeroTerminated ? 0x00 : 0x0A)
         }
         return .success
     }

@@ -245,9 +245,9 @@ private struct DuWalk {
             ? FileFormat.humanSize(bytes)
             : String((bytes + 1023) / 1024)
         context.stdout.write(size)
-        context.stdout.write(bytes: CollectionOfOne(0x09))
+        context.stdout.write(byte: 0x09)
         context.stdout.write(bytes: name)
-        context.stdout.write(bytes: CollectionOfOne(0x0A))
+        context.stdout.write(byte: 0x0A)
     }
 
     /// `du: PHRASE 'path': Reason`, and the status becomes 1.

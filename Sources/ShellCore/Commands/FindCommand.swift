@@ -120,6 +120,9 @@ private struct FindWalk {
         guard info.kind == .directory, command.maxDepth.map({ $0 > 0 }) ?? true else { return }
         var stack: [Frame] = []
         enter(&stack, visit)
+        // Each entry's path is spelled in one buffer, which a visit shares and gives back.
+        var path: [UInt8] = []
+        path.reserveCapacity(4096)
         while !stack.isEmpty {
             let top = stack.count - 1
             guard stack[top].next < stack[top].entries.count else {
@@ -130,7 +133,10 @@ private struct FindWalk {
             let entry = stack[top].entries[stack[top].next]
             stack[top].next += 1
             let reach = stack[top].reach
-            let path = joinedPath(stack[top].path, entry.name)
+            path.removeAll(keepingCapacity: true)
+            path.append(contentsOf: stack[top].path)
+            if path.last != 0x2F { path.append(0x2F) }
+            path.append(contentsOf: entry.name)
             let depth = stack[top].depth + 1
             var visit = FindVisit(
                 path: path, name: entry.name, depth: depth, kind: entry.kind,
@@ -220,11 +226,11 @@ private struct FindWalk {
             }
         case .print:
             context.stdout.write(bytes: visit.path)
-            context.stdout.write(bytes: CollectionOfOne(0x0A))
+            context.stdout.write(byte: 0x0A)
             return true
         case .printNull:
             context.stdout.write(bytes: visit.path)
-            context.stdout.write(bytes: CollectionOfOne(0x00))
+            context.stdout.write(byte: 0x00)
             return true
         case .record:
             guard var info = details(&visit) else { return true }

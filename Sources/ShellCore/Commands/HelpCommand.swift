@@ -55,7 +55,7 @@ public struct HelpCommand: ShellCommand {
             let padding = String(repeating: " ", count: width - name.count + 2)
             context.stdout.write("  @" + name + padding)
             context.stdout.write(bytes: Quoting.needsQuoting(place.bytes) ? Array(Quoting.always(place.bytes).utf8) : place.bytes)
-            context.stdout.write(bytes: CollectionOfOne(0x0A))
+            context.stdout.write(byte: 0x0A)
         }
     }
 }

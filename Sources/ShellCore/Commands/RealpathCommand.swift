@@ -37,7 +37,7 @@ public struct RealpathCommand: ShellCommand {
                 if operand.bytes.isEmpty { throw FileError(.resolve, operand.file, .noSuchFileOrDirectory) }
                 let resolved = try context.resolve(operand).resolvingSymlinks(allowingMissing: missing)
                 context.stdout.write(bytes: resolved.bytes)
-                context.stdout.write(bytes: CollectionOfOne(zeroTerminated ? 0x00 : 0x0A))
+                context.stdout.write(byte: zeroTerminated ? 0x00 : 0x0A)
             } catch {
                 context.stdout.flush()
                 context.error(Diagnostics.renderBare(error, as: operand.bytes))

@@ -73,7 +73,7 @@ public struct StatCommand: ShellCommand {
             switch rendering.render(Array(template.utf8)) {
             case .success(let bytes):
                 context.stdout.write(bytes: bytes)
-                if format != nil { context.stdout.write(bytes: CollectionOfOne(0x0A)) }
+                if format != nil { context.stdout.write(byte: 0x0A) }
             case .failure(let invalid):
                 context.stdout.write(bytes: invalid.written)
                 context.error(Messages.invalidDirective(invalid.directive))

@@ -19,7 +19,12 @@ public final class OutputStream {
     /// Whether the sink is a terminal (decides columns, quoting and colour).
     public let isTerminal: Bool
     /// The first write error, after which output is dropped.
-    public private(set) var error: FileError?
+    public private(set) var error: FileError? {
+        didSet { isBroken = error != nil }
+    }
+    /// Whether a write has failed; output is being dropped. Kept apart from `error` so that the
+    /// check on every write does not copy the error.
+    public private(set) var isBroken = false
 
     /// A stream writing to an open descriptor.
     public init(_ file: OpenFile) {
@@ -36,17 +41,21 @@ public final class OutputStream {
         lineBuffered = false
     }
 
-    /// Whether a write has failed; output is being dropped.
-    public var isBroken: Bool { error != nil }
-
     /// The contents of a memory stream as text.
     public var text: String { String(decoding: contents, as: UTF8.self) }
 
     /// Writes bytes.
     public func write<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
-        guard error == nil else { return }
+        guard !isBroken else { return }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 || (lineBuffered && buffer.contains(0x0A)) { flush() }
+    }
+
+    /// Writes one byte (a separator after a name).
+    public func write(byte: UInt8) {
+        guard !isBroken else { return }
+        buffer.append(byte)
+        if buffer.count >= 1 << 16 || (lineBuffered && byte == 0x0A) { flush() }
     }
 
     /// Writes text as UTF-8.
@@ -58,14 +67,14 @@ public final class OutputStream {
     /// Writes text and a newline.
     public func line(_ text: String = "") {
         write(text)
-        write(bytes: CollectionOfOne(0x0A))
+        write(byte: 0x0A)
     }
 
     /// Sends buffered bytes to the sink.
     public func flush() {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard error == nil else { return }
+        guard !isBroken else { return }
         switch sink {
         case .memory:
             contents.append(contentsOf: buffer)
@@ -81,12 +90,12 @@ public final class OutputStream {
     /// The descriptor behind the stream, for kernel-side copies (`cat` of a large file); flushes first.
     public func descriptorForDirectWrite() -> OpenFile? {
         flush()
-        guard case .descriptor(let file) = sink, error == nil else { return nil }
+        guard case .descriptor(let file) = sink, !isBroken else { return nil }
         return file
     }
 
     /// Records an error met while writing through `descriptorForDirectWrite()`.
     public func recordDirectWriteError(_ error: FileError) {
-        if self.error == nil { self.error = error }
+        if !isBroken { self.error = error }
     }
 }
