@@ -34,16 +34,17 @@ public final class Sandbox: Sendable, Hashable {
     /// The most symlinks one resolution follows before giving up with `ELOOP`, as the kernel does.
     private static let symlinkLimit = 40
 
-    /// Opens `directory` as a sandbox; a final symlink in its own path is followed.
+    /// Opens `directory` as a sandbox; a final symlink in its own path is followed. A directory
+    /// inside another sandbox is found there, so the new sandbox lies inside the other.
     /// - Throws: `FileError` with operation `.resolve`: `ENOENT` for an empty path or a missing
     ///   directory, `ENOTDIR` when it is not a directory.
-    /// Corresponds to `open(2)` with `Sys.pathOnly | O_DIRECTORY`.
+    /// Corresponds to `open(2)` with `O_PATH | O_DIRECTORY`.
     public init(_ directory: File) throws(FileError) {
         self.directory = directory
         guard directory.byteCount > 0 else { throw FileError(.resolve, directory, .noSuchFileOrDirectory) }
         do throws(Errno) {
-            descriptor = try directory.withCString { (path) throws(Errno) in
-                try Sys.open(path, at: Sys.cwd, flags: Sys.pathOnly | O_DIRECTORY)
+            descriptor = try directory.withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.open(name, at: dir, flags: Sys.pathOnly | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW))
             }
         } catch {
             throw FileError(.resolve, directory, error)

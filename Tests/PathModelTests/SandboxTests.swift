@@ -164,6 +164,11 @@ struct SandboxTests {
             #expect(try sandbox.file("/up").resolvingSymlinks(allowingMissing: .any) == sandbox.file("/outside"))
             #expect(try sandbox.file("/insideClimb").resolvingSymlinks() == sandbox.file("/inside/file"))
             #expect(try sandbox.file("/inside").contains(sandbox.file("inside/file")))
+            // A sandbox made from a path in another lies inside it.
+            #expect(try Sandbox(sandbox.file("/top/inside")).file("/../file").readText() == "inside")
+            #expect(throws: FileError(.resolve, sandbox.file("/up"), .noSuchFileOrDirectory)) {
+                try Sandbox(sandbox.file("/up"))
+            }
             #expect(try !sandbox.file("/inside").contains(sandbox.file("victim")))
             #expect(throws: FileError(.open, sandbox.file("/loop"), .tooManySymbolicLinkLevels)) {
                 try sandbox.file("/loop").readText()
