@@ -81,8 +81,8 @@ public struct FileRecord: Codable, Sendable, Hashable {
         }
     }
 
-    /// Bytes as text, plus base64 of the bytes when they are not UTF-8.
-    static func text(_ bytes: [UInt8]) -> (String, String?) {
+    /// Bytes as text (U+FFFD for what is not UTF-8), plus base64 of the bytes when they are not UTF-8.
+    public static func text(_ bytes: [UInt8]) -> (String, String?) {
         if let text = String(validating: bytes, as: UTF8.self) { return (text, nil) }
         return (String(decoding: bytes, as: UTF8.self), Base64.encode(bytes))
     }

@@ -102,7 +102,8 @@ public struct TreeCommand: ShellCommand {
         if json { context.stdout.write("[") }
         for operand in operands.isEmpty ? [Argument(".")] : operands {
             if fromFile {
-                walk.list(operand, from: Self.listing(operand, in: context))
+                walk.list(operand, from: Result { () throws(FileError) in try Self.listing(operand, in: context) })
+                if context.stdout.isBroken { break }
                 continue
             }
             // An empty operand names nothing (lstat("") fails), not the current directory.
@@ -127,14 +128,10 @@ public struct TreeCommand: ShellCommand {
         return walk.failed ? Self.unopenedDirectory : .success
     }
 
-    /// The paths listed in `operand` (`-` or `.`: standard input), or nil when it cannot be read.
-    private static func listing(_ operand: Argument, in context: CommandContext) -> [UInt8]? {
-        do {
-            if operand.bytes == [0x2D] || operand.bytes == [0x2E] { return try OpenFile.standardInput.readAll() }
-            return try context.resolve(operand).readBytes()
-        } catch {
-            return nil
-        }
+    /// The paths listed in `operand` (`-` or `.`: standard input).
+    private static func listing(_ operand: Argument, in context: CommandContext) throws(FileError) -> [UInt8] {
+        if operand.bytes == [0x2D] || operand.bytes == [0x2E] { return try OpenFile.standardInput.readAll() }
+        return try context.resolve(operand).readBytes()
     }
 
     /// Every value given to the option `key`, in order, as patterns.
@@ -320,54 +317,93 @@ private struct Walk {
     }
 
     /// Draws the tree a list of paths makes, under the operand's name; a listing that could not
-    /// be read is drawn as tree(1) draws a directory it cannot open.
-    mutating func list(_ operand: Argument, from listing: [UInt8]?) {
-        line.removeAll(keepingCapacity: true)
-        TreeText.appendName(operand.bytes, to: &line)
-        guard let listing else {
-            line.append(contentsOf: Drawing.openError)
+    /// be read is drawn as tree(1) draws a directory it cannot open. With `-J` each name is an
+    /// object with `type`, `name` and `path` only: a list says nothing more about its files.
+    mutating func list(_ operand: Argument, from listing: Result<[UInt8], FileError>) {
+        let text: [UInt8]
+        switch listing {
+        case .success(let bytes):
+            text = bytes
+        case .failure(let error):
             failed = true
+            if command.json { return writeJSONOperand(operand.bytes, info: nil, error: error, opensContents: false) }
+            line.removeAll(keepingCapacity: true)
+            TreeText.appendName(operand.bytes, to: &line)
+            line.append(contentsOf: Drawing.openError)
             endLine()
             return
         }
-        endLine()
         var tree = ListedTree()
-        tree.add(lines: listing)
+        tree.add(lines: text)
         directories += 1
+        let rootChildren = listedChildren(tree.root)
+        if command.json {
+            // tree(1) calls the list a file, and gives it contents even when it names nothing.
+            output.write(wroteTopLevel ? ",\n" : "\n")
+            wroteTopLevel = true
+            writeListedJSON(type: "file", name: operand.bytes, path: operand.bytes, opensContents: true)
+            if rootChildren.isEmpty { output.write("]}") }
+        } else {
+            line.removeAll(keepingCapacity: true)
+            TreeText.appendName(operand.bytes, to: &line)
+            endLine()
+        }
+        guard !rootChildren.isEmpty else { return }
         var stack: [(entries: [(name: [UInt8], entry: ListedTree.Entry)], index: Int, prefixCount: Int, path: [UInt8])] = [
-            (listedChildren(tree.root), 0, 0, operand.bytes)
+            (rootChildren, 0, 0, operand.bytes)
         ]
         prefix.removeAll(keepingCapacity: true)
         while let top = stack.indices.last {
             if stack[top].index == stack[top].entries.count {
                 stack.removeLast()
+                if command.json { output.write("]}") }
                 if let parent = stack.indices.last { prefix.removeSubrange(stack[parent].prefixCount...) }
                 continue
             }
             let (name, entry) = stack[top].entries[stack[top].index]
             stack[top].index += 1
             let isLast = stack[top].index == stack[top].entries.count
-            line.removeAll(keepingCapacity: true)
-            line.append(contentsOf: prefix)
-            line.append(contentsOf: isLast ? Drawing.lastBranch : Drawing.branch)
             let path = joinedPath(stack[top].path, name)
-            TreeText.appendName(command.fullPath ? path : name, to: &line)
-            endLine()
+            // As tree(1): a name with others below it is entered (its JSON has contents) unless
+            // -L stops it, even when the options then leave out everything below.
+            let descends = !entry.children.isEmpty && command.maxLevel.map({ stack.count < $0 }) ?? true
+            let children = descends ? listedChildren(entry) : []
             if entry.isDirectory {
                 directories += 1
-                if command.maxLevel.map({ stack.count < $0 }) ?? true {
-                    let children = listedChildren(entry)
-                    if !children.isEmpty {
-                        stack[top].prefixCount = prefix.count
-                        prefix.append(contentsOf: isLast ? Drawing.blank : Drawing.vertical)
-                        stack.append((children, 0, prefix.count, path))
-                    }
-                }
             } else {
                 files += 1
             }
+            if command.json {
+                output.write(stack[top].index == 1 ? "\n" : ",\n")
+                writeListedJSON(
+                    type: entry.isDirectory ? "directory" : "file", name: name, path: path, opensContents: descends)
+            } else {
+                line.removeAll(keepingCapacity: true)
+                line.append(contentsOf: prefix)
+                line.append(contentsOf: isLast ? Drawing.lastBranch : Drawing.branch)
+                TreeText.appendName(command.fullPath ? path : name, to: &line)
+                endLine()
+            }
+            if descends {
+                stack[top].prefixCount = prefix.count
+                prefix.append(contentsOf: isLast ? Drawing.blank : Drawing.vertical)
+                stack.append((children, 0, prefix.count, path))
+            }
             if output.isBroken { return }
         }
+    }
+
+    /// `{"type":…,"name":…,"path":…}` for a name of a listed tree, with `"contents":[` left open
+    /// when entries follow.
+    private func writeListedJSON(type: String, name: [UInt8], path: [UInt8], opensContents: Bool) {
+        var fields: [(key: String, value: String)] = [("type", JSONText.string(type))]
+        fields += JSONText.nameFields(name: name, path: path)
+        var text = JSONText.object(fields)
+        if opensContents {
+            text.removeLast()
+            text += ",\"contents\":["
+        }
+        output.write(text)
     }
 
     /// The children tree lists: patterns, `-d` and `--dirsfirst` applied (hidden names are all

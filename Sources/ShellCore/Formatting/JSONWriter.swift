@@ -52,12 +52,28 @@ enum JSONText {
         "{" + fields.map { string($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
     }
 
+    /// `name` and `path` as a file record writes them, with `name_base64` and `path_base64` when
+    /// their bytes are not UTF-8.
+    static func nameFields(name: [UInt8], path: [UInt8]) -> [(key: String, value: String)] {
+        let (nameText, nameBase64) = FileRecord.text(name)
+        let (pathText, pathBase64) = FileRecord.text(path)
+        return nameFields(name: nameText, nameBase64: nameBase64, path: pathText, pathBase64: pathBase64)
+    }
+
+    private static func nameFields(name: String, nameBase64: String?, path: String, pathBase64: String?) -> [(
+        key: String, value: String
+    )] {
+        var fields: [(key: String, value: String)] = [("name", string(name))]
+        if let nameBase64 { fields.append(("name_base64", string(nameBase64))) }
+        fields.append(("path", string(path)))
+        if let pathBase64 { fields.append(("path_base64", string(pathBase64))) }
+        return fields
+    }
+
     /// The fields of a file record, in the order docs/json.md gives; absent optionals are left out.
     static func fields(of record: FileRecord) -> [(key: String, value: String)] {
-        var fields: [(key: String, value: String)] = [("name", string(record.name))]
-        if let base64 = record.nameBase64 { fields.append(("name_base64", string(base64))) }
-        fields.append(("path", string(record.path)))
-        if let base64 = record.pathBase64 { fields.append(("path_base64", string(base64))) }
+        var fields = nameFields(
+            name: record.name, nameBase64: record.nameBase64, path: record.path, pathBase64: record.pathBase64)
         fields += [
             ("type", string(record.type)), ("size", String(record.size)), ("mode", string(record.mode)),
             ("owner", string(record.owner)), ("group", string(record.group)),

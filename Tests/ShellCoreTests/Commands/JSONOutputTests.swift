@@ -108,4 +108,50 @@ import Testing
             .joined(separator: ",") + "]")
         #expect(records.contains { $0.path == "./plain.txt" && $0.size == 5 })
     }
+
+    @Test(
+        "tree -J --fromfile has tree(1)'s shape, each name with its path",
+        .enabled(if: RealTree.isUsable, "needs /usr/bin/tree"),
+        arguments: [
+            ["--fromfile", "list.txt"], ["-d", "--fromfile", "list.txt"], ["-L", "1", "--fromfile", "list.txt"],
+            ["--dirsfirst", "--fromfile", "list.txt", "empty.txt"],
+        ])
+    func treeFromFileShape(_ arguments: [String]) throws {
+        let shell = TestShell()
+        try shell.write("list.txt", "a/b/c.txt\na/d.txt\ne\na/b/\nz/y\n日本/語\n")
+        try shell.write("empty.txt", "")
+        let mine = shell.run(ReferenceTool.commandLine("tree", ["-J"] + arguments))
+        #expect(mine.stderr.isEmpty)
+        let theirs = try decode(
+            [TreeNode].self,
+            String(decoding: try RealTree.run(["-J"] + arguments, in: shell.directory.file).stdout, as: UTF8.self))
+        #expect(try decode([TreeNode].self, mine.stdout) == theirs, "tree -J \(arguments)")
+    }
+
+    @Test("tree -J --fromfile: paths below the list's name, base64 for bytes that are not UTF-8, an unreadable list")
+    func treeFromFilePaths() throws {
+        let shell = TestShell()
+        try shell.directory.file.appending(name: Array("list".utf8)).write(bytes: Array("x/y\n".utf8) + [0xFF, 0x0A])
+        struct Listed: Decodable, Equatable {
+            var type: String
+            var name: String?
+            var path: String?
+            var name_base64: String?
+            var path_base64: String?
+            var error: String?
+            var contents: [Listed]?
+        }
+        let result = shell.run("tree -J --fromfile list missing")
+        #expect(result.status.code == 2)
+        #expect(result.stderr.isEmpty)
+        let top = try decode([Listed].self, result.stdout)
+        #expect(top.count == 3)
+        #expect(top[0].path == "list")
+        #expect(top[0].contents?.map(\.path) == ["list/x", "list/\u{FFFD}"])
+        #expect(top[0].contents?[1].name_base64 == "/w==")
+        #expect(top[0].contents?[1].path_base64 == "bGlzdC//")
+        #expect(top[0].contents?[0].contents?.map(\.path) == ["list/x/y"])
+        #expect(top[1] == Listed(type: "error", name: "missing", error: "No such file or directory"))
+        #expect(top[2].type == "report")
+    }
 }
