@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
         .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"], exclude: ["Transcripts"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "shelfTests", dependencies: ["shelf", "ShellCore", "CPseudoTerminal"]),
+        .testTarget(name: "shelfTests", dependencies: ["shelf", "ShellCore", "PathModel", "CPseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,17 @@
 import Foundation
 import Glibc
+import PathModel
 import Testing
+
+/// Removes a test's directory however deep it goes: FileManager gives up at `PATH_MAX` and
+/// leaves the tree behind.
+private func removeDirectory(_ path: String) {
+    do {
+        try File(path: path).delete()
+    } catch {
+        Issue.record("could not remove \(path): \(error)")
+    }
+}
 
 /// Makes `depth` nested directories named `d` below `root` (a path far longer than PATH_MAX at
 /// this depth, so it is built by descriptor), with a file `f` in the deepest.
@@ -32,7 +43,7 @@ private func makeDeepTree(below root: String, depth: Int) throws {
 
     @Test func rmRemovesATenThousandLevelTreeWithFewDescriptors() throws {
         let directory = try ScriptTests.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { removeDirectory(directory.path) }
         try makeDeepTree(below: directory.path, depth: 10_000)
         let result = try shelf("rm -r d && ls -A", in: directory)
         #expect(result.stderr == "")
@@ -47,7 +58,7 @@ private func makeDeepTree(below root: String, depth: Int) throws {
 
     @Test func everyWalkGoesThroughATenThousandLevelTree() throws {
         let directory = try ScriptTests.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { removeDirectory(directory.path) }
         try makeDeepTree(below: directory.path, depth: 10_000)
         let deepest = deepestFile(below: "d", depth: 10_000)
         let cases: [(line: String, last: String)] = [
@@ -68,11 +79,11 @@ private func makeDeepTree(below root: String, depth: Int) throws {
 
     @Test func cpAndMvCopyATenThousandLevelTree() throws {
         let directory = try ScriptTests.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { removeDirectory(directory.path) }
         try makeDeepTree(below: directory.path, depth: 10_000)
         // /dev/shm is another file system where it is a tmpfs: then mv copies and removes.
         let elsewhere = "/dev/shm/shelf-deep-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        defer { removeDirectory(elsewhere) }
         let copied = try shelf("cp -r d e && mv e \(elsewhere) && ls", in: directory)
         #expect(copied.stderr == "")
         #expect(copied.stdout == "d\n")
