@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -81,3 +82,7 @@ int pathmodel_openat2_in_root(int dirfd, const char *path, int flags) {
 }
 
 int pathmodel_errno(void) { return errno; }
+
+ssize_t pathmodel_getrandom(void *buffer, size_t length) {
+    return getrandom(buffer, length, 0);
+}

@@ -117,9 +117,10 @@ public struct Copier {
     }
 
     /// Copies a directory tree iteratively (no recursion, whatever its depth). Each directory
-    /// gets its mode and times once its contents are copied. Paths deeper than `anchorDistance`
-    /// bytes are reached from an open directory nearer to them, so a tree deeper than `PATH_MAX`
-    /// is copied whole with a few descriptors.
+    /// gets its mode and times once its contents are copied. The files of the directory being
+    /// copied are reached by name from it, open; what waits its turn is reached from an open
+    /// directory at most `anchorDistance` bytes above it, so a tree deeper than `PATH_MAX` is
+    /// copied whole with a few descriptors.
     private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
         var everything = true
         var pending: [TreeStep] = [.copy(source: source, info: info, destination: destination, existing: existing)]
@@ -136,7 +137,10 @@ public struct Copier {
                 everything = false
                 continue
             }
-            if targetInfo == nil {
+            // Nothing is looked up in a directory this copy has just made: it was empty, and a
+            // name that appears in it meanwhile makes that entry fail rather than be replaced.
+            let madeHere = targetInfo == nil
+            if madeHere {
                 do {
                     try target.makeDirectory(mode: directoryInfo.permissions | 0o700)
                 } catch {
@@ -147,11 +151,16 @@ public struct Copier {
                 // Only a directory made here was copied; one that existed is merged into.
                 copied(directory, target)
             }
-            target = target.anchoredIfDeep()
-            let source = directory.anchoredIfDeep()
+            // What waits on the stack is anchored only every `anchorDistance` bytes, so that the
+            // descriptors held do not grow with the depth; the directories being copied now are
+            // opened, and their files reached by bare name.
+            target = target.anchored()
+            let source = directory.anchored()
             pending.append(.finish(source: directoryInfo, destination: target))
+            let nearSource = source.anchored(beyond: 0)
+            let nearTarget = target.anchored(beyond: 0)
             let entries: [DirectoryEntry]
-            do { entries = try source.entries() } catch {
+            do { entries = try nearSource.entries() } catch {
                 failed(error)
                 everything = false
                 continue
@@ -159,14 +168,14 @@ public struct Copier {
             var subdirectories: [TreeStep] = []
             for entry in entries {
                 if isCancelled() { return false }
-                let child = source.appending(name: entry.name)
-                let childTarget = target.appending(name: entry.name)
+                let child = nearSource.appending(name: entry.name)
+                let childTarget = nearTarget.appending(name: entry.name)
                 let childInfo: FileInfo
                 let childExisting: FileInfo?
                 do {
                     childInfo = try child.info()
                     do {
-                        childExisting = try childTarget.info()
+                        childExisting = madeHere ? nil : try childTarget.info()
                     } catch where error.errno == .noSuchFileOrDirectory {
                         childExisting = nil
                     }
@@ -177,8 +186,10 @@ public struct Copier {
                 }
                 if childInfo.kind == .directory {
                     subdirectories.append(
-                        .copy(source: child, info: childInfo, destination: childTarget, existing: childExisting))
-                } else if !copyEntry(child, info: childInfo, to: childTarget, existing: childExisting) {
+                        .copy(
+                            source: source.appending(name: entry.name), info: childInfo,
+                            destination: target.appending(name: entry.name), existing: childExisting))
+                } else if !copyEntry(child, info: childInfo, to: childTarget, existing: childExisting, isNew: madeHere) {
                     everything = false
                 }
             }
@@ -201,8 +212,11 @@ public struct Copier {
         }
     }
 
-    /// Copies one non-directory entry, honouring the overwrite policy.
-    private mutating func copyEntry(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
+    /// Copies one non-directory entry, honouring the overwrite policy. With `isNew`, the
+    /// destination is known not to exist, and a file that appears there meanwhile is not replaced.
+    private mutating func copyEntry(
+        _ source: File, info: FileInfo, to destination: File, existing: FileInfo?, isNew: Bool = false
+    ) -> Bool {
         if let existing {
             if existing.kind == .directory {
                 failed(FileError(.copy, source, .isDirectory, destination: destination))
@@ -221,8 +235,9 @@ public struct Copier {
         }
         do {
             switch info.kind {
-            case .regular: try copyRegular(source, info: info, to: destination, existingMode: existing?.permissions)
-            case .symlink: try copySymlink(source, info: info, to: destination)
+            case .regular:
+                try copyRegular(source, info: info, to: destination, existingMode: existing?.permissions, isNew: isNew)
+            case .symlink: try copySymlink(source, info: info, to: destination, isNew: isNew)
             default: try copySpecial(source, info: info, to: destination)
             }
         } catch {
@@ -233,7 +248,9 @@ public struct Copier {
         return true
     }
 
-    private func copyRegular(_ source: File, info: FileInfo, to requested: File, existingMode: UInt32?) throws(FileError) {
+    private func copyRegular(
+        _ source: File, info: FileInfo, to requested: File, existingMode: UInt32?, isNew: Bool
+    ) throws(FileError) {
         let destination = existingMode == nil ? requested : try requested.resolvingFinalSymlinks()
         let input: Int32
         do {
@@ -246,11 +263,14 @@ public struct Copier {
         defer { Sys.close(input) }
         let mode = options.preserve ? info.permissions : (existingMode ?? info.permissions & ~umask)
         let temporary = try destination.makeTemporarySibling(mode: mode & 0o777)
+        // A new file already has its mode when the umask took from the one it was made with just
+        // what the mode lacks; a file it replaces keeps the old mode, set explicitly.
+        let madeWithMode = existingMode == nil && (mode & 0o777 | 0o600) & ~umask == mode
         do throws(FileError) {
             defer { Sys.close(temporary.descriptor) }
             try transfer(from: input, source: source, to: temporary.descriptor, destination: destination)
             do throws(Errno) {
-                try Sys.chmod(fd: temporary.descriptor, mode: mode_t(mode))
+                if !madeWithMode { try Sys.chmod(fd: temporary.descriptor, mode: mode_t(mode)) }
                 if options.preserve {
                     try Sys.setTimes(fd: temporary.descriptor, access: info.accessTime.timespec, modification: info.modificationTime.timespec)
                     do {
@@ -267,7 +287,7 @@ public struct Copier {
                     throw FileError(.write, destination, error)
                 }
             }
-            try temporary.file.renameReplacing(destination)
+            try commit(temporary.file, to: destination, source: source, isNew: isNew)
         } catch {
             temporary.file.removeQuietlyAfterFailure()
             throw error
@@ -301,7 +321,23 @@ public struct Copier {
         }
     }
 
-    private func copySymlink(_ source: File, info: FileInfo, to destination: File) throws(FileError) {
+    /// Renames a finished temporary file into place: over what is there, or, for a destination
+    /// known to be new, only while nothing is.
+    private func commit(_ temporary: File, to destination: File, source: File, isNew: Bool) throws(FileError) {
+        guard isNew else { return try temporary.renameReplacing(destination) }
+        do {
+            try temporary.renameEntry(to: destination, noReplace: true)
+        } catch .fileExists {
+            throw FileError(.copy, source, .fileExists, destination: destination)
+        } catch .invalidArgument {
+            // The file system cannot refuse to replace (no RENAME_NOREPLACE): rename over it.
+            try temporary.renameReplacing(destination)
+        } catch {
+            throw FileError(.rename, temporary, error, destination: destination)
+        }
+    }
+
+    private func copySymlink(_ source: File, info: FileInfo, to destination: File, isNew: Bool) throws(FileError) {
         var target = info.linkTarget
         if target == nil { target = try source.linkTarget() }
         let temporary = try destination.makeTemporarySibling(mode: 0o600)
@@ -309,7 +345,7 @@ public struct Copier {
         temporary.file.removeQuietlyAfterFailure()
         do {
             try temporary.file.makeSymlink(to: target!)
-            try temporary.file.renameReplacing(destination)
+            try commit(temporary.file, to: destination, source: source, isNew: isNew)
         } catch {
             temporary.file.removeQuietlyAfterFailure()
             throw FileError(.copy, source, error.errno, destination: destination)

@@ -63,11 +63,13 @@ extension File {
     }
 
     /// This directory path, anchored to the directory itself when the path a system call would
-    /// be given gets longer than `anchorDistance`, so that walks below it never hand the kernel
-    /// a path near `PATH_MAX`. Unchanged in a sandbox, or when the directory cannot be opened
-    /// (the next call on it reports why).
-    func anchoredIfDeep() -> File {
-        guard sandbox == nil, byteCount - (anchor?.length ?? 0) > File.anchorDistance else { return self }
+    /// be given is longer than `distance` bytes: by default `anchorDistance`, so that walks below
+    /// it never hand the kernel a path near `PATH_MAX`; 0 anchors every directory, so that the
+    /// calls on its entries are given bare names and the kernel looks up one name each.
+    /// Unchanged in a sandbox, or when the directory cannot be opened (the next call on it
+    /// reports why).
+    func anchored(beyond distance: Int = File.anchorDistance) -> File {
+        guard sandbox == nil, byteCount - (anchor?.length ?? 0) > distance else { return self }
         do {
             let descriptor = try withLocation(following: false) { (dir, name, _) throws(Errno) in
                 try Sys.open(name, at: dir, flags: Sys.pathOnly | O_DIRECTORY | O_NOFOLLOW)

@@ -353,4 +353,44 @@ struct CopierTests {
             #expect(try (destination + "c").readText() == "c")
         }
     }
+
+    @Test(
+        "Files in a directory the copy makes get the source's mode less the umask, or all of it with preserve",
+        arguments: [0o644, 0o600, 0o640, 0o444, 0o400, 0o755, 0o700, 0o777, 0o1644] as [UInt32],
+        [false, true])
+    func modesInANewDirectory(mode: UInt32, preserve: Bool) throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.makeDirectory()
+            try (source + "f").write(text: "x")
+            try (source + "f").setPermissions(mode)
+            #expect(Self.run(CopyOptions(preserve: preserve), source, dir + "copy").result)
+            let expected = preserve ? mode : mode & ~currentUmask()
+            #expect(try (dir + "copy" + "f").info().permissions == expected, "\(String(mode, radix: 8))")
+        }
+    }
+
+    @Test("A name that appears in a directory the copy made is not replaced: that entry fails, the rest is copied")
+    func appearingNameIsKept() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try source.makeDirectory()
+            for name in ["a", "b"] { try (source + name).write(text: "copied") }
+            let destination = dir + "destination"
+            let intruder = (destination + "a").bytes
+            // Just before the copy of a is renamed into place, another writer makes a file there.
+            let plan = FaultPlan { call, path in
+                if call == .rename, path?.split(separator: "/").last?.hasPrefix(".a.") == true {
+                    try? rawCreate(intruder, contents: Array("theirs".utf8))
+                }
+                return nil
+            }
+            let outcome = injecting(plan) { Self.run(CopyOptions(), source, destination) }
+            #expect(!outcome.result)
+            #expect(outcome.failures == [FileError(.copy, source + "a", .fileExists, destination: destination + "a")])
+            #expect(try (destination + "a").readText() == "theirs")
+            #expect(try (destination + "b").readText() == "copied")
+            #expect(leftoverTemporaries(in: destination).isEmpty)
+        }
+    }
 }

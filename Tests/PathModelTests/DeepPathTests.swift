@@ -63,7 +63,7 @@ struct DeepPathTests {
         try withScratch { dir in
             let near = dir + (String(repeating: "x/", count: 1_100) + "x")
             try near.makeDirectory(intermediates: true)
-            let anchored = near.anchoredIfDeep()
+            let anchored = near.anchored()
             #expect(anchored.anchor != nil)
             #expect(anchored == near && anchored.hashValue == near.hashValue)
             #expect((anchored + "below").anchor === anchored.anchor)

@@ -62,7 +62,7 @@ struct Fault: Sendable, CustomTestStringConvertible {
             errno: .readOnlyFileSystem, line: "cp a b",
             stderr: "cp: cannot create regular file 'b': Read-only file system\n", after: ["b": "old"]),
         Fault(
-            name: "cp -r: a file that vanished mid-walk", calls: [.stat], pathPart: "d/gone",
+            name: "cp -r: a file that vanished mid-walk", calls: [.stat], pathPart: "gone",
             errno: .noSuchFileOrDirectory, line: "cp -r d e",
             stderr: "cp: cannot stat 'd/gone': No such file or directory\n", after: ["e/b": "in d"]),
         Fault(

@@ -384,10 +384,25 @@ enum Sys {
         return String(cString: entry.gr_name)
     }
 
-    /// A process-unique random number for temporary names.
+    /// A random number for temporary names. The kernel's randomness is drawn 256 numbers at a
+    /// time, so that a copy of many small files does not make a `getrandom(2)` call for each.
     static func randomNumber() -> UInt64 {
-        UInt64.random(in: .min ... .max)
+        randomNumbers.withLock { pool in
+            if pool.isEmpty {
+                pool = [UInt64](repeating: 0, count: 256)
+                let wanted = pool.count * MemoryLayout<UInt64>.size
+                let got = pool.withUnsafeMutableBytes { pathmodel_getrandom($0.baseAddress, wanted) }
+                if got != wanted {
+                    var generator = SystemRandomNumberGenerator()
+                    pool = [generator.next()]
+                }
+            }
+            return pool.removeLast()
+        }
     }
+
+    /// The random numbers drawn and not yet used.
+    private static let randomNumbers = Mutex<[UInt64]>([])
 }
 
 /// An open directory stream; yields entries until the end, then must be closed.
