@@ -201,6 +201,7 @@ public struct Copier {
     /// Gives a copied directory its mode (and with `preserve`, its times) from `sourceInfo`.
     private func finish(_ target: File, like sourceInfo: FileInfo) -> Bool {
         do {
+            if options.preserve { try setOwner(target, like: sourceInfo) }
             try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & ~umask)
             if options.preserve {
                 try target.setTimes(access: sourceInfo.accessTime, modification: sourceInfo.modificationTime)
@@ -209,6 +210,21 @@ public struct Copier {
         } catch {
             failed(error)
             return false
+        }
+    }
+
+    /// Gives `target` (never followed) the source's owner and group, as `cp -p` does: a user who
+    /// may not give files away keeps them. Changing the owner clears the set-user-ID and
+    /// set-group-ID bits, so it comes before the mode.
+    private func setOwner(_ target: File, like sourceInfo: FileInfo) throws(FileError) {
+        do throws(Errno) {
+            try target.withLocation(following: false) { (dir, name, _) throws(Errno) in
+                try Sys.chown(name, at: dir, uid: sourceInfo.userID, gid: sourceInfo.groupID, follow: false)
+            }
+        } catch where error == .notPermitted || error == .invalidArgument {
+            // Not the user's to give away: it stays theirs.
+        } catch {
+            throw FileError(.setAttributes, target, error)
         }
     }
 
@@ -270,14 +286,17 @@ public struct Copier {
             defer { Sys.close(temporary.descriptor) }
             try transfer(from: input, source: source, to: temporary.descriptor, destination: destination)
             do throws(Errno) {
-                if !madeWithMode { try Sys.chmod(fd: temporary.descriptor, mode: mode_t(mode)) }
+                // The owner first: changing it clears the set-user-ID and set-group-ID bits.
                 if options.preserve {
-                    try Sys.setTimes(fd: temporary.descriptor, access: info.accessTime.timespec, modification: info.modificationTime.timespec)
                     do {
                         try Sys.chown(fd: temporary.descriptor, uid: info.userID, gid: info.groupID)
                     } catch where error == .notPermitted || error == .invalidArgument {
                         // As cp -p does: a user who may not give files away keeps them.
                     }
+                }
+                if !madeWithMode { try Sys.chmod(fd: temporary.descriptor, mode: mode_t(mode)) }
+                if options.preserve {
+                    try Sys.setTimes(fd: temporary.descriptor, access: info.accessTime.timespec, modification: info.modificationTime.timespec)
                 }
             } catch {
                 throw FileError(.setAttributes, destination, error)
@@ -345,6 +364,7 @@ public struct Copier {
         temporary.file.removeQuietlyAfterFailure()
         do {
             try temporary.file.makeSymlink(to: target!)
+            if options.preserve { try setOwner(temporary.file, like: info) }
             try commit(temporary.file, to: destination, source: source, isNew: isNew)
         } catch {
             temporary.file.removeQuietlyAfterFailure()

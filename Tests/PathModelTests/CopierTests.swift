@@ -356,7 +356,7 @@ struct CopierTests {
 
     @Test(
         "Files in a directory the copy makes get the source's mode less the umask, or all of it with preserve",
-        arguments: [0o644, 0o600, 0o640, 0o444, 0o400, 0o755, 0o700, 0o777, 0o1644] as [UInt32],
+        arguments: [0o644, 0o600, 0o640, 0o444, 0o400, 0o755, 0o700, 0o777, 0o4755, 0o2750, 0o1644] as [UInt32],
         [false, true])
     func modesInANewDirectory(mode: UInt32, preserve: Bool) throws {
         try withScratch { dir in
@@ -391,6 +391,27 @@ struct CopierTests {
             #expect(try (destination + "a").readText() == "theirs")
             #expect(try (destination + "b").readText() == "copied")
             #expect(leftoverTemporaries(in: destination).isEmpty)
+        }
+    }
+
+    @Test(
+        "preserve gives directories and symlinks their owner and group too",
+        .enabled(if: getuid() == 0, "only root may give files away"))
+    func preserveOwnersOfDirectoriesAndSymlinks() throws {
+        try withScratch { dir in
+            let source = dir + "source"
+            try (source + "sub").makeDirectory(intermediates: true)
+            try (source + "link").makeSymlink(to: "sub")
+            for name in ["sub", "link"] {
+                _ = (source + name).withCString { lchown($0, 12_345, 23_456) }
+            }
+            #expect(Self.run(CopyOptions(preserve: true), source, dir + "copy").result)
+            for name in ["sub", "link"] {
+                let info = try (dir + "copy" + name).info()
+                #expect(info.userID == 12_345 && info.groupID == 23_456, "\(name)")
+            }
+            #expect(Self.run(CopyOptions(preserve: false), source, dir + "plain").result)
+            #expect(try (dir + "plain" + "sub").info().userID == getuid())
         }
     }
 }
