@@ -86,3 +86,7 @@ int pathmodel_errno(void) { return errno; }
 ssize_t pathmodel_getrandom(void *buffer, size_t length) {
     return getrandom(buffer, length, 0);
 }
+
+ssize_t pathmodel_getdents64(int fd, void *buffer, size_t length) {
+    return syscall(SYS_getdents64, fd, buffer, length);
+}

@@ -91,7 +91,7 @@ public final class DirectoryHandle: Sendable {
     /// The names are read into one buffer and sorted there, which is several times faster for a
     /// large directory than sorting arrays of names.
     /// - Throws: `FileError` with operation `.list`.
-    /// Corresponds to `openat(2)`, `fdopendir(3)` and `readdir(3)`.
+    /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func entries(at relative: [UInt8]) throws(FileError) -> [DirectoryEntry] {
         var names: [UInt8] = []
         var slots: [(start: Int, count: Int, type: UInt8)] = []
@@ -125,7 +125,7 @@ public final class DirectoryHandle: Sendable {
     /// one), in the order the kernel gives them, without `.` and `..`. Entries read before an
     /// error have been passed to `body` when it is thrown.
     /// - Throws: `FileError` with operation `.list`, or what `body` throws.
-    /// Corresponds to `openat(2)`, `fdopendir(3)` and `readdir(3)`.
+    /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func forEachEntry(
         at relative: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError) {

@@ -40,7 +40,7 @@ extension File {
     /// Calls `body` for each entry of this directory, in the order the kernel gives them, without
     /// `.` and `..`. The fastest listing: no sorting and one small allocation per name.
     /// - Throws: `FileError` with operation `.list`.
-    /// Corresponds to `opendir(3)`/`readdir(3)`.
+    /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func forEachEntry(_ body: (DirectoryEntry) throws(FileError) -> Void) throws(FileError) {
         let stream: DirectoryStream
         do {
@@ -61,7 +61,7 @@ extension File {
 
     /// The entries of this directory, sorted by bytes, without `.` and `..`.
     /// - Throws: `FileError` with operation `.list`.
-    /// Corresponds to `opendir(3)`/`readdir(3)`.
+    /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func entries() throws(FileError) -> [DirectoryEntry] {
         var result: [DirectoryEntry] = []
         try forEachEntry { result.append($0) }

@@ -194,7 +194,7 @@ extension File {
     public var isSymlink: Bool { kind(followingSymlinks: false) == .symlink }
 
     /// Whether this path is a directory with no entries. Looks at the disk; false when it cannot
-    /// be read. Corresponds to `open(2)` and `readdir(3)`.
+    /// be read. Corresponds to `open(2)` and `getdents64(2)`.
     public var isEmptyDirectory: Bool {
         do {
             let stream = try withLocation(following: true) { (dir, name, follow) throws(Errno) in

@@ -92,7 +92,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     /// (`*.txt` gives `a.txt`, not `/home/ann/a.txt`). Directories that cannot be read match
     /// nothing, as in a shell. `**` does not enter hidden directories or follow symlinks. A
     /// pattern with a NUL byte matches nothing.
-    /// Corresponds to `readdir(3)` and `lstat(2)`.
+    /// Corresponds to `getdents64(2)` and `lstat(2)`.
     public func expand(relativeTo base: File) -> [File] {
         // No name holds a NUL byte, so such a pattern matches nothing.
         if pattern.contains(0) { return [] }

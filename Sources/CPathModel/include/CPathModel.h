@@ -56,6 +56,10 @@ extern const long pathmodel_utime_now;
 /// procfs magic links refused (RESOLVE_NO_MAGICLINKS); -1 with ENOSYS where the kernel has none.
 int pathmodel_openat2_in_root(int dirfd, const char *path, int flags);
 
+/// getdents64(2): reads directory records (`struct linux_dirent64`) from `fd` into `buffer`;
+/// the bytes read, 0 at the end, or -1 with errno set.
+ssize_t pathmodel_getdents64(int fd, void *buffer, size_t length);
+
 /// getrandom(2): fills `buffer` with `length` random bytes from the kernel; the count filled,
 /// or -1 with errno set.
 ssize_t pathmodel_getrandom(void *buffer, size_t length);

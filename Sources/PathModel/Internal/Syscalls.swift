@@ -276,12 +276,7 @@ enum Sys {
             close(fd)
             throw fault
         }
-        guard let stream = fdopendir(fd) else {
-            let error = lastErrno()
-            close(fd)
-            throw error
-        }
-        return DirectoryStream(stream)
+        return DirectoryStream(descriptor: fd)
     }
 
     /// Reads every entry of the directory at `path` (relative to `dir`), without following a final symlink.
@@ -290,12 +285,7 @@ enum Sys {
         _ path: UnsafePointer<CChar>, at dir: Int32
     ) throws(Errno) -> (stream: DirectoryStream, identity: FileIdentity, entries: [(name: [UInt8], type: UInt8)]) {
         let fd = try open(path, at: dir, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-        guard let raw = fdopendir(fd) else {
-            let error = lastErrno()
-            close(fd)
-            throw error
-        }
-        let stream = DirectoryStream(raw)
+        let stream = DirectoryStream(descriptor: fd)
         var entries: [(name: [UInt8], type: UInt8)] = []
         let identity: FileIdentity
         do {
@@ -405,12 +395,27 @@ enum Sys {
     private static let randomNumbers = Mutex<[UInt64]>([])
 }
 
-/// An open directory stream; yields entries until the end, then must be closed.
-struct DirectoryStream {
-    private let stream: OpaquePointer
-    private let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+/// An open directory read with `getdents64(2)` into a buffer of its own (no `DIR`, so opening
+/// one costs no `fstat` or `fcntl`); yields entries until the end, then must be closed.
+final class DirectoryStream {
+    /// The descriptor behind the stream, for *at calls relative to the directory.
+    let descriptor: Int32
+    private let buffer: UnsafeMutableRawPointer
+    /// Where the next record starts in `buffer`, and how much of it the last read filled.
+    private var position = 0
+    private var filled = 0
 
-    init(_ stream: OpaquePointer) { self.stream = stream }
+    private static let capacity = 32 * 1024
+    /// Offsets in a `struct linux_dirent64` record: its length, its type, its NUL-terminated name.
+    private static let lengthOffset = 16
+    private static let typeOffset = 18
+    private static let nameOffset = 19
+
+    /// A stream over the open directory `descriptor`, which it now owns.
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.capacity, alignment: 8)
+    }
 
     /// The next entry's name bytes and `d_type`, skipping `.` and `..`; nil at the end.
     func next() throws(Errno) -> (name: [UInt8], type: UInt8)? {
@@ -424,23 +429,26 @@ struct DirectoryStream {
     func next(appendingNameTo names: inout [UInt8]) throws(Errno) -> UInt8? {
         while true {
             if let fault = injected(.readdir, nil) { throw fault }
-            errno = 0
-            guard let entry = readdir(stream) else {
-                let error = pathmodel_errno()
-                if error != 0 { throw Errno(rawValue: error) }
-                return nil
+            if position >= filled {
+                let count = try retrying(.readdir) { pathmodel_getdents64(descriptor, buffer, Self.capacity) }
+                if count == 0 { return nil }
+                filled = count
+                position = 0
             }
-            let start = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
+            let record = buffer + position
+            position += Int(record.loadUnaligned(fromByteOffset: Self.lengthOffset, as: UInt16.self))
+            let start = (record + Self.nameOffset).assumingMemoryBound(to: CChar.self)
             let name = UnsafeRawBufferPointer(start: start, count: strlen(start))
             if name.count == 1 && name[0] == 0x2E { continue }
             if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { continue }
             names.append(contentsOf: name)
-            return entry.pointee.d_type
+            return record.load(fromByteOffset: Self.typeOffset, as: UInt8.self)
         }
     }
 
-    /// The descriptor behind the stream, for *at calls relative to the directory.
-    var descriptor: Int32 { dirfd(stream) }
-
-    func close() { _ = closedir(stream) }
+    /// Closes the descriptor and frees the buffer.
+    func close() {
+        Sys.close(descriptor)
+        buffer.deallocate()
+    }
 }
