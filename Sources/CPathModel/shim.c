@@ -67,18 +67,26 @@ int pathmodel_renameat2(int olddirfd, const char *oldpath, int newdirfd, const c
     return renameat2(olddirfd, oldpath, newdirfd, newpath, flags);
 }
 
-int pathmodel_openat2_in_root(int dirfd, const char *path, int flags) {
+static int pathmodel_openat2(int dirfd, const char *path, int flags, unsigned long long resolve) {
 #ifdef SYS_openat2
     struct open_how how = {
         .flags = (unsigned long long)flags,
         .mode = 0,
-        .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+        .resolve = resolve,
     };
     return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
 #else
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+int pathmodel_openat2_in_root(int dirfd, const char *path, int flags) {
+    return pathmodel_openat2(dirfd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+}
+
+int pathmodel_openat2_beneath(int dirfd, const char *path, int flags) {
+    return pathmodel_openat2(dirfd, path, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
 }
 
 int pathmodel_errno(void) { return errno; }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import SystemPackage
 
 /// An open directory from which the entries below it are reached by relative paths, as the
@@ -8,10 +9,11 @@ import SystemPackage
 /// path may spell (`PATH_MAX`), and the kernel resolves short relative paths faster than long
 /// absolute ones. The descriptor is closed when the last reference to the handle goes.
 ///
-/// For a directory in a sandbox, a call on one of its own entries that follows no symlink goes
-/// through the descriptor (it cannot leave the directory); other relative paths are resolved in
-/// the sandbox, from its top, like any other path there, since the descriptor does not confine
-/// the symlinks below it.
+/// For a directory in a sandbox, a call that follows no final symlink on one of its own entries,
+/// or on an entry whose parent the kernel finds beneath it (`RESOLVE_BENEATH`), goes through the
+/// descriptor: neither can leave the directory. Other relative paths (`..` above it, symlinks that
+/// lead out) are resolved in the sandbox, from its top, like any other path there, since the
+/// descriptor does not confine the symlinks below it.
 ///
 ///     let top = try DirectoryHandle(File(path: "/srv"))
 ///     let names = try top.entries(at: Array("www".utf8))   // the entries of /srv/www
@@ -55,11 +57,11 @@ public final class DirectoryHandle: Sendable {
     /// Calls `body` with the directory descriptor, name and follow flag for a `*at` call on
     /// `relative` below this directory (`.` for `[]`).
     ///
-    /// In a sandbox, an entry of this directory itself is reached through the descriptor with
-    /// the follow flag off; when `following` asks for a symlink to be followed, that is done only
-    /// for a call that `refusesSymlinks` (fails with ELOOP or ENOTDIR on one, as `O_NOFOLLOW`
-    /// opens do), which is then made again on the path resolved in the sandbox. Anything else is resolved
-    /// in the sandbox, as `File.withLocation` does.
+    /// In a sandbox, an entry of this directory, or one beneath it, is reached through the
+    /// descriptor with the follow flag off (`withEntryBelow`); when `following` asks for a symlink
+    /// to be followed, that is done only for a call that `refusesSymlinks` (fails with ELOOP or
+    /// ENOTDIR on one, as `O_NOFOLLOW` opens do), which is then made again on the path resolved in
+    /// the sandbox. Anything else is resolved in the sandbox, as `File.withLocation` does.
     private func withRelative<R>(
         _ relative: [UInt8], following: Bool, refusesSymlinks: Bool = false,
         _ body: (Int32, UnsafePointer<CChar>, Bool) throws(Errno) -> R
@@ -68,16 +70,45 @@ public final class DirectoryHandle: Sendable {
         guard file.sandbox != nil else {
             return try withCName(spelled) { (name) throws(Errno) in try body(descriptor, name, following) }
         }
-        let ownEntry = !relative.contains(0x2F) && relative != [0x2E, 0x2E]
-        if ownEntry && (!following || refusesSymlinks || relative.isEmpty) {
+        if !following || refusesSymlinks || relative.isEmpty {
             do {
-                return try withCName(spelled) { (name) throws(Errno) in try body(descriptor, name, false) }
+                if let result = try withEntryBelow(relative, body) { return result }
             } catch where following && (error == .tooManySymbolicLinkLevels || error == .notDirectory) {
                 // Perhaps a symlink (O_NOFOLLOW | O_DIRECTORY gives ENOTDIR for one): followed
                 // below, inside the sandbox.
             }
         }
         return try path(relative).withLocation(following: following, body)
+    }
+
+    /// In a sandbox, calls `body` on `relative` through this directory's descriptor when that
+    /// cannot leave it: an entry of its own, or one whose parent the kernel finds beneath it
+    /// (`openat2(2)` with `RESOLVE_BENEATH`). A final symlink is not followed. Nil when the
+    /// parent cannot be found that way (it is above, a symlink leads out, the kernel has no
+    /// `openat2`): the caller resolves it in the sandbox, which also reports any error.
+    private func withEntryBelow<R>(
+        _ relative: [UInt8], _ body: (Int32, UnsafePointer<CChar>, Bool) throws(Errno) -> R
+    ) throws(Errno) -> R? {
+        guard let slash = relative.lastIndex(of: 0x2F) else {
+            // An entry of this directory: nothing to resolve.
+            if relative == [0x2E, 0x2E] { return nil }
+            return try withCName(relative.isEmpty ? [0x2E] : relative) { (name) throws(Errno) in
+                try body(descriptor, name, false)
+            }
+        }
+        let name = Array(relative[(slash + 1)...])
+        if name.isEmpty || name == [0x2E] || name == [0x2E, 0x2E] { return nil }
+        guard let sandbox = file.sandbox, sandbox.kernelResolves.load(ordering: .relaxed) else { return nil }
+        let parent: Int32
+        do {
+            parent = try withCName(Array(relative[..<slash])) { (raw) throws(Errno) in
+                try Sys.openBeneath(raw, in: descriptor, flags: Sys.pathOnly | O_DIRECTORY)
+            }
+        } catch {
+            return nil
+        }
+        defer { Sys.close(parent) }
+        return try withCName(name) { (raw) throws(Errno) in try body(parent, raw, false) }
     }
 
     /// The path of `relative` below this directory, for messages.

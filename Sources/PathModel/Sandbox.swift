@@ -29,7 +29,7 @@ public final class Sandbox: Sendable, Hashable {
     /// An `O_PATH` descriptor of the directory, from which every path inside is resolved.
     private let descriptor: Int32
     /// Whether the kernel resolves for us; cleared when `openat2(2)` is missing (ENOSYS).
-    private let kernelResolves = Atomic<Bool>(true)
+    let kernelResolves = Atomic<Bool>(true)
 
     /// The most symlinks one resolution follows before giving up with `ELOOP`, as the kernel does.
     private static let symlinkLimit = 40

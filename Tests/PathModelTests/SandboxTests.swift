@@ -201,6 +201,44 @@ struct SandboxTests {
         }
     }
 
+    @Test(
+        "A DirectoryHandle below the top reaches paths beneath it, and what climbs or links out of it only inside",
+        arguments: Resolution.allCases)
+    func directoryHandlesBelowTheTop(_ resolution: Resolution) throws {
+        try SandboxFixture.withSandbox(resolution) { fixture, sandbox in
+            try (fixture.rootDirectory + "inside/sub").makeDirectory()
+            try (fixture.rootDirectory + "inside/sub/deeper").makeDirectory()
+            let links = [
+                ("out", "../../../outside"), ("absolute", "/victim"), ("climb", "../../victim"),
+                ("upLink", "../../up"), ("around", "../sub/deeper"),
+            ]
+            for (name, target) in links {
+                try (fixture.rootDirectory + "inside/sub" + name).makeSymlink(to: File(path: target))
+            }
+            let inside = try DirectoryHandle(sandbox.file("/inside"))
+            func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+            // Beneath the handle, symlinks that stay beneath it included.
+            #expect(try inside.entries(at: bytes("sub/around")).isEmpty)
+            #expect(try inside.info(at: bytes("sub/deeper")).kind == .directory)
+            #expect(try inside.info(at: bytes("sub/out")).kind == .symlink)
+            #expect(try DirectoryHandle(bytes("sub/around"), in: inside).entries(at: []).isEmpty)
+            // Above it, or out through a symlink: resolved in the sandbox, from its top.
+            #expect(try inside.info(at: bytes("sub/climb"), followSymlinks: true).size == 6)
+            #expect(try inside.info(at: bytes("sub/absolute"), followSymlinks: true).size == 6)
+            #expect(try inside.info(at: bytes("../victim")).size == 6)
+            #expect(try inside.info(at: bytes("../../../victim")).size == 6)
+            #expect(try inside.info(at: bytes("sub/../../inside/file")).size == 6)
+            for escape in ["sub/out", "sub/out/dir", "sub/upLink", "sub/upLink/dir", "../up/dir", "../../outside/dir"] {
+                #expect(throws: FileError.self, "\(escape)") { try inside.entries(at: bytes(escape)) }
+                #expect(throws: FileError.self, "\(escape)") { try DirectoryHandle(bytes(escape), in: inside) }
+            }
+            for escape in ["sub/out/secret", "sub/upLink/secret", "../up/secret", "../../outside/secret"] {
+                #expect(throws: FileError.self, "\(escape)") { try inside.info(at: bytes(escape)) }
+                #expect(throws: FileError.self, "\(escape)") { try inside.info(at: bytes(escape), followSymlinks: true) }
+            }
+        }
+    }
+
     @Test("Paths keep their spelling inside the sandbox, in values and errors")
     func spelling() throws {
         try withScratch { scratch in

@@ -56,6 +56,11 @@ extern const long pathmodel_utime_now;
 /// procfs magic links refused (RESOLVE_NO_MAGICLINKS); -1 with ENOSYS where the kernel has none.
 int pathmodel_openat2_in_root(int dirfd, const char *path, int flags);
 
+/// openat2(2) of `path` kept beneath `dirfd` (RESOLVE_BENEATH: EXDEV for `..`, an absolute path
+/// or a symlink that would leave it) with procfs magic links refused; -1 with ENOSYS where the
+/// kernel has none.
+int pathmodel_openat2_beneath(int dirfd, const char *path, int flags);
+
 /// getdents64(2): reads directory records (`struct linux_dirent64`) from `fd` into `buffer`;
 /// the bytes read, 0 at the end, or -1 with errno set.
 ssize_t pathmodel_getdents64(int fd, void *buffer, size_t length);

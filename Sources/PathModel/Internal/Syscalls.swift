@@ -97,6 +97,13 @@ enum Sys {
         try retrying(.openat2, path) { pathmodel_openat2_in_root(dir, path, flags | O_CLOEXEC) }
     }
 
+    /// Opens `path` without letting its resolution leave `dir`: `..` above it, an absolute path
+    /// or a symlink that points out fails with EXDEV, procfs magic links with ELOOP. ENOSYS
+    /// where the kernel has no openat2(2).
+    static func openBeneath(_ path: UnsafePointer<CChar>, in dir: Int32, flags: Int32) throws(Errno) -> Int32 {
+        try retrying(.openat2, path) { pathmodel_openat2_beneath(dir, path, flags | O_CLOEXEC) }
+    }
+
     static func close(_ fd: Int32) {
         // close(2) must not be retried on Linux: the descriptor is gone whatever it returns.
         _ = Glibc.close(fd)
