@@ -137,8 +137,9 @@ public struct Copier {
                 everything = false
                 continue
             }
-            // Nothing is looked up in a directory this copy has just made: it was empty, and a
-            // name that appears in it meanwhile makes that entry fail rather than be replaced.
+            // Nothing is looked up in a destination directory this copy has just made: it was
+            // empty, and a name that appears in it meanwhile makes that entry fail rather than be
+            // replaced.
             let madeHere = targetInfo == nil
             if madeHere {
                 do {
