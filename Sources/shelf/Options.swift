@@ -39,9 +39,17 @@ struct Options: ParsableCommand {
         help: ArgumentHelp("A script to run (- for standard input), and words after it.", valueName: "SCRIPT"))
     var script: [String] = []
 
-    /// The options of this invocation; `--help` and `--version` are answered and usage errors
+    /// What the parsed options ask for.
+    var invocation: Invocation {
+        Invocation(
+            commands: commands, interactive: interactive, keepGoing: keepGoing, noHistory: noHistory, root: root,
+            readOnly: readOnly, script: script)
+    }
+
+    /// What this command line asks for; `--help` and `--version` are answered and usage errors
     /// reported (status 2) here.
-    static func parseOrExit(_ arguments: [String]) -> Options {
+    static func parseOrExit(_ arguments: [String]) -> Invocation {
+        if let invocation = Invocation(plain: arguments) { return invocation }
         do {
             let options = try parse(arguments)
             // Words after SCRIPT are the script's own, whatever they look like; before it, a word
@@ -58,13 +66,51 @@ struct Options: ParsableCommand {
                     throw ValidationError("Unknown option '\(first)'")
                 }
             }
-            return options
+            return options.invocation
         } catch {
             if exitCode(for: error) == .success {
                 print(fullMessage(for: error))
                 ProcessEnvironment.exit(.success)
             }
             ProcessEnvironment.fail("shelf: \(message(for: error))\nTry 'shelf --help' for more information.")
+        }
+    }
+}
+
+/// What one run of shelf is asked to do: the options of its command line, whichever way they
+/// were read.
+struct Invocation {
+    /// `-c COMMANDS`.
+    var commands: String? = nil
+    /// `-i`.
+    var interactive = false
+    /// `--keep-going`.
+    var keepGoing = false
+    /// `--no-history`.
+    var noHistory = false
+    /// `--root DIR`.
+    var root: String? = nil
+    /// `--read-only`.
+    var readOnly = false
+    /// SCRIPT and the words after it.
+    var script: [String] = []
+}
+
+extension Invocation {
+    /// The command lines that programs and scripts use most, read without the argument parser,
+    /// whose reflection takes longer than the rest of starting up: no arguments, `-c COMMANDS`,
+    /// and `SCRIPT [WORD...]` where SCRIPT is `-` or does not start with a dash. These mean what
+    /// the parser would make of them. Nil for anything else, which the parser reads.
+    init?(plain arguments: [String]) {
+        switch arguments.first {
+        case nil:
+            break
+        case "-c" where arguments.count == 2:
+            commands = arguments[1]
+        case let first? where first == "-" || !first.hasPrefix("-"):
+            script = arguments
+        default:
+            return nil
         }
     }
 }

@@ -126,6 +126,30 @@ import Testing
         #expect(result.stdout == "ran\n" && result.status == 0)
     }
 
+    /// Command lines shelf reads without the argument parser, each beside the same line with
+    /// `--no-history` in front (which only the interactive shell heeds), which the parser reads.
+    @Test(
+        "The plain command lines mean what the argument parser makes of them",
+        arguments: [
+            ("-c COMMANDS", ["-c", "echo one; cat missing; echo two"], nil),
+            ("-c with a dash-led command", ["-c", "-cat missing; echo went on"], nil),
+            ("SCRIPT", ["s.shelf"], nil), ("SCRIPT with words that look like options", ["s.shelf", "-c", "--help"], nil),
+            ("a missing SCRIPT", ["missing.shelf"], nil), ("- for standard input", ["-"], "echo from stdin\n"),
+            ("no arguments", [], "echo from stdin\ncat missing\n"),
+        ] as [(String, [String], String?)])
+    func plainCommandLines(_ name: String, _ arguments: [String], _ input: String?) throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "echo ran\ncat missing\n".write(
+            to: directory.appendingPathComponent("s.shelf"), atomically: true, encoding: .utf8)
+        let plain = try Self.shelf(arguments, input: input, in: directory)
+        let parsed = try Self.shelf(["--no-history"] + arguments, input: input, in: directory)
+        #expect(plain.stdout == parsed.stdout, "\(name)")
+        #expect(plain.stderr == parsed.stderr, "\(name)")
+        #expect(plain.status == parsed.status, "\(name)")
+        #expect(plain.stdout != "" || plain.stderr != "", "\(name): the line did something")
+    }
+
     @Test func commandStringRunsAndReportsTheLastStatus() throws {
         let result = try Self.shelf(["-c", "mkdir d; cd d && pwd; echo done"])
         #expect(result.stdout.hasSuffix("/d\ndone\n"))
