@@ -203,7 +203,8 @@ public struct Copier {
     private func finish(_ target: File, like sourceInfo: FileInfo) -> Bool {
         do {
             if options.preserve { try setOwner(target, like: sourceInfo) }
-            try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & ~umask)
+            // Without `preserve` a directory keeps its sticky bit but not its set-id bits, as with GNU cp.
+            try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & 0o1777 & ~umask)
             if options.preserve {
                 try target.setTimes(access: sourceInfo.accessTime, modification: sourceInfo.modificationTime)
             }
@@ -278,7 +279,9 @@ public struct Copier {
             throw FileError(.open, source, error)
         }
         defer { Sys.close(input) }
-        let mode = options.preserve ? info.permissions : (existingMode ?? info.permissions & ~umask)
+        // Without `preserve`, as GNU cp: a new file gets no set-id or sticky bit (a copy of a
+        // set-user-ID program is an ordinary one), and the umask applies.
+        let mode = options.preserve ? info.permissions : (existingMode ?? info.permissions & 0o777 & ~umask)
         let temporary = try destination.makeTemporarySibling(mode: mode & 0o777)
         // A new file already has its mode when the umask took from the one it was made with just
         // what the mode lacks; a file it replaces keeps the old mode, set explicitly.

@@ -76,6 +76,10 @@ enum CommandDocs {
             (`cp: 'a' and 'la' are the same file`). Both checks compare (device, inode), so symlinks, `..`
             and hard links in the spelling cannot hide the problem.
 
+            Without `-p`, as with GNU cp, a new file gets the source's permission bits less the umask and no
+            set-user-ID, set-group-ID or sticky bit (a copy of a set-user-ID program is an ordinary one); a
+            new directory keeps its sticky bit; a file that replaces an existing one keeps that file's mode.
+
             Messages name paths the way they were typed (`'s/' -> 'n'`, then `'s/t' -> 'n/t'`), quoted as
             GNU quotes them.
 

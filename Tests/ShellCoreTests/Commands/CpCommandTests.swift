@@ -109,6 +109,29 @@ import Testing
         try row.compareWithCoreutils(tool: "cp")
     }
 
+    @Test(
+        "Copies get GNU cp's modes: set-id bits only with -p, a directory's sticky bit always",
+        .enabled(if: ReferenceTool.isInstalled("/usr/bin/cp"), "needs GNU cp"), arguments: [[], ["-p"]])
+    func modesAgreeWithGNU(_ flags: [String]) throws {
+        let shell = TestShell()
+        for mode in [0o4755, 0o2755, 0o1755, 0o7755, 0o644] as [UInt32] {
+            let octal = String(mode, radix: 8)
+            try shell.write("f\(octal)", "x")
+            try shell.path("f\(octal)").setPermissions(mode)
+            try shell.path("d\(octal)").makeDirectory()
+            try shell.path("d\(octal)").setPermissions(mode)
+            for source in ["f\(octal)", "d\(octal)"] {
+                let gnu = try ReferenceTool.run(
+                    "/usr/bin/cp", flags + ["-r", source, "gnu-" + source], in: shell.directory.file)
+                #expect(gnu.status == .success)
+                #expect(shell.run(ReferenceTool.commandLine("cp", flags + ["-r", source, "mine-" + source])).status == .success)
+                #expect(
+                    try shell.path("mine-" + source).info().permissions == shell.path("gnu-" + source).info().permissions,
+                    "cp \(flags) \(source)")
+            }
+        }
+    }
+
     @Test func treeIsCopiedByteForByteWithSymlinksKept() throws {
         let shell = TestShell()
         let source = shell.path("src")
