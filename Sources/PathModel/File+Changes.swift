@@ -35,9 +35,16 @@ extension File {
                 }
                 break
             } catch where error.operation == .stat && error.errno == .noSuchFileOrDirectory {
+                // `x/.` and `x/..` come into being with `x`: only `x` is made (as mkdir -p makes
+                // `x/../y` by making x, then y).
+                if isDotOrDotDot(cursor.nameBytes) {
+                    guard let before = cursor.droppingLastName else { break }
+                    cursor = before
+                    continue
+                }
                 missing.append(cursor)
                 let parent = cursor.parent
-                if parent == cursor || cursor.nameBytes.elementsEqual([0x2E, 0x2E]) { break }
+                if parent == cursor { break }
                 cursor = parent
             } catch where error.operation == .stat {
                 throw FileError(.makeDirectory, self, error.errno)

@@ -161,6 +161,15 @@ public struct File: Sendable {
         return File(normalizedStorage: Array(storage[..<(range.lowerBound - 1)]) + [0])
     }
 
+    /// The path without its last name (`x` for `x/..`, `/` for `/x`), or nil when nothing comes
+    /// before the name (`x`, `..`, `/`).
+    var droppingLastName: File? {
+        let range = nameRange
+        if isRoot || range.lowerBound == 0 { return nil }
+        if range.lowerBound == 1 { return inheriting(File(path: "/")) }
+        return inheriting(File(normalizedStorage: Array(storage[..<(range.lowerBound - 1)]) + [0]))
+    }
+
     /// The components as byte slices, without the root.
     public var componentBytes: [ArraySlice<UInt8>] {
         storage.dropLast().split(separator: 0x2F, omittingEmptySubsequences: true)

@@ -63,6 +63,23 @@ struct ChangesTests {
     }
 
     @Test(
+        "makeDirectory(intermediates:) makes what comes before a . or .. too, as mkdir -p does",
+        arguments: [
+            ("x/../y", ["x", "y"], ["x", "x/../y"]), ("x/./y", ["x", "x/y"], ["x", "x/./y"]),
+            ("x/y/../../z/..", ["x", "x/y", "z"], ["x", "x/y", "x/y/../../z"]), ("x/../../up", ["x", "../up"], ["x", "x/../../up"]),
+            ("a/../b", ["a", "b"], ["a/../b"]),
+        ])
+    func makeDirectoryThroughDots(_ relative: String, _ directories: [String], _ created: [String]) throws {
+        try withScratch { scratch in
+            let dir = scratch + "in"
+            try dir.makeDirectory()
+            if relative.hasPrefix("a/") { try (dir + "a").makeDirectory() }
+            #expect(try (dir + relative).makeDirectory(intermediates: true) == created.map { dir + $0 })
+            for directory in directories { #expect((dir + directory).isDirectory, "\(directory)") }
+        }
+    }
+
+    @Test(
         "A file in the way of makeDirectory(intermediates:)",
         arguments: [
             ("file", Errno.fileExists),  // mkdir -p on an existing file: File exists

@@ -49,7 +49,7 @@ public struct MkdirCommand: ShellCommand {
                 if verbose {
                     for directory in created {
                         let spelled = spelledPath(directory, operand: operand, target: target)
-                        context.stdout.line("\(Self.name): \(Messages.created) \(Quoting.always(spelled.bytes))")
+                        context.stdout.line("\(Self.name): \(Messages.created) \(Quoting.always(spelled))")
                     }
                 }
             } catch {
@@ -60,15 +60,18 @@ public struct MkdirCommand: ShellCommand {
         return status
     }
 
-    /// `directory` written the way the user wrote the operand (relative stays relative).
-    private func spelledPath(_ directory: File, operand: Argument, target: File) -> File {
-        var spelled = operand.file
-        var cursor = target
-        while cursor != directory && !cursor.isRoot {
-            cursor = cursor.parent
-            spelled = spelled.parent
+    /// `directory`, one of those `target` was made through, written the way the user wrote the
+    /// operand (relative stays relative): the operand less the names `directory` lacks. The
+    /// directories made are leading parts of the target's path, so this holds through `..`.
+    private func spelledPath(_ directory: File, operand: Argument, target: File) -> [UInt8] {
+        // The operand itself as typed, slashes and all, as GNU mkdir writes it.
+        if directory == target { return operand.bytes }
+        let spelled = operand.file.bytes
+        let surplus = target.byteCount - directory.byteCount
+        guard surplus >= 0, surplus < spelled.count, target.bytes.starts(with: directory.bytes) else {
+            return directory.bytes
         }
-        return spelled
+        return Array(spelled.dropLast(surplus))
     }
 
     private enum Messages {

@@ -267,7 +267,8 @@ enum CommandDocs {
             remaining DIRECTORYs are still created; the exit status then says that something failed.
 
             With `-p`, missing parents are created too, and a DIRECTORY that already exists as a directory is
-            not an error. With `-m`, the mode applies to the named DIRECTORY only; parents made by `-p` get
+            not an error. `.` and `..` in DIRECTORY are taken as they come, as GNU mkdir takes them:
+            `mkdir -p x/../y` makes `x`, then `y`. With `-m`, the mode applies to the named DIRECTORY only; parents made by `-p` get
             the usual mode. A directory that already existed keeps its mode.
 
             With `-v`, a line `mkdir: created directory 'NAME'` is printed for each directory made, parents
