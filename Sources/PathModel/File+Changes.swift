@@ -34,9 +34,12 @@ extension File {
                     throw FileError(.makeDirectory, missing.isEmpty ? self : cursor, reason)
                 }
                 break
-            } catch where error.operation == .stat && error.errno == .noSuchFileOrDirectory {
-                // `x/.` and `x/..` come into being with `x`: only `x` is made (as mkdir -p makes
-                // `x/../y` by making x, then y).
+            } catch where error.operation == .stat
+                && (error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory)
+            {
+                // Missing, or below a file: climb to what is there (a file found above is the one
+                // the error names, as mkdir -p names it). `x/.` and `x/..` come into being with
+                // `x`, so only `x` is made (mkdir -p makes `x/../y` by making x, then y).
                 if isDotOrDotDot(cursor.nameBytes) {
                     guard let before = cursor.droppingLastName else { break }
                     cursor = before

@@ -93,6 +93,8 @@ struct ChangesTests {
             let error = #expect(throws: FileError.self) { try target.makeDirectory(intermediates: true) }
             #expect(error?.operation == .makeDirectory)
             #expect(error?.errno == errno)
+            // The file in the way is named, or the target when it is that file.
+            #expect(error?.path == (errno == .fileExists ? target : dir + "file"))
             #expect(try (dir + "file").readText() == "keep")
         }
     }

@@ -48,12 +48,14 @@ public struct MkdirCommand: ShellCommand {
                 }
                 if verbose {
                     for directory in created {
-                        let spelled = spelledPath(directory, operand: operand, target: target)
+                        let spelled = spelledPath(directory, operand: operand, target: target) ?? directory.bytes
                         context.stdout.line("\(Self.name): \(Messages.created) \(Quoting.always(spelled))")
                     }
                 }
             } catch {
-                context.report(FileError(error.operation, operand.file, error.errno), Messages.cannotCreate)
+                // The directory that could not be made, a parent perhaps, as the operand spells it.
+                let failed = spelledPath(error.path, operand: operand, target: target).map(File.init(bytes:)) ?? operand.file
+                context.report(FileError(error.operation, failed, error.errno), Messages.cannotCreate)
                 status = .failure
             }
         }
@@ -62,14 +64,15 @@ public struct MkdirCommand: ShellCommand {
 
     /// `directory`, one of those `target` was made through, written the way the user wrote the
     /// operand (relative stays relative): the operand less the names `directory` lacks. The
-    /// directories made are leading parts of the target's path, so this holds through `..`.
-    private func spelledPath(_ directory: File, operand: Argument, target: File) -> [UInt8] {
+    /// directories made are leading parts of the target's path, so this holds through `..`; nil
+    /// for a path that is not such a part.
+    private func spelledPath(_ directory: File, operand: Argument, target: File) -> [UInt8]? {
         // The operand itself as typed, slashes and all, as GNU mkdir writes it.
         if directory == target { return operand.bytes }
         let spelled = operand.file.bytes
         let surplus = target.byteCount - directory.byteCount
         guard surplus >= 0, surplus < spelled.count, target.bytes.starts(with: directory.bytes) else {
-            return directory.bytes
+            return nil
         }
         return Array(spelled.dropLast(surplus))
     }

@@ -38,7 +38,9 @@ public struct RmdirCommand: ShellCommand {
                 do {
                     try context.state.resolve(spelled).removeEmptyDirectory()
                 } catch {
-                    context.report(FileError(error.operation, spelled, error.errno), Messages.failed)
+                    // GNU says which directory for a parent that -p could not remove.
+                    let phrase = spelled == operand.file ? Messages.failed : Messages.failedParent
+                    context.report(FileError(error.operation, spelled, error.errno), phrase)
                     status = .failure
                     break
                 }
@@ -55,5 +57,6 @@ public struct RmdirCommand: ShellCommand {
         static let missingOperand = "missing operand"
         static let removing = "removing directory,"
         static let failed = "failed to remove"
+        static let failedParent = "failed to remove directory"
     }
 }
