@@ -27,7 +27,12 @@ let onTerminal = OpenFile.standardInput.isTerminal && OpenFile.standardOutput.is
 let interactive = commandString == nil && (scriptPath == nil || scriptPath == "-") && (options.interactive || onTerminal)
 let state = ShellState(
     cwd: cwd, environment: environment, isInteractive: interactive, stopOnError: !interactive && !options.keepGoing)
-let shell = Shell(state: state, stdout: OutputStream(.standardOutput), stderr: OutputStream(.standardError))
+// Messages go out line by line, after what standard output holds, so that `2>&1` and logs read
+// in the order things happened.
+let standardError = OutputStream(.standardError, flushingEveryLine: true)
+let standardOutput = OutputStream(.standardOutput)
+standardError.flushedFirst = standardOutput
+let shell = Shell(state: state, stdout: standardOutput, stderr: standardError)
 ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 
 // cp -i, mv -i and rm -i ask on the controlling terminal in scripts too; without one they answer no.

@@ -150,6 +150,30 @@ import Testing
         #expect(plain.stdout != "" || plain.stderr != "", "\(name): the line did something")
     }
 
+    @Test("With 2>&1, messages come where they happened, between the output before and after them")
+    func messagesKeepTheirPlaceInSharedOutput() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "t\n".write(to: directory.appendingPathComponent("t"), atomically: true, encoding: .utf8)
+        let quoted = "'" + Self.binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let line = "echo a; -cat missing; echo b; -qqqqqqqqqq; -cat t missing t; ls t missing"
+        let result = try Self.run("/bin/sh", ["-c", "\(quoted) -c '\(line)' 2>&1"], in: directory)
+        #expect(
+            result.stdout == """
+                a
+                cat: missing: No such file or directory
+                b
+                shelf: qqqqqqqqqq: command not found
+                t
+                cat: missing: No such file or directory
+                t
+                ls: cannot access 'missing': No such file or directory
+                t
+                shelf: stopped at -c:1
+
+                """)
+    }
+
     @Test func commandStringRunsAndReportsTheLastStatus() throws {
         let result = try Self.shelf(["-c", "mkdir d; cd d && pwd; echo done"])
         #expect(result.stdout.hasSuffix("/d\ndone\n"))

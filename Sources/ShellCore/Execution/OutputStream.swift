@@ -25,12 +25,16 @@ public final class OutputStream {
     /// Whether a write has failed; output is being dropped. Kept apart from `error` so that the
     /// check on every write does not copy the error.
     public private(set) var isBroken = false
+    /// A stream flushed before this one takes a write, so that what the two say reaches a shared
+    /// destination (`2>&1`, a log) in the order it was said: standard output for standard error.
+    public var flushedFirst: OutputStream?
 
-    /// A stream writing to an open descriptor.
-    public init(_ file: OpenFile) {
+    /// A stream writing to an open descriptor, flushed per line on a terminal or when
+    /// `flushingEveryLine` (standard error, as unbuffered as a line allows).
+    public init(_ file: OpenFile, flushingEveryLine: Bool = false) {
         sink = .descriptor(file)
         isTerminal = file.isTerminal
-        lineBuffered = isTerminal
+        lineBuffered = isTerminal || flushingEveryLine
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -47,6 +51,7 @@ public final class OutputStream {
     /// Writes bytes.
     public func write<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
         guard !isBroken else { return }
+        flushedFirst?.flush()
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 || (lineBuffered && buffer.contains(0x0A)) { flush() }
     }
@@ -54,6 +59,7 @@ public final class OutputStream {
     /// Writes one byte (a separator after a name).
     public func write(byte: UInt8) {
         guard !isBroken else { return }
+        flushedFirst?.flush()
         buffer.append(byte)
         if buffer.count >= 1 << 16 || (lineBuffered && byte == 0x0A) { flush() }
     }
