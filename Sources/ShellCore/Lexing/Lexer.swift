@@ -99,6 +99,10 @@ public struct Lexer {
                 } else {
                     throw Failure(problem: .unsupportedOperator("|"), line: line, column: column)
                 }
+            case 0x3C:
+                // Input redirection and here-documents: not in shelf, and `<` read as a word
+                // would hand the command a file named `<` (rm < list would remove list).
+                throw Failure(problem: .unsupportedOperator("<"), line: line, column: column)
             case 0x3E:
                 let append = peek(1) == 0x3E
                 tokens.append(Token(kind: .redirect(append: append), line: line, column: column))
@@ -121,6 +125,14 @@ public struct Lexer {
                 let outcome = readWord()
                 switch outcome {
                 case .success(let word):
+                    // `2>` redirects a descriptor in sh; shelf has none to redirect, and reading
+                    // `2` as a word would pass it on (rm x 2>/dev/null would remove a file named 2).
+                    if peek(0) == 0x3E, word.pieces.count == 1, case .text(let digits, quoted: false) = word.pieces[0],
+                        digits.allSatisfy({ (0x30...0x39).contains($0) })
+                    {
+                        let spelled = String(decoding: digits, as: UTF8.self) + ">"
+                        throw Failure(problem: .unsupportedOperator(spelled), line: startLine, column: startColumn)
+                    }
                     tokens.append(Token(kind: .word(word), line: startLine, column: startColumn))
                 case .failure(let failure):
                     if partial, case .unterminatedQuote(let quote) = failure.problem {
@@ -146,7 +158,7 @@ public struct Lexer {
 
     private static func isWordEnd(_ byte: UInt8) -> Bool {
         switch byte {
-        case 0x20, 0x09, 0x0A, 0x0D, 0x3B, 0x26, 0x7C, 0x3E: return true
+        case 0x20, 0x09, 0x0A, 0x0D, 0x3B, 0x26, 0x7C, 0x3C, 0x3E: return true
         default: return false
         }
     }

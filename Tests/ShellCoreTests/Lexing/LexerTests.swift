@@ -71,7 +71,24 @@ private func render(_ tokens: [Token]) -> String {
         ErrorRow(name: "trailing backslash", input: "echo a\\", problem: .trailingBackslash, line: 1, column: 6),
         ErrorRow(name: "background ampersand", input: "ls &", problem: .unsupportedOperator("&"), line: 1, column: 3),
         ErrorRow(name: "pipe", input: "ls | x", problem: .unsupportedOperator("|"), line: 1, column: 3),
+        ErrorRow(name: "input redirection", input: "rm < list", problem: .unsupportedOperator("<"), line: 1, column: 3),
+        ErrorRow(name: "here-document", input: "cat <<END", problem: .unsupportedOperator("<"), line: 1, column: 4),
+        ErrorRow(name: "< inside a word", input: "echo a<b", problem: .unsupportedOperator("<"), line: 1, column: 6),
+        ErrorRow(
+            name: "standard error redirection", input: "rm x 2>/dev/null", problem: .unsupportedOperator("2>"), line: 1,
+            column: 5),
+        ErrorRow(name: "appending descriptor", input: "ls 12>>log", problem: .unsupportedOperator("12>"), line: 1, column: 3),
     ]
+
+    @Test(
+        "Digits before > are a descriptor only when bare and touching it; < quoted is a word",
+        arguments: [("echo x2>y", "x2"), ("echo '2'>y", "2"), ("echo 2 >y", "2"), ("echo '<'>y", "<"), ("echo \\<>y", "<")])
+    func wordsThatLookLikeRedirections(_ input: String, _ word: String) throws {
+        let tokens = try Lexer.tokenize(Array(input.utf8))
+        #expect(tokens.count == 4, "\(input)")
+        guard tokens.count == 4, case .word(let second) = tokens[1].kind else { return }
+        #expect(second.literalText.map { String(decoding: $0, as: UTF8.self) } == word, "\(input)")
+    }
 
     @Test(arguments: errorRows)
     func reportsWhereItFailed(_ row: ErrorRow) {
