@@ -223,6 +223,9 @@ public struct Lexer {
                         }
                         continue
                     }
+                    if inner == 0x60 {
+                        return .failure(Failure(problem: .unsupportedOperator("`"), line: line, column: column))
+                    }
                     if inner == 0x0A { line += 1; lineStart = index + 1 }
                     append([inner], quoted: true)
                     index += 1
@@ -246,6 +249,8 @@ public struct Lexer {
                 }
                 append([next], quoted: true)
                 index += 2
+            case 0x60:  // `
+                return .failure(Failure(problem: .unsupportedOperator("`"), line: line, column: column))
             case 0x24:  // $
                 if let variable = readVariable() {
                     switch variable {
@@ -275,6 +280,10 @@ public struct Lexer {
             index += 2
             return .success("?")
         }
+        if next == 0x28 {
+            // Command substitution and arithmetic: not in shelf, and not to be passed on as text.
+            return .failure(Failure(problem: .unsupportedOperator("$("), line: line, column: column))
+        }
         if next == 0x7B {
             let start = column
             var end = index + 2
@@ -282,9 +291,17 @@ public struct Lexer {
             guard end < input.count else {
                 return .failure(Failure(problem: .unterminatedVariable, line: line, column: start))
             }
-            let name = String(decoding: input[(index + 2)..<end], as: UTF8.self)
+            let name = input[(index + 2)..<end]
+            // Only a name: `${DIR:-/tmp}` and the like would otherwise expand to nothing (rm -rf
+            // ${DIR:-build}/* would become rm -rf /*).
+            guard name.elementsEqual([0x3F]) || (name.first.map(Lexer.isNameStart) == true
+                && name.allSatisfy(Lexer.isNameCharacter))
+            else {
+                let spelled = String(decoding: input[index...end], as: UTF8.self)
+                return .failure(Failure(problem: .unsupportedOperator(spelled), line: line, column: start))
+            }
             index = end + 1
-            return .success(name)
+            return .success(String(decoding: name, as: UTF8.self))
         }
         guard Lexer.isNameStart(next) else { return nil }
         var end = index + 1

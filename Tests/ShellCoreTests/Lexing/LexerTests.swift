@@ -78,11 +78,23 @@ private func render(_ tokens: [Token]) -> String {
             name: "standard error redirection", input: "rm x 2>/dev/null", problem: .unsupportedOperator("2>"), line: 1,
             column: 5),
         ErrorRow(name: "appending descriptor", input: "ls 12>>log", problem: .unsupportedOperator("12>"), line: 1, column: 3),
+        ErrorRow(name: "command substitution", input: "rm $(cat list)", problem: .unsupportedOperator("$("), line: 1, column: 3),
+        ErrorRow(name: "arithmetic", input: "echo $((1+2))", problem: .unsupportedOperator("$("), line: 1, column: 5),
+        ErrorRow(name: "backquotes", input: "rm `cat list`", problem: .unsupportedOperator("`"), line: 1, column: 3),
+        ErrorRow(name: "backquote in double quotes", input: "echo \"a`b\"", problem: .unsupportedOperator("`"), line: 1, column: 7),
+        ErrorRow(
+            name: "default value", input: "rm -rf ${DIR:-build}/x", problem: .unsupportedOperator("${DIR:-build}"), line: 1,
+            column: 7),
+        ErrorRow(name: "empty braces", input: "echo ${}", problem: .unsupportedOperator("${}"), line: 1, column: 5),
+        ErrorRow(name: "positional parameter", input: "echo ${1}", problem: .unsupportedOperator("${1}"), line: 1, column: 5),
     ]
 
     @Test(
-        "Digits before > are a descriptor only when bare and touching it; < quoted is a word",
-        arguments: [("echo x2>y", "x2"), ("echo '2'>y", "2"), ("echo 2 >y", "2"), ("echo '<'>y", "<"), ("echo \\<>y", "<")])
+        "Digits before > are a descriptor only when bare and touching it; quoted < $( ` are words",
+        arguments: [
+            ("echo x2>y", "x2"), ("echo '2'>y", "2"), ("echo 2 >y", "2"), ("echo '<'>y", "<"), ("echo \\<>y", "<"),
+            ("echo '$(x)`'>y", "$(x)`"), ("echo \\`>y", "`"),
+        ])
     func wordsThatLookLikeRedirections(_ input: String, _ word: String) throws {
         let tokens = try Lexer.tokenize(Array(input.utf8))
         #expect(tokens.count == 4, "\(input)")
