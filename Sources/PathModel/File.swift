@@ -156,18 +156,21 @@ public struct File: Sendable {
             return File(normalizedStorage: Array(storage[..<range.lowerBound]) + [0x2E, 0x2E, 0])
         }
         if range.isEmpty || isDotOrDotDot(storage[range]) { return self + ".." }
-        if range.lowerBound == 0 { return File(path: ".") }
-        if range.lowerBound == 1 { return File(path: "/") }
-        return File(normalizedStorage: Array(storage[..<(range.lowerBound - 1)]) + [0])
+        return leadingPart ?? File(path: ".")
     }
 
     /// The path without its last name (`x` for `x/..`, `/` for `/x`), or nil when nothing comes
     /// before the name (`x`, `..`, `/`).
     var droppingLastName: File? {
+        leadingPart.map(inheriting)
+    }
+
+    /// What comes before the last name, by syntax alone; nil when nothing does.
+    private var leadingPart: File? {
         let range = nameRange
         if isRoot || range.lowerBound == 0 { return nil }
-        if range.lowerBound == 1 { return inheriting(File(path: "/")) }
-        return inheriting(File(normalizedStorage: Array(storage[..<(range.lowerBound - 1)]) + [0]))
+        if range.lowerBound == 1 { return File(path: "/") }
+        return File(normalizedStorage: Array(storage[..<(range.lowerBound - 1)]) + [0])
     }
 
     /// The components as byte slices, without the root.
