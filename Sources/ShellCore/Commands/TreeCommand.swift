@@ -396,14 +396,8 @@ private struct Walk {
     /// `{"type":…,"name":…,"path":…}` for a name of a listed tree, with `"contents":[` left open
     /// when entries follow.
     private func writeListedJSON(type: String, name: [UInt8], path: [UInt8], opensContents: Bool) {
-        var fields: [(key: String, value: String)] = [("type", JSONText.string(type))]
-        fields += JSONText.nameFields(name: name, path: path)
-        var text = JSONText.object(fields)
-        if opensContents {
-            text.removeLast()
-            text += ",\"contents\":["
-        }
-        output.write(text)
+        let fields: [(key: String, value: String)] = [("type", JSONText.string(type))]
+        writeJSON(fields + JSONText.nameFields(name: name, path: path), opensContents: opensContents)
     }
 
     /// The children tree lists: patterns, `-d` and `--dirsfirst` applied (hidden names are all
@@ -665,6 +659,11 @@ private struct Walk {
             fields.append(("name", JSONText.string(String(decoding: name, as: UTF8.self))))
         }
         if let error { fields.append(("error", JSONText.string(error.reason))) }
+        writeJSON(fields, opensContents: opensContents)
+    }
+
+    /// Writes an object of `fields`, leaving `"contents":[` open when entries follow.
+    private func writeJSON(_ fields: [(key: String, value: String)], opensContents: Bool) {
         var text = JSONText.object(fields)
         if opensContents {
             text.removeLast()
