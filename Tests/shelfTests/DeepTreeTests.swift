@@ -35,10 +35,8 @@ private func makeDeepTree(below root: String, depth: Int) throws {
 @Suite(.timeLimit(.minutes(2))) struct DeepTreeTests {
     /// Runs `shelf -c line` in `directory` with at most `descriptors` open descriptors.
     private func shelf(_ line: String, in directory: URL, descriptors: Int = 64) throws -> ScriptTests.Result {
-        let quoted = "'" + ScriptTests.binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        let escapedLine = "'" + line.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        return try ScriptTests.run(
-            "/bin/sh", ["-c", "ulimit -n \(descriptors) && exec \(quoted) -c \(escapedLine)"], in: directory)
+        let command = "exec \(ScriptTests.shellQuoted(ScriptTests.binary)) -c \(ScriptTests.shellQuoted(line))"
+        return try ScriptTests.run("/bin/sh", ["-c", "ulimit -n \(descriptors) && \(command)"], in: directory)
     }
 
     @Test func rmRemovesATenThousandLevelTreeWithFewDescriptors() throws {

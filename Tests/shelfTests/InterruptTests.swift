@@ -60,8 +60,7 @@ import Testing
         try String(repeating: "x", count: 100_000).write(
             to: directory.appendingPathComponent("big"), atomically: true, encoding: .utf8)
         try "old\n".write(to: directory.appendingPathComponent("copy"), atomically: true, encoding: .utf8)
-        let shelf = "'" + ScriptTests.binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        let line = "ulimit -f 8 && exec \(shelf) --keep-going -c 'cp big copy; cat copy; ls'"
+        let line = "ulimit -f 8 && exec \(ScriptTests.shellQuoted(ScriptTests.binary)) --keep-going -c 'cp big copy; cat copy; ls'"
         let result = try ScriptTests.run("/bin/sh", ["-c", line], in: directory)
         #expect(result.stderr == "cp: error writing 'copy': File too large\n")
         #expect(result.stdout == "old\nbig\ncopy\n")

@@ -57,6 +57,11 @@ import Testing
             status: process.terminationStatus)
     }
 
+    /// `text` single-quoted for /bin/sh.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     static func makeDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -155,9 +160,9 @@ import Testing
         let directory = try Self.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try "t\n".write(to: directory.appendingPathComponent("t"), atomically: true, encoding: .utf8)
-        let quoted = "'" + Self.binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
         let line = "echo a; -cat missing; echo b; -qqqqqqqqqq; -cat t missing t; ls t missing"
-        let result = try Self.run("/bin/sh", ["-c", "\(quoted) -c '\(line)' 2>&1"], in: directory)
+        let result = try Self.run(
+            "/bin/sh", ["-c", "\(Self.shellQuoted(Self.binary)) -c \(Self.shellQuoted(line)) 2>&1"], in: directory)
         #expect(
             result.stdout == """
                 a
