@@ -11,7 +11,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(name: "CPathModel"),
@@ -26,7 +25,6 @@ let package = Package(
             name: "shelf",
             dependencies: [
                 "ShellCore", "PathModel", "CReadline", .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "shelf-bench", dependencies: ["ShellCore", "PathModel"]),

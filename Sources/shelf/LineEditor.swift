@@ -93,9 +93,9 @@ final class LineEditor {
     }
 
     /// The lines in readline's history, oldest first (those loaded from the file at start).
-    var historyLines: [String] {
+    var historyLines: [[UInt8]] {
         (0..<Int(shelf_rl_history_length())).compactMap { index in
-            shelf_rl_history_entry(Int32(index)).map { String(cString: $0) }
+            shelf_rl_history_entry(Int32(index)).map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
         }
     }
 

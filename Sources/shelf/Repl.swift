@@ -58,7 +58,7 @@ struct Repl {
             pending = []
             guard source.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             if editor.remember(source) {
-                state.history.append(String(decoding: source, as: UTF8.self))
+                state.history.append(source)
                 if state.history.count > LineEditor.historyLimit { state.history.removeFirst() }
             }
             let outcome = shell.run(source + [0x0A], origin: "shelf")

@@ -3,7 +3,7 @@ import ShellCore
 
 /// shelf's entry point: `shelf -c COMMANDS`, `shelf FILE [ARGS...]`, commands on standard input,
 /// or the interactive shell when standard input and output are terminals (or with `-i`).
-let options = Options.parseOrExit(Array(CommandLine.arguments.dropFirst()))
+let options = Invocation.fromProcessOrExit()
 let environment = ProcessEnvironment.current()
 let commandString = options.commands
 let scriptPath = options.commands == nil ? options.script.first : nil
@@ -12,9 +12,9 @@ let cwd: File
 if let root = options.root {
     // Inside a root the session starts at its top, which is `/` for every path it names.
     do {
-        cwd = try Sandbox(File(path: root)).root
+        cwd = try Sandbox(File(bytes: root)).root
     } catch {
-        ProcessEnvironment.fail("shelf: --root: " + Diagnostics.renderBare(error, as: Array(root.utf8)))
+        ProcessEnvironment.fail("shelf: --root: " + Diagnostics.renderBare(error, as: root))
     }
 } else {
     do {
@@ -24,7 +24,8 @@ if let root = options.root {
     }
 }
 let onTerminal = OpenFile.standardInput.isTerminal && OpenFile.standardOutput.isTerminal
-let interactive = commandString == nil && (scriptPath == nil || scriptPath == "-") && (options.interactive || onTerminal)
+let readsStandardInput = scriptPath == nil || scriptPath == [UInt8(ascii: "-")]
+let interactive = commandString == nil && readsStandardInput && (options.interactive || onTerminal)
 let state = ShellState(
     cwd: cwd, environment: environment, isInteractive: interactive, stopOnError: !interactive && !options.keepGoing)
 // Messages go out line by line, after what standard output holds, so that `2>&1` and logs read
@@ -58,15 +59,15 @@ if !interactive {
         state.history = editor.historyLines
         return Repl(shell: shell, editor: editor, prompt: Prompt(environment: environment)).run()
     } else if let commandString {
-        return ScriptRunner(shell: shell, origin: "-c").run(source: Array(commandString.utf8))
-    } else if let scriptPath, scriptPath != "-" {
-        let script = state.resolve(File(path: scriptPath))
+        return ScriptRunner(shell: shell, origin: "-c").run(source: commandString)
+    } else if let scriptPath, !readsStandardInput {
+        let script = state.resolve(File(bytes: scriptPath))
         do {
             let input = try script.open(.read)
             defer { input.close() }
-            return ScriptRunner(shell: shell, origin: scriptPath).run(input: input)
+            return ScriptRunner(shell: shell, origin: String(decoding: scriptPath, as: UTF8.self)).run(input: input)
         } catch {
-            ProcessEnvironment.fail("shelf: " + Diagnostics.renderBare(error, as: Array(scriptPath.utf8)), status: .notFound)
+            ProcessEnvironment.fail("shelf: " + Diagnostics.renderBare(error, as: scriptPath), status: .notFound)
         }
     } else {
         return ScriptRunner(shell: shell, origin: "stdin").run(input: .standardInput)

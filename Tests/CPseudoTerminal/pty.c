@@ -53,3 +53,16 @@ int pty_spawn(const char *path, char *const argv[], char *const envp[], const ch
     *master = fd;
     return 0;
 }
+
+int spawn_with_files(const char *path, char *const argv[], char *const envp[], const char *cwd,
+                     const char *input, const char *output, const char *errors, pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addchdir_np(&actions, cwd);
+    posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int result = posix_spawn(pid, path, &actions, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    return result;
+}

@@ -25,8 +25,8 @@ public struct BasenameCommand: ShellCommand {
         zeroTerminated = arguments.has("zero")
         var names = arguments.operands
         guard !names.isEmpty else { throw UsageError(Messages.missingOperand) }
-        if let suffix = arguments.value("suffix") {
-            self.suffix = Array(suffix.utf8)
+        if let suffix = arguments.bytes("suffix") {
+            self.suffix = suffix
         } else if !arguments.has("multiple") {
             guard names.count <= 2 else { throw UsageError(Messages.extraOperand(names[2].bytes)) }
             if names.count == 2 { suffix = names.removeLast().bytes }

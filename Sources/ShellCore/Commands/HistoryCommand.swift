@@ -15,7 +15,9 @@ public struct HistoryCommand: ShellCommand {
     public func run(in context: CommandContext) -> ExitStatus {
         for (index, line) in context.state.history.enumerated() {
             let number = String(index + 1)
-            context.stdout.line(String(repeating: " ", count: max(0, 5 - number.count)) + number + "  " + line)
+            context.stdout.write(String(repeating: " ", count: max(0, 5 - number.count)) + number + "  ")
+            context.stdout.write(bytes: line)
+            context.stdout.line()
         }
         return .success
     }

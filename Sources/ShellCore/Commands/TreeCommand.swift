@@ -136,7 +136,7 @@ public struct TreeCommand: ShellCommand {
 
     /// Every value given to the option `key`, in order, as patterns.
     private static func patterns(_ key: String, in arguments: ParsedArguments) -> [Pattern] {
-        arguments.options.filter { $0.key == key }.compactMap(\.value).map(Pattern.init)
+        arguments.options.filter { $0.key == key }.compactMap(\.value).map(Pattern.init(bytes:))
     }
 
     /// tree(1) exits 2 when an operand is missing or a directory below one could not be opened.

@@ -82,7 +82,7 @@ public struct ScriptRunner {
             let source = pending
             pending = []
             if !shell.state.isInteractive {
-                shell.state.history.append(String(decoding: source.dropLast(source.last == 0x0A ? 1 : 0), as: UTF8.self))
+                shell.state.history.append(Array(source.dropLast(source.last == 0x0A ? 1 : 0)))
             }
             let outcome = shell.run(source, origin: origin, firstLine: pendingStart)
             shell.stdout.flush()

@@ -13,8 +13,8 @@ public final class ShellState {
     public var environment: [String: String]
     /// The status of the last command, for `$?` and the prompt.
     public var lastStatus: ExitStatus = .success
-    /// Lines run so far, for `history`.
-    public var history: [String] = []
+    /// Lines run so far, for `history`, as the bytes typed.
+    public var history: [[UInt8]] = []
     /// Whether a failing command stops a script (`set -e`, the default for scripts).
     public var stopOnError: Bool
     /// Whether the session is interactive (keeps going after failures, may ask questions).

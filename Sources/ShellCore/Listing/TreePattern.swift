@@ -9,18 +9,19 @@ extension TreeCommand {
     ///     Pattern("*.o|*.a").matches(name: Array("x.a".utf8), isDirectory: false)   // true
     ///     Pattern("build/").matches(name: Array("build".utf8), isDirectory: false)   // false
     public struct Pattern: Sendable, Hashable {
-        /// The pattern as given.
-        public let text: String
+        /// The pattern as given, byte for byte.
+        public let bytes: [UInt8]
         /// The alternatives between `|`s, each NUL-terminated as the matcher expects.
         private let alternatives: [[UInt8]]
 
-        /// A pattern from its text.
-        public init(_ text: String) {
-            self.text = text
-            alternatives = text.utf8.split(separator: 0x7C, omittingEmptySubsequences: false).map {
-                Array($0) + [0]
-            }
+        /// A pattern from its bytes.
+        public init(bytes: [UInt8]) {
+            self.bytes = bytes
+            alternatives = bytes.split(separator: 0x7C, omittingEmptySubsequences: false).map { Array($0) + [0] }
         }
+
+        /// A pattern from its text.
+        public init(_ text: String) { self.init(bytes: Array(text.utf8)) }
 
         /// Whether `name` matches; `isDirectory` decides patterns that end in `/`.
         public func matches(name: [UInt8], isDirectory: Bool) -> Bool {

@@ -47,16 +47,20 @@ public struct UsageError: Error, Sendable, Hashable {
 
 /// A command line split into options (in order) and operands, GNU style.
 public struct ParsedArguments: Sendable {
-    /// Options in the order given, each with its value.
-    public var options: [(key: String, value: String?)] = []
+    /// Options in the order given, each with its value as the bytes typed.
+    public var options: [(key: String, value: [UInt8]?)] = []
     /// Operands in order.
     public var operands: [Argument] = []
 
     /// Whether an option was given.
     public func has(_ key: String) -> Bool { options.contains { $0.key == key } }
 
-    /// The value of the last occurrence of an option.
-    public func value(_ key: String) -> String? { options.last { $0.key == key }?.value }
+    /// The value of the last occurrence of an option, as text (bytes that are not UTF-8 become
+    /// U+FFFD): for numbers and keywords.
+    public func value(_ key: String) -> String? { bytes(key).map { String(decoding: $0, as: UTF8.self) } }
+
+    /// The value of the last occurrence of an option, byte for byte: for names and patterns.
+    public func bytes(_ key: String) -> [UInt8]? { options.last { $0.key == key }?.value }
 
     /// The last of several mutually overriding options given (`-f` after `-i` wins).
     public func last(of keys: Set<String>) -> String? { options.last { keys.contains($0.key) }?.key }
@@ -84,12 +88,11 @@ public enum OptionParser {
                 optionsEnded = true
                 continue
             }
-            let text = argument.text
-            if text.hasPrefix("--") {
-                let body = text.dropFirst(2)
-                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-                let inlineValue = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-                let spec = try longOption(name, specs: specs, spelled: text)
+            if bytes[1] == 0x2D {
+                let equals = bytes.firstIndex(of: 0x3D)
+                let name = String(decoding: bytes[2..<(equals ?? bytes.endIndex)], as: UTF8.self)
+                let inlineValue = equals.map { Array(bytes[($0 + 1)...]) }
+                let spec = try longOption(name, specs: specs, spelled: argument.text)
                 switch spec.value {
                 case .none:
                     if inlineValue != nil { throw UsageError("option '--\(spec.long!)' doesn't allow an argument") }
@@ -100,7 +103,7 @@ public enum OptionParser {
                     if let inlineValue {
                         result.options.append((spec.key, inlineValue))
                     } else if index < arguments.count {
-                        result.options.append((spec.key, arguments[index].text))
+                        result.options.append((spec.key, arguments[index].bytes))
                         index += 1
                     } else {
                         throw UsageError("option '--\(spec.long!)' requires an argument")
@@ -108,25 +111,27 @@ public enum OptionParser {
                 }
                 continue
             }
-            var letters = Array(text.dropFirst())
-            while !letters.isEmpty {
-                let letter = letters.removeFirst()
-                guard let spec = specs.first(where: { $0.short == letter }) else {
-                    throw UsageError("invalid option -- '\(letter)'")
+            var position = 1
+            while position < bytes.count {
+                let byte = bytes[position]
+                position += 1
+                let letter = Character(Unicode.Scalar(byte))
+                guard byte < 0x80, let spec = specs.first(where: { $0.short == letter }) else {
+                    throw UsageError("invalid option -- '\(String(decoding: [byte], as: UTF8.self))'")
                 }
-                if spec.value == .required {
-                    if !letters.isEmpty {
-                        result.options.append((spec.key, String(letters)))
-                    } else if index < arguments.count {
-                        result.options.append((spec.key, arguments[index].text))
-                        index += 1
-                    } else {
-                        throw UsageError("option requires an argument -- '\(letter)'")
-                    }
-                    letters = []
-                } else {
+                guard spec.value == .required else {
                     result.options.append((spec.key, nil))
+                    continue
                 }
+                if position < bytes.count {
+                    result.options.append((spec.key, Array(bytes[position...])))
+                } else if index < arguments.count {
+                    result.options.append((spec.key, arguments[index].bytes))
+                    index += 1
+                } else {
+                    throw UsageError("option requires an argument -- '\(letter)'")
+                }
+                break
             }
         }
         return result

@@ -11,4 +11,10 @@
 int pty_spawn(const char *path, char *const argv[], char *const envp[], const char *cwd,
               unsigned short columns, unsigned short rows, int *master, pid_t *pid);
 
+/// Starts `path` with `argv` and `envp` (NULL-terminated) in directory `cwd` (any bytes), with
+/// standard input, output and error opened from the files `input`, `output` and `errors` (the
+/// latter two created or truncated). Stores the child in *pid. Returns 0 or an errno.
+int spawn_with_files(const char *path, char *const argv[], char *const envp[], const char *cwd,
+                     const char *input, const char *output, const char *errors, pid_t *pid);
+
 #endif

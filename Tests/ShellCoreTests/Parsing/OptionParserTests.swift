@@ -37,7 +37,7 @@ import Testing
     @Test(arguments: rows)
     func splits(_ row: Row) throws {
         let parsed = try OptionParser.parse(row.arguments.map(Argument.init), specs: Self.specs)
-        let options = parsed.options.map { option in option.value.map { "\(option.key)=\($0)" } ?? option.key }.joined(separator: " ")
+        let options = parsed.options.map { option in option.value.map { "\(option.key)=\(String(decoding: $0, as: UTF8.self))" } ?? option.key }.joined(separator: " ")
         #expect(options == row.options)
         #expect(parsed.operands.map(\.text) == row.operands)
     }
