@@ -1,5 +1,5 @@
-// GNU readline behind prefixed functions. Signal handling stays here: the SIGINT handler only
-// sets a flag, and the getc hook ends readline's line when it sees it.
+// GNU readline behind prefixed functions. Signal handling stays here: the SIGINT, SIGTERM and
+// SIGHUP handlers only set flags, and the getc hook ends readline's line when it sees one.
 
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE
@@ -19,6 +19,7 @@
 #include <readline/readline.h>
 
 static volatile sig_atomic_t interrupted = 0;
+static volatile sig_atomic_t terminating_signal = 0;
 
 static shelf_rl_completer completer = NULL;
 static void *completer_context = NULL;
@@ -44,15 +45,12 @@ static void on_interrupt(int signal) {
     interrupted = 1;
 }
 
-/// SIGTERM, SIGHUP: give the terminal back as it was, then die of the signal as usual.
-/// (History is already on disk: it is appended after every line.)
+/// SIGTERM, SIGHUP: stop as Ctrl-C stops (a copy removes its temporary file), then exit.
+/// readline gives the terminal back as it returns. (History is already on disk: it is appended
+/// after every line.)
 static void on_termination(int signal) {
-    if (reading) rl_deprep_terminal();
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = SIG_DFL;
-    sigaction(signal, &action, NULL);
-    raise(signal);
+    terminating_signal = signal;
+    interrupted = 1;
 }
 
 /// Reads one byte for readline. A pending Ctrl-C makes readline return (READERR); other
@@ -198,12 +196,6 @@ void shelf_rl_initialize(shelf_rl_completer function, void *context) {
     rl_sort_completion_matches = 0;
     rl_ignore_completion_duplicates = 0;
     shelf_rl_catch_interrupt();
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    sigemptyset(&action.sa_mask);
-    action.sa_handler = on_termination;
-    sigaction(SIGTERM, &action, NULL);
-    sigaction(SIGHUP, &action, NULL);
     using_history();
 }
 
@@ -214,11 +206,16 @@ void shelf_rl_catch_interrupt(void) {
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;  // no SA_RESTART: a blocked read returns EINTR and sees the flag
     sigaction(SIGINT, &action, NULL);
-    // A parent may have started us with SIGINT blocked; the handler is of no use then.
-    sigset_t interrupt;
-    sigemptyset(&interrupt);
-    sigaddset(&interrupt, SIGINT);
-    sigprocmask(SIG_UNBLOCK, &interrupt, NULL);
+    action.sa_handler = on_termination;
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    // A parent may have started us with these blocked; the handlers are of no use then.
+    sigset_t caught;
+    sigemptyset(&caught);
+    sigaddset(&caught, SIGINT);
+    sigaddset(&caught, SIGTERM);
+    sigaddset(&caught, SIGHUP);
+    sigprocmask(SIG_UNBLOCK, &caught, NULL);
 }
 
 shelf_rl_outcome shelf_rl_readline(const char *prompt, char **line) {
@@ -226,6 +223,10 @@ shelf_rl_outcome shelf_rl_readline(const char *prompt, char **line) {
     reading = 1;
     char *text = readline(prompt);
     reading = 0;
+    if (terminating_signal) {
+        free(text);
+        return shelf_rl_end;
+    }
     if (interrupted) {
         free(text);
         fputs("^C\n", rl_outstream ? rl_outstream : stdout);
@@ -241,7 +242,11 @@ void shelf_rl_free(char *line) { free(line); }
 
 int shelf_rl_interrupted(void) { return interrupted != 0; }
 
-void shelf_rl_clear_interrupt(void) { interrupted = 0; }
+void shelf_rl_clear_interrupt(void) {
+    if (!terminating_signal) interrupted = 0;
+}
+
+int shelf_rl_terminating_signal(void) { return terminating_signal; }
 
 void shelf_rl_add_history(const char *line) { add_history(line); }
 

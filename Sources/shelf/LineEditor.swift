@@ -102,9 +102,17 @@ final class LineEditor {
     /// Whether Ctrl-C has been pressed since the last `clearInterrupt()`.
     static var isInterrupted: Bool { shelf_rl_interrupted() != 0 }
 
-    /// Makes Ctrl-C (SIGINT) set `isInterrupted` rather than end the process, for a script, so
-    /// that a command in progress can stop cleanly (a copy removes its temporary file).
+    /// Makes Ctrl-C (SIGINT), SIGTERM and SIGHUP set `isInterrupted` rather than end the
+    /// process, for a script, so that a command in progress can stop cleanly (a copy removes its
+    /// temporary file). The interactive editor does this from the start.
     static func catchInterrupts() { shelf_rl_catch_interrupt() }
+
+    /// The status to exit with once a SIGTERM or SIGHUP has arrived (128 + its number): the
+    /// command in progress has been stopped and the session is over. Nil before.
+    static var terminationStatus: ExitStatus? {
+        let signal = shelf_rl_terminating_signal()
+        return signal == 0 ? nil : ExitStatus(128 + signal)
+    }
 
     /// Forgets a Ctrl-C; the REPL does this before each prompt.
     static func clearInterrupt() { shelf_rl_clear_interrupt() }

@@ -17,6 +17,7 @@ struct Repl {
         var pending: [UInt8] = []
         var directoryProblem: File?
         while true {
+            if let status = LineEditor.terminationStatus { return status }
             LineEditor.clearInterrupt()
             state.terminalWidth = LineEditor.terminalWidth
             if pending.isEmpty {

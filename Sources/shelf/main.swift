@@ -77,4 +77,5 @@ if !interactive {
 // A blocked system call that Ctrl-C interrupts gives up instead of waiting on.
 Interruption.isRequested = { LineEditor.isInterrupted }
 let status = runSession()
-ProcessEnvironment.exit(status)
+// A SIGTERM or SIGHUP stopped the session: its status says so, whatever the command made of it.
+ProcessEnvironment.exit(LineEditor.terminationStatus ?? status)

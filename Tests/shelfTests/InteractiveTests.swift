@@ -200,6 +200,19 @@ private final class Home {
         return String(decoding: result, as: UTF8.self)
     }
 
+    /// The names in the home directory.
+    func names() -> [String] { names(in: path) }
+
+    private func names(in path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        return names.filter { $0 != "." && $0 != ".." }
+    }
+
     private func makeParents(of file: String) {
         var prefix = ""
         for component in file.split(separator: "/").dropLast() {
@@ -213,14 +226,8 @@ private final class Home {
             unlink(path)
             return
         }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
-            remove(path + "/" + name)
-        }
         closedir(directory)
+        for name in names(in: path) { remove(path + "/" + name) }
         rmdir(path)
     }
 }
@@ -398,6 +405,37 @@ private let prompt = "shelf:~$ "
         try shell.expect(prompt)
         shell.send("\u{04}")
         #expect(try shell.waitForExit() == 0)
+    }
+
+    @Test(
+        "SIGTERM and SIGHUP at the prompt end the shell with 128 + the signal",
+        arguments: [("SIGTERM", SIGTERM, 143), ("SIGHUP", SIGHUP, 129)])
+    func terminationAtThePrompt(_ name: String, _ signal: Int32, _ expected: Int32) throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        kill(shell.pid, signal)
+        #expect(try shell.waitForExit() == expected, "\(name)")
+    }
+
+    @Test func aHangUpDuringACopyLeavesNoTemporaryFile() throws {
+        let home = Home()
+        // 8 GiB of holes: nothing on disk, but every byte is copied, which takes a while.
+        let big = open(home.path + "/big", O_WRONLY | O_CREAT, 0o644)
+        #expect(big >= 0 && ftruncate(big, 1 << 33) == 0)
+        close(big)
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cp big copy\r")
+        var copying = false
+        for _ in 0..<2_000 where !copying {
+            copying = home.names().contains { $0.hasSuffix(".shelf-tmp") }
+            if !copying { usleep(5_000) }
+        }
+        #expect(copying, "the copy started")
+        kill(shell.pid, SIGHUP)
+        #expect(try shell.waitForExit() == 129)
+        #expect(!home.names().contains { $0.hasSuffix(".shelf-tmp") || $0 == "copy" })
     }
 
     @Test func exitEndsTheShellWithItsStatus() throws {

@@ -51,6 +51,47 @@ import Testing
     }
 }
 
+/// SIGTERM and SIGHUP (a closed terminal window) stop shelf as Ctrl-C does: the command in
+/// progress stops cleanly, and shelf exits with 128 + the signal's number.
+@Suite(.timeLimit(.minutes(1))) struct TerminationTests {
+    @Test(
+        "A signal during a copy leaves no temporary file, runs nothing more, and sets the status",
+        arguments: [("SIGINT", SIGINT, 130), ("SIGTERM", SIGTERM, 143), ("SIGHUP", SIGHUP, 129)])
+    func signalDuringACopy(_ name: String, _ signal: Int32, _ expected: Int32) throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 8 GiB of holes: nothing on disk, but every byte is copied, which takes a while.
+        let big = open(directory.appendingPathComponent("big").path, O_WRONLY | O_CREAT, 0o644)
+        #expect(big >= 0 && ftruncate(big, 1 << 33) == 0)
+        close(big)
+        try "cp big copy\necho never > out\n".write(
+            to: directory.appendingPathComponent("script"), atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ScriptTests.binary)
+        process.arguments = ["script"]
+        process.currentDirectoryURL = directory
+        process.environment = ["HOME": directory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The signal comes once the copy is under way: its temporary file exists.
+        var copying = false
+        for _ in 0..<2_000 where !copying {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            copying = names.contains { $0.hasSuffix(".shelf-tmp") }
+            if !copying { usleep(5_000) }
+        }
+        #expect(copying, "\(name): the copy started")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "\(name)")
+        #expect(process.terminationStatus == expected, "\(name)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["big", "script"], "\(name)")
+    }
+}
+
 /// A real file-size limit (`ulimit -f`): the copy fails with EFBIG, the old destination stays,
 /// and the script goes on.
 @Suite struct FileSizeLimitTests {

@@ -237,28 +237,27 @@ import Testing
         #expect(result.stderr.hasPrefix("shelf: frobnicate: command not found"))
     }
 
-    @Test func brokenPipeEndsQuietly() throws {
+    @Test(
+        "When the reader of standard output goes away, shelf stops at once, quietly, with status 141",
+        arguments: [
+            ("cat", ["-c", "cat big; cat -n big"]), ("the rest of a --keep-going script", ["--keep-going", "-c", "cat big\necho ran > after"]),
+            ("tree", ["-c", "tree many; echo ran > after"]), ("ls -R", ["-c", "ls -R many"]), ("find", ["-c", "find many"]),
+            ("du -a", ["-c", "du -a many"]),
+        ])
+    func brokenPipeEndsAtOnce(_ name: String, _ arguments: [String]) throws {
         let directory = try Self.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let big = String(repeating: "line of text\n", count: 200_000)
         try big.write(to: directory.appendingPathComponent("big"), atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "'\(Self.binary)' -c 'cat big; cat -n big' | head -1"]
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Standard error is drained alongside standard output, so that a child filling one pipe
-        // never waits on a reader blocked on the other.
-        let stderrReader = PipeReader(err)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = stderrReader.wait()
-        process.waitUntilExit()
-        #expect(String(decoding: stdout, as: UTF8.self) == "line of text\n")
-        #expect(String(decoding: stderr, as: UTF8.self) == "")
+        // More entries than a pipe holds lines of, so that output outlasts the reader.
+        let many = directory.appendingPathComponent("many")
+        try FileManager.default.createDirectory(at: many, withIntermediateDirectories: false)
+        for index in 0..<6_000 { FileManager.default.createFile(atPath: many.path + "/entry-number-\(index)", contents: nil) }
+        let words = ([Self.binary] + arguments).map(Self.shellQuoted).joined(separator: " ")
+        let result = try Self.run("/bin/bash", ["-c", "\(words) | head -1 >/dev/null; echo \"status ${PIPESTATUS[0]}\""], in: directory)
+        #expect(result.stdout == "status 141\n", "\(name)")
+        #expect(result.stderr == "", "\(name)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("after").path), "\(name)")
     }
 
     @Test func missingScriptFile() throws {

@@ -27,14 +27,20 @@ shelf_rl_outcome shelf_rl_readline(const char *prompt, char **line);
 /// Frees a line returned by shelf_rl_readline.
 void shelf_rl_free(char *line);
 
-/// 1 once SIGINT has arrived since the last shelf_rl_clear_interrupt().
+/// 1 once SIGINT has arrived since the last shelf_rl_clear_interrupt(), or once SIGTERM or
+/// SIGHUP has arrived at all.
 int shelf_rl_interrupted(void);
 
-/// Forgets a pending SIGINT.
+/// Forgets a pending SIGINT (never a SIGTERM or SIGHUP: the shell is on its way out).
 void shelf_rl_clear_interrupt(void);
 
-/// Makes SIGINT set the flag shelf_rl_interrupted() reports instead of ending the process, and
-/// end a blocked system call with EINTR (no SA_RESTART). shelf_rl_initialize does this too.
+/// The SIGTERM or SIGHUP that has arrived, or 0: the shell finishes stopping the command in
+/// progress, then exits with 128 + this number.
+int shelf_rl_terminating_signal(void);
+
+/// Makes SIGINT, SIGTERM and SIGHUP set the flag shelf_rl_interrupted() reports instead of ending
+/// the process, and end a blocked system call with EINTR (no SA_RESTART). shelf_rl_initialize
+/// does this too.
 void shelf_rl_catch_interrupt(void);
 
 /// Adds a line to readline's in-memory history (Up, Down, Ctrl-R).

@@ -19,8 +19,9 @@ public final class CommandContext {
         self.commandName = commandName
     }
 
-    /// Whether Ctrl-C was pressed; long loops poll this and stop with `.interrupted`.
-    public var isCancelled: Bool { state.isCancelled() }
+    /// Whether Ctrl-C was pressed, or the reader of the output went away; long loops poll this
+    /// and stop.
+    public var isCancelled: Bool { state.isCancelled() || stdout.isBroken }
 
     /// Writes `name: message` on standard error.
     public func error(_ message: String) {

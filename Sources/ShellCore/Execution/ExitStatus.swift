@@ -18,6 +18,8 @@ public struct ExitStatus: Sendable, Hashable, ExpressibleByIntegerLiteral, Custo
     public static let notFound: ExitStatus = 127
     /// 130: interrupted by Ctrl-C.
     public static let interrupted: ExitStatus = 130
+    /// 141: the reader of standard output went away, as for a process killed by SIGPIPE.
+    public static let brokenPipe: ExitStatus = 141
 
     /// Whether the status is 0.
     public var succeeded: Bool { code == 0 }

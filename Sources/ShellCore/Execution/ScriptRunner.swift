@@ -37,6 +37,8 @@ public struct ScriptRunner {
             }
         }
         if let readError {
+            // Ctrl-C, SIGTERM or SIGHUP while the script waited for its next line.
+            if readError.errno == .interrupted && shell.state.isCancelled() { return .interrupted }
             shell.stderr.line("shelf: " + Diagnostics.render(readError, phrase: "error reading"))
             shell.stderr.flush()
             return .failure
@@ -93,7 +95,6 @@ public struct ScriptRunner {
             case .exited(let exit): return exit
             case .syntaxError: return .usage
             case .stopped(let failed, let line):
-                if shell.stdout.error?.errno == .brokenPipe { return failed }
                 shell.stderr.line("shelf: stopped at \(origin):\(line)")
                 return failed
             }

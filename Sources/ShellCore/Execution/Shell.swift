@@ -163,18 +163,24 @@ public final class Shell {
         let context = CommandContext(state: state, stdout: output, stderr: stderr, commandName: name)
         var status = body.run(in: context)
         // Ctrl-C during the command ends the statement, whatever the command made of it.
-        if state.isCancelled() { status = .interrupted }
+        if state.isCancelled() && !output.isBroken { status = .interrupted }
         output.flush()
         if let target {
             do { try target.finish() } catch {
                 stderr.line("shelf: " + Diagnostics.render(error, phrase: "error writing"))
                 status = .failure
             }
-        } else if let error = stdout.error, status.succeeded {
-            // Output that could not be written is a failure of the command, as in coreutils;
-            // a reader that went away (EPIPE) ends the script quietly.
-            if error.errno != .brokenPipe { stderr.line("shelf: write error: \(error.reason)") }
-            status = .failure
+        } else if let error = stdout.error {
+            if error.errno == .brokenPipe {
+                // The reader of standard output went away: the session ends at once and quietly,
+                // with the status of a process killed by SIGPIPE, as a pipeline's writer ends.
+                status = .brokenPipe
+                state.exitRequest = .brokenPipe
+            } else if status.succeeded {
+                // Output that could not be written is a failure of the command, as in coreutils.
+                stderr.line("shelf: write error: \(error.reason)")
+                status = .failure
+            }
         }
         return (status, ignoreFailure)
     }
