@@ -1,4 +1,5 @@
-SWIFT ?= swift
+# The toolchain on PATH, else the one this kind of machine keeps at /opt/swift.
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PREFIX ?= /usr/local
 CONFIG ?= release
 
@@ -11,14 +12,19 @@ FUZZ_SECONDS ?= 600
 FUZZ_BUILD := .build/fuzz
 
 .DEFAULT_GOAL := build
-.PHONY: build test run install format lint clean bench fuzz docs
+.PHONY: setup build test run install format lint clean bench fuzz docs
 
-build:
+# Installs what is missing (readline headers, tree, tmux) as root, or names the apt-get line.
+setup:
+	scripts/setup
+
+build: setup
 	$(SWIFT) build -c $(CONFIG) $(RELEASE_FLAGS) --product shelf
 	scripts/check-owner-names "$(BIN_PATH)/shelf"
 
-test:
+test: setup
 	python3 -m unittest discover -s Benchmarks -p 'test_*.py'
+	python3 -m unittest discover -s scripts -p 'test_*.py'
 	$(SWIFT) build --build-tests
 	SHELF_BIN="$$($(SWIFT) build --show-bin-path)/shelf" $(SWIFT) test
 
