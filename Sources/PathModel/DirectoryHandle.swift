@@ -121,21 +121,23 @@ public final class DirectoryHandle: Sendable {
     ///
     /// The names are read into one buffer and sorted there, which is several times faster for a
     /// large directory than sorting arrays of names.
-    /// - Throws: `FileError` with operation `.list`.
+    /// - Throws: `FileError` with operation `.list` when the directory cannot be opened, `.read`
+    ///   when reading it fails once open (an I/O error).
     /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func entries(at relative: [UInt8]) throws(FileError) -> [DirectoryEntry] {
         var names: [UInt8] = []
         var slots: [(start: Int, count: Int, type: UInt8)] = []
+        let stream: DirectoryStream
+        do { stream = try openStream(at: relative) } catch { throw FileError(.list, path(relative), error) }
+        defer { stream.close() }
         do {
-            let stream = try openStream(at: relative)
-            defer { stream.close() }
             while true {
                 let start = names.count
                 guard let type = try stream.next(appendingNameTo: &names) else { break }
                 slots.append((start, names.count - start, type))
             }
         } catch {
-            throw FileError(.list, path(relative), error)
+            throw FileError(.read, path(relative), error)
         }
         names.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -155,7 +157,8 @@ public final class DirectoryHandle: Sendable {
     /// Calls `body` for each entry of the directory at `relative` below this one (`[]` for this
     /// one), in the order the kernel gives them, without `.` and `..`. Entries read before an
     /// error have been passed to `body` when it is thrown.
-    /// - Throws: `FileError` with operation `.list`, or what `body` throws.
+    /// - Throws: `FileError` with operation `.list` when the directory cannot be opened, `.read`
+    ///   when reading it fails once open (an I/O error), or what `body` throws.
     /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func forEachEntry(
         at relative: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
@@ -165,7 +168,7 @@ public final class DirectoryHandle: Sendable {
         defer { stream.close() }
         while true {
             let next: (name: [UInt8], type: UInt8)?
-            do { next = try stream.next() } catch { throw FileError(.list, path(relative), error) }
+            do { next = try stream.next() } catch { throw FileError(.read, path(relative), error) }
             guard let next else { return }
             try body(DirectoryEntry(name: next.name, kind: FileKind(directoryEntryType: next.type)))
         }

@@ -39,7 +39,8 @@ public func bytesPrecede(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
 extension File {
     /// Calls `body` for each entry of this directory, in the order the kernel gives them, without
     /// `.` and `..`. The fastest listing: no sorting and one small allocation per name.
-    /// - Throws: `FileError` with operation `.list`.
+    /// - Throws: `FileError` with operation `.list` when the directory cannot be opened, `.read`
+    ///   when reading it fails once open (an I/O error).
     /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func forEachEntry(_ body: (DirectoryEntry) throws(FileError) -> Void) throws(FileError) {
         let stream: DirectoryStream
@@ -53,7 +54,7 @@ extension File {
         defer { stream.close() }
         while true {
             let next: (name: [UInt8], type: UInt8)?
-            do { next = try stream.next() } catch { throw FileError(.list, self, error) }
+            do { next = try stream.next() } catch { throw FileError(.read, self, error) }
             guard let next else { return }
             try body(DirectoryEntry(name: next.name, kind: FileKind(directoryEntryType: next.type)))
         }

@@ -1,4 +1,5 @@
 @_spi(FaultInjection) import PathModel
+import Synchronization
 import SystemPackage
 import Testing
 
@@ -95,6 +96,24 @@ struct Fault: Sendable, CustomTestStringConvertible {
             name: "ls: an I/O error reading a directory", calls: [.readdir], pathPart: "", errno: .ioError,
             line: "ls d", stderr: "ls: reading directory 'd': Input/output error\n", status: .usage),
         Fault(
+            name: "tree: an I/O error reading a directory", calls: [.readdir], pathPart: "", errno: .ioError,
+            line: "tree d", stderr: "tree: error reading 'd': Input/output error\n"),
+        Fault(
+            name: "ls -R: an I/O error reading a directory", calls: [.readdir], pathPart: "", errno: .ioError,
+            line: "ls -R d", stderr: "ls: reading directory 'd': Input/output error\n", status: .usage),
+        Fault(
+            name: "du: an I/O error reading a directory", calls: [.readdir], pathPart: "", errno: .ioError,
+            line: "du d", stderr: "du: cannot read directory 'd': Input/output error\n"),
+        Fault(
+            name: "find: an I/O error reading a directory", calls: [.readdir], pathPart: "", errno: .ioError,
+            line: "find d", stderr: "find: 'd': Input/output error\n"),
+        Fault(
+            name: "cp -r: an I/O error reading a directory", calls: [.readdir], pathPart: "", errno: .ioError,
+            line: "cp -r d e", stderr: "cp: error reading 'd': Input/output error\n"),
+        Fault(
+            name: "rm -r: an I/O error reading a directory", calls: [.readdir], pathPart: "", errno: .ioError,
+            line: "rm -r d", stderr: "rm: cannot remove 'd': Input/output error\n"),
+        Fault(
             name: "cat: an I/O error reading", calls: [.read], pathPart: "", errno: .ioError, line: "cat a",
             stderr: "cat: a: Input/output error\n"),
     ]
@@ -115,5 +134,38 @@ struct Fault: Sendable, CustomTestStringConvertible {
         for name in fault.absent { #expect(!shell.path(name).exists, "\(name)") }
         #expect(try temporaryLeftovers(in: shell.directory.file) == [])
         #expect(shell.run("echo still here").stdout == "still here\n")
+    }
+}
+
+/// A directory below the operand that opens but then fails to be read.
+@Suite struct DirectoryReadFaultTests {
+    /// Arms itself when `sub` is opened (as a directory stream or a descriptor), and fails every
+    /// directory read after that.
+    final class ReadFault: Sendable {
+        let armed = Atomic<Bool>(false)
+
+        var plan: FaultPlan {
+            FaultPlan { [self] call, path in
+                if call == .opendir || call == .open, path?.hasSuffix("sub") == true { armed.store(true, ordering: .sequentiallyConsistent) }
+                guard call == .readdir, armed.load(ordering: .sequentiallyConsistent) else { return nil }
+                return .ioError
+            }
+        }
+    }
+
+    @Test(
+        "Every command that reads a directory reports an I/O error below its operand and fails",
+        arguments: [
+            ("tree d", "tree: error reading 'd/sub': Input/output error\n", ShellCore.ExitStatus.failure),
+            ("ls -R d", "ls: reading directory 'd/sub': Input/output error\n", ShellCore.ExitStatus.failure),
+            ("du d", "du: cannot read directory 'd/sub': Input/output error\n", ShellCore.ExitStatus.failure),
+            ("find d", "find: 'd/sub': Input/output error\n", ShellCore.ExitStatus.failure),
+        ])
+    func belowTheOperand(_ line: String, _ stderr: String, _ status: ShellCore.ExitStatus) throws {
+        let shell = TestShell()
+        try shell.write("d/sub/x", "x")
+        let result = FaultPlan.$current.withValue(ReadFault().plan) { shell.run(line) }
+        #expect(result.stderr == stderr)
+        #expect(result.status == status)
     }
 }

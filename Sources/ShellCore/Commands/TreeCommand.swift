@@ -98,7 +98,7 @@ public struct TreeCommand: ShellCommand {
                     && !ListingColors.isDisabled(environment)))
         var walk = Walk(
             command: self, output: context.stdout, colors: colored ? ListingColors(environment: environment, base: .none) : nil,
-            isCancelled: { context.isCancelled })
+            isCancelled: { context.isCancelled }, readFailed: { context.report($0) })
         if json { context.stdout.write("[") }
         for operand in operands.isEmpty ? [Argument(".")] : operands {
             if fromFile {
@@ -125,7 +125,7 @@ public struct TreeCommand: ShellCommand {
             if error.errno != .brokenPipe { context.error("\(Messages.writeError): \(error.reason)") }
             return .failure
         }
-        return walk.failed ? Self.unopenedDirectory : .success
+        return walk.failed ? Self.unopenedDirectory : walk.readFailedOnce ? .failure : .success
     }
 
     /// The paths listed in `operand` (`-` or `.`: standard input).
@@ -229,10 +229,17 @@ private struct Walk {
     /// The colours names are written in; nil for none.
     let colors: ListingColors?
     let isCancelled: () -> Bool
+    /// Reports a directory that was opened but could not be read (an I/O error), with its path
+    /// spelled as the user wrote it; tree(1) says nothing of it.
+    let readFailed: (FileError) -> Void
     private(set) var directories = 0
     private(set) var files = 0
     /// Whether an operand was missing or a directory could not be opened.
     private(set) var failed = false
+    /// Whether a directory failed while it was being read.
+    private(set) var readFailedOnce = false
+    /// The operand's path and its spelling, for messages.
+    private var spelling = Spelling()
     /// Whether Ctrl-C stopped the walk.
     private(set) var cancelled = false
     /// The line being built, reused for every entry.
@@ -257,11 +264,15 @@ private struct Walk {
     /// How deep directories get handles of their own when every entry is stat'ed.
     private static let handleDepth = 64
 
-    init(command: TreeCommand, output: OutputStream, colors: ListingColors?, isCancelled: @escaping () -> Bool) {
+    init(
+        command: TreeCommand, output: OutputStream, colors: ListingColors?, isCancelled: @escaping () -> Bool,
+        readFailed: @escaping (FileError) -> Void
+    ) {
         self.command = command
         self.output = output
         self.colors = colors
         self.isCancelled = isCancelled
+        self.readFailed = readFailed
         line.reserveCapacity(1024)
     }
 
@@ -288,10 +299,13 @@ private struct Walk {
         appendName(shown, matching: shown, info: info)
         let handle: DirectoryHandle
         let nodes: [Node]
+        spelling = Spelling()
+        spelling.add(root, as: shown)
         do {
             handle = try DirectoryHandle(root)
             nodes = try read(handle, [])
         } catch {
+            noteReadFailure(error)
             // It exists but cannot be listed (a file, an unreadable directory): tree counts a file.
             files += 1
             if command.json {
@@ -486,6 +500,10 @@ private struct Walk {
                                 handle: handle, relative: relative, steps: steps, shownCount: shown.count,
                                 nodes: nodes)
                         }
+                    } catch where error.operation == .read {
+                        // Opened, then failed while being read: said on standard error.
+                        openError = error
+                        noteReadFailure(error)
                     } catch {
                         line.append(contentsOf: Drawing.openError)
                         failed = true
@@ -508,6 +526,13 @@ private struct Walk {
                 stack.append(child)
             }
         }
+    }
+
+    /// Reports `error` when it is a failure to read a directory that did open.
+    private mutating func noteReadFailure(_ error: FileError) {
+        guard error.operation == .read else { return }
+        readFailedOnce = true
+        readFailed(spelling.respell(error))
     }
 
     /// Where the entry `name` of the directory at `stack[top]` is reached from: a handle, the

@@ -469,6 +469,9 @@ enum CommandDocs {
               and `\ ` for a backslash and a space, `\ooo` for any other byte outside printable ASCII.
             - A directory that cannot be opened is marked `  [error opening dir]` on its line; the walk goes
               on with the rest and the exit status is 2.
+            - A directory that opens but then fails while it is read (an I/O error) is reported on standard
+              error, `tree: error reading 'd/sub': Input/output error`, and the exit status is 1 (tree(1)
+              says nothing and exits 0).
             - The counts (`3 directories, 7 files`; `1 directory, 1 file`; with `-d` only `N directories`)
               follow a blank line, for all operands together. They count what is listed, as tree counts:
               directories not entered because of `-L` count, an operand counts as a directory only when
