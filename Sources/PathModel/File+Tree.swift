@@ -33,12 +33,15 @@ extension File {
     /// An error on one entry is passed to `failed` and the removal goes on with the others; a
     /// directory whose entries were not all removed is left in place.
     /// - Parameters:
+    ///   - ignoringVanished: an entry below this one that is gone when its turn comes (another
+    ///     process removed it first: ENOENT) counts as removed, not as a failure, as `rm -f` has it.
     ///   - confirm: asked before each step; false skips it (and, for `.descend`, the directory).
     ///   - removed: told of each entry removed.
     ///   - failed: told of each error.
     /// - Returns: whether everything was removed.
     @discardableResult
     public func removeTree(
+        ignoringVanished: Bool = false,
         confirm: (RemovalStep) -> Bool = { _ in true },
         removed: (File, FileKind) -> Void = { _, _ in },
         failed: (FileError) -> Void
@@ -71,16 +74,27 @@ extension File {
             var index = 0
             var complete = true
         }
-        func open(_ path: File, name: [UInt8], at parent: Int32, parentLength: Int) -> (DirectoryStream, Level)? {
-            guard confirm(.descend(path)) else { return nil }
+        /// Whether an entry's failure is only that it is gone, and that is allowed.
+        func vanished(_ error: Errno) -> Bool { ignoringVanished && error == .noSuchFileOrDirectory }
+        /// What opening a directory of the tree gave.
+        enum Opening {
+            case opened(DirectoryStream, Level)
+            /// Not opened: declined, or failed (and reported); the tree is not all removed.
+            case left
+            /// Gone already, and that is allowed.
+            case vanished
+        }
+        func open(_ path: File, name: [UInt8], at parent: Int32, parentLength: Int) -> Opening {
+            guard confirm(.descend(path)) else { return .left }
             do throws(Errno) {
                 let opened = try withCName(name) { (raw) throws(Errno) in try Sys.readDirectory(raw, at: parent) }
                 let level = Level(
                     name: name, identity: opened.identity, pathLength: parentLength, entries: opened.entries)
-                return (opened.stream, level)
+                return .opened(opened.stream, level)
             } catch {
+                if vanished(error) { return .vanished }
                 failed(FileError(.list, path, error))
-                return nil
+                return .left
             }
         }
         func unlink(_ name: [UInt8], at dir: Int32, directory: Bool) throws(Errno) {
@@ -89,7 +103,7 @@ extension File {
             }
         }
 
-        let opened: (DirectoryStream, Level)?
+        let opened: Opening
         do {
             opened = try withLocation(following: false) { (dir, name, _) throws(Errno) in
                 open(self, name: Array(UnsafeRawBufferPointer(start: name, count: strlen(name))), at: dir, parentLength: 0)
@@ -98,11 +112,10 @@ extension File {
             failed(FileError(.list, self, error))
             return false
         }
-        guard let top = opened else { return false }
-        var current = top.0
+        guard case .opened(var current, let top) = opened else { return false }
         defer { current.close() }
         var path = self
-        var stack = [top.1]
+        var stack = [top]
         var everything = true
         while var level = stack.last {
             if level.index < level.entries.count {
@@ -119,21 +132,23 @@ extension File {
                         }
                         kind = FileKind(mode: raw.mode)
                     } catch {
+                        if vanished(error) { continue }
                         failed(FileError(.remove, entryPath, error))
                         stack[stack.count - 1].complete = false
                         continue
                     }
                 }
                 if kind == .directory {
-                    if let (child, childLevel) = open(
-                        entryPath, name: entry.name, at: dir, parentLength: path.byteCount)
-                    {
+                    switch open(entryPath, name: entry.name, at: dir, parentLength: path.byteCount) {
+                    case .opened(let child, let childLevel):
                         current.close()
                         current = child
                         stack.append(childLevel)
                         path = entryPath
-                    } else {
+                    case .left:
                         stack[stack.count - 1].complete = false
+                    case .vanished:
+                        break
                     }
                     continue
                 }
@@ -145,6 +160,7 @@ extension File {
                     try unlink(entry.name, at: dir, directory: false)
                     removed(entryPath, kind!)
                 } catch {
+                    if vanished(error) { continue }
                     failed(FileError(.remove, entryPath, error))
                     stack[stack.count - 1].complete = false
                 }
@@ -185,8 +201,11 @@ extension File {
                     }
                     removed(finished, .directory)
                 } catch {
-                    failed(FileError(.removeDirectory, finished, error))
-                    done = false
+                    // A directory below the top that is gone was removed by someone else.
+                    if !(vanished(error) && !stack.isEmpty) {
+                        failed(FileError(.removeDirectory, finished, error))
+                        done = false
+                    }
                 }
             }
             if !done {

@@ -1,6 +1,7 @@
 @_spi(FaultInjection) import PathModel
 import Synchronization
 import SystemPackage
+import Glibc
 import Testing
 
 @testable import ShellCore
@@ -167,5 +168,43 @@ struct Fault: Sendable, CustomTestStringConvertible {
         let result = FaultPlan.$current.withValue(ReadFault().plan) { shell.run(line) }
         #expect(result.stderr == stderr)
         #expect(result.status == status)
+    }
+}
+
+/// Entries another process removes while `rm -r` walks: `rm -rf` treats them as removed, as GNU
+/// rm does; `rm -r` without `-f` reports them.
+@Suite struct VanishingEntryTests {
+    /// A plan that, at the first `call` on a path ending in `name`, removes `victims` (files, then
+    /// directories, as another process would) and lets the call fail with ENOENT.
+    static func vanishing(_ victims: [File], at calls: Set<SyscallName>, on name: String) -> FaultPlan {
+        FaultPlan { call, path in
+            guard calls.contains(call), path?.hasSuffix(name) == true else { return nil }
+            for victim in victims { _ = victim.withCString { unlink($0) == 0 || rmdir($0) == 0 } }
+            return .noSuchFileOrDirectory
+        }
+    }
+
+    @Test(
+        "An entry removed by someone else mid-walk",
+        arguments: [
+            ("a file, at its unlink", [SyscallName.unlink], "gone", ["d/gone"]),
+            ("a directory, at its opening", [SyscallName.open, .opendir], "sub", ["d/sub/x", "d/sub"]),
+        ])
+    func vanishes(_ name: String, _ calls: [SyscallName], _ entry: String, _ victims: [String]) throws {
+        for (line, stderr, status, removed) in [
+            ("rm -rf d", "", ShellCore.ExitStatus.success, true),
+            ("rm -r d", "rm: cannot remove 'd/\(entry)': No such file or directory\n", .failure, false),
+        ] {
+            let shell = TestShell()
+            try shell.write("d/gone", "")
+            try shell.write("d/sub/x", "")
+            try shell.write("d/kept", "")
+            let plan = Self.vanishing(victims.map(shell.path), at: Set(calls), on: entry)
+            let result = FaultPlan.$current.withValue(plan) { shell.run(line) }
+            #expect(result.stderr == stderr, "\(name): \(line)")
+            #expect(result.status == status, "\(name): \(line)")
+            #expect(shell.path("d").exists != removed, "\(name): \(line)")
+            #expect(!shell.path("d/kept").exists, "\(name): \(line)")
+        }
     }
 }

@@ -128,7 +128,9 @@ public struct RmCommand: ShellCommand {
         let asks = mayAsk(context)
         let progress = ProgressLine(context)
         defer { progress?.erase() }
+        // Under -f an entry that another process removed first is no failure, as in GNU rm.
         target.removeTree(
+            ignoringVanished: ignoreMissing,
             confirm: { step in
                 if context.isCancelled { return false }
                 guard asks else { return true }
