@@ -124,11 +124,15 @@ public struct Copier {
     private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
         var everything = true
         var pending: [TreeStep] = [.copy(source: source, info: info, destination: destination, existing: existing)]
+        // The directories being copied, from the top down to the current one, and their copies:
+        // one met again below itself (a bind mount inside itself) is not copied a second time.
+        var ancestors: [(identity: FileIdentity, copy: File)] = []
         while let step = pending.popLast() {
             if isCancelled() { return false }
             guard case .copy(let directory, let directoryInfo, var target, let targetInfo) = step else {
-                if case .finish(let sourceInfo, let target) = step, !finish(target, like: sourceInfo) {
-                    everything = false
+                if case .finish(let sourceInfo, let target) = step {
+                    ancestors.removeLast()
+                    if !finish(target, like: sourceInfo) { everything = false }
                 }
                 continue
             }
@@ -158,6 +162,7 @@ public struct Copier {
             target = target.anchored()
             let source = directory.anchored()
             pending.append(.finish(source: directoryInfo, destination: target))
+            ancestors.append((directoryInfo.identity, target))
             let nearSource = source.anchored(beyond: 0)
             let nearTarget = target.anchored(beyond: 0)
             let entries: [DirectoryEntry]
@@ -186,6 +191,11 @@ public struct Copier {
                     continue
                 }
                 if childInfo.kind == .directory {
+                    if let ancestor = ancestors.last(where: { $0.identity == childInfo.identity }) {
+                        failed(FileError(.directoryCycle, childTarget, .tooManySymbolicLinkLevels, destination: ancestor.copy))
+                        everything = false
+                        continue
+                    }
                     subdirectories.append(
                         .copy(
                             source: source.appending(name: entry.name), info: childInfo,

@@ -197,6 +197,14 @@ public final class DirectoryHandle: Sendable {
         }
     }
 
+    /// The (device, inode) of this directory itself, which tells a directory reached again
+    /// (through a bind mount of one of its ancestors) from a new one.
+    /// - Throws: `FileError` with operation `.stat`.
+    /// Corresponds to `fstat(2)`.
+    public func identity() throws(FileError) -> FileIdentity {
+        do { return try Sys.identity(fd: descriptor) } catch { throw FileError(.stat, file, error) }
+    }
+
     /// The target the symlink at `relative` below this directory holds, exactly as written in the
     /// link (a trailing or doubled slash is kept).
     /// - Throws: `FileError` with operation `.readLink` (`EINVAL` when it is not a symlink).

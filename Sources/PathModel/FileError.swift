@@ -15,6 +15,9 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
         case copyIntoItself
         /// Source and destination are the same file.
         case sameFile
+        /// A directory met again below itself (a bind mount inside itself) during a copy: its
+        /// copy at `path` would repeat the one being made at `destination`.
+        case directoryCycle
     }
 
     /// What was attempted.
@@ -64,6 +67,8 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot copy a directory, \(quoted), into itself, '\(destination?.string ?? "")'"
         case .sameFile:
             return "\(quoted) and '\(destination?.string ?? "")' are the same file"
+        case .directoryCycle:
+            return "will not create hard link \(quoted) to directory '\(destination?.string ?? "")'"
         }
         return phrase + ": " + reason
     }

@@ -177,6 +177,15 @@ private struct DuWalk {
                 continue
             }
             if entryInfo.kind == .directory {
+                // A directory that is its own ancestor (a bind mount inside itself) is said, not
+                // silently skipped as GNU du skips it.
+                let identity = entryInfo.identity
+                if let ancestor = root.info.identity == identity ? root : stack.last(where: { $0.info.identity == identity }) {
+                    context.stdout.flush()
+                    context.error(Diagnostics.fileSystemLoop(path, ancestor: ancestor.path))
+                    status = .failure
+                    continue
+                }
                 guard seen.insert(entryInfo.identity).inserted else { continue }
                 let own = usage(entryInfo)
                 do {

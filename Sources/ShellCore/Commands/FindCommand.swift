@@ -72,6 +72,8 @@ private struct FindWalk {
     /// An open directory being listed, with where the walk is in it.
     struct Frame {
         let reach: DirectoryReach
+        /// The directory's (device, inode), to tell a directory that is its own ancestor.
+        let identity: FileIdentity
         let path: [UInt8]
         let depth: Int
         let entries: [DirectoryEntry]
@@ -119,7 +121,7 @@ private struct FindWalk {
         examine(&visit)
         guard info.kind == .directory, command.maxDepth.map({ $0 > 0 }) ?? true else { return }
         var stack: [Frame] = []
-        enter(&stack, visit)
+        enter(&stack, visit, Result { () throws(FileError) in try visit.open() })
         // Each entry's path is spelled in one buffer, which a visit shares and gives back.
         var path: [UInt8] = []
         path.reserveCapacity(4096)
@@ -150,17 +152,30 @@ private struct FindWalk {
                     continue
                 }
             }
-            examine(&visit)
+            // A directory to descend into is opened first: one that is its own ancestor (a bind
+            // mount inside itself) is reported in its place, as GNU find reports it.
+            var opened: Result<DirectoryHandle, FileError>?
             if visit.kind == .directory, command.maxDepth.map({ depth < $0 }) ?? true {
-                enter(&stack, visit)
+                opened = Result { () throws(FileError) in try visit.open() }
+                if case .success(let handle) = opened, let identity = try? handle.identity(),
+                    let ancestor = stack.last(where: { $0.identity == identity })
+                {
+                    context.stdout.flush()
+                    context.error(Diagnostics.fileSystemLoop(path, ancestor: ancestor.path))
+                    status = .failure
+                    continue
+                }
             }
+            examine(&visit)
+            if let opened { enter(&stack, visit, opened) }
         }
     }
 
-    /// Opens and lists a directory and pushes it; a failure is reported and the walk goes on.
-    private mutating func enter(_ stack: inout [Frame], _ visit: FindVisit) {
+    /// Lists a directory just opened and pushes it; a failure is reported and the walk goes on.
+    private mutating func enter(_ stack: inout [Frame], _ visit: FindVisit, _ opened: Result<DirectoryHandle, FileError>) {
         do {
-            let handle = try visit.open()
+            let handle = try opened.get()
+            let identity = try handle.identity()
             var entries: [DirectoryEntry] = []
             try handle.forEachEntry(at: []) { entries.append($0) }
             let reach: DirectoryReach
@@ -169,7 +184,7 @@ private struct FindWalk {
             case .entry(let base, let path):
                 reach = DirectoryReach(opened: handle, at: path, from: base, depth: visit.depth)
             }
-            stack.append(Frame(reach: reach, path: visit.path, depth: visit.depth, entries: entries))
+            stack.append(Frame(reach: reach, identity: identity, path: visit.path, depth: visit.depth, entries: entries))
         } catch {
             report(visit.path, error)
         }

@@ -180,6 +180,30 @@ private struct ListingRun {
         var location: Location
         var shown: [UInt8]
         var isOperand: Bool
+        /// The directories above this one in the walk, to tell one that is its own ancestor.
+        var ancestors: Ancestors? = nil
+    }
+
+    /// The (device, inode) of each directory on the way down to a pending one, nearest first,
+    /// shared between siblings.
+    final class Ancestors: Sendable {
+        let identity: FileIdentity
+        let parent: Ancestors?
+
+        init(_ identity: FileIdentity, parent: Ancestors?) {
+            self.identity = identity
+            self.parent = parent
+        }
+
+        /// Whether `identity` is this directory's or one above it.
+        func contains(_ identity: FileIdentity) -> Bool {
+            var node: Ancestors? = self
+            while let current = node {
+                if current.identity == identity { return true }
+                node = current.parent
+            }
+            return false
+        }
     }
 
     /// A relative path longer than this is not handed to the kernel: the directory it leads to
@@ -326,6 +350,19 @@ private struct ListingRun {
             fail(LsCommand.Messages.cannotOpenDirectory, directory.shown, error, serious: directory.isOperand)
             return []
         }
+        var identity: FileIdentity?
+        if command.recursive {
+            identity = try? opened.identity()
+            if let identity, directory.ancestors?.contains(identity) == true {
+                // A bind mount of a directory inside itself: listed once, as GNU ls lists it.
+                writer.flush()
+                let spelled = directory.shown
+                let name = Quoting.needsQuoting(spelled) ? Quoting.ifNeeded(spelled) : String(decoding: spelled, as: UTF8.self)
+                context.error("\(name): \(LsCommand.Messages.alreadyListed)")
+                status = 2
+                return []
+            }
+        }
         if withHeader && records == nil {
             if !firstHeader { writer.blankLine() }
             firstHeader = false
@@ -376,12 +413,13 @@ private struct ListingRun {
                 anchor = parentAnchor
                 base = relative
             }
+            let ancestors = identity.map { Ancestors($0, parent: directory.ancestors) } ?? directory.ancestors
             for index in order where files[index].kind == .directory && !isDotOrDotDot(files[index].name) {
                 let name = files[index].name
                 subdirectories.append(
                     Pending(
                         location: .below(anchor, base.isEmpty ? name : joinedPath(base, name)),
-                        shown: joinedPath(directory.shown, name), isOperand: false))
+                        shown: joinedPath(directory.shown, name), isOperand: false, ancestors: ancestors))
             }
         }
         if records != nil {
@@ -478,6 +516,7 @@ extension LsCommand {
         static let cannotAccess = "cannot access"
         static let cannotOpenDirectory = "cannot open directory"
         static let readingDirectory = "reading directory"
+        static let alreadyListed = "not listing already-listed directory"
         static func invalidWidth(_ text: String) -> String { "invalid line width: \(Quoting.always(text))" }
         static func invalidWhen(_ value: String, option: String) -> String {
             "invalid argument \(Quoting.always(value)) for '\(option)'\n" + validWhen

@@ -125,7 +125,7 @@ public struct TreeCommand: ShellCommand {
             if error.errno != .brokenPipe { context.error("\(Messages.writeError): \(error.reason)") }
             return .failure
         }
-        return walk.failed ? Self.unopenedDirectory : walk.readFailedOnce ? .failure : .success
+        return walk.failed ? Self.unopenedDirectory : walk.readFailedOnce || walk.cycled ? .failure : .success
     }
 
     /// The paths listed in `operand` (`-` or `.`: standard input).
@@ -216,6 +216,8 @@ private struct Frame {
     var shownCount: Int
     /// The entries to list, filtered and in order.
     var nodes: [Node]
+    /// The directory's (device, inode), to tell a directory that is its own ancestor.
+    var identity: FileIdentity?
     /// The next entry to list.
     var index = 0
     /// The bytes this level added to the indentation of its entries.
@@ -238,6 +240,8 @@ private struct Walk {
     private(set) var failed = false
     /// Whether a directory failed while it was being read.
     private(set) var readFailedOnce = false
+    /// Whether a directory turned out to be its own ancestor.
+    private(set) var cycled = false
     /// The operand's path and its spelling, for messages.
     private var spelling = Spelling()
     /// Whether Ctrl-C stopped the walk.
@@ -325,7 +329,9 @@ private struct Walk {
         directories += 1
         prefix.removeAll(keepingCapacity: true)
         self.shown = shown
-        stack = [Frame(handle: handle, relative: [], steps: 0, shownCount: shown.count, nodes: nodes)]
+        stack = [
+            Frame(handle: handle, relative: [], steps: 0, shownCount: shown.count, nodes: nodes, identity: info.identity)
+        ]
         walk()
         stack.removeAll()
     }
@@ -494,11 +500,19 @@ private struct Walk {
                 if node.linkTarget == nil && command.maxLevel.map({ stack.count < $0 }) ?? true {
                     do {
                         let (handle, relative, steps) = try location(of: node.name, below: top)
-                        let nodes = try read(handle, relative)
-                        if !nodes.isEmpty {
-                            child = Frame(
-                                handle: handle, relative: relative, steps: steps, shownCount: shown.count,
-                                nodes: nodes)
+                        var identity = node.info?.identity
+                        if identity == nil { identity = try handle.info(at: relative).identity }
+                        if stack.contains(where: { $0.identity == identity }) {
+                            // A bind mount of a directory inside itself: drawn once, not again.
+                            line.append(contentsOf: Drawing.recursive)
+                            cycled = true
+                        } else {
+                            let nodes = try read(handle, relative)
+                            if !nodes.isEmpty {
+                                child = Frame(
+                                    handle: handle, relative: relative, steps: steps, shownCount: shown.count,
+                                    nodes: nodes, identity: identity)
+                            }
                         }
                     } catch where error.operation == .read {
                         // Opened, then failed while being read: said on standard error.
@@ -720,6 +734,7 @@ private enum Drawing {
     static let blank = Array("    ".utf8)
     static let arrow = Array(" -> ".utf8)
     static let openError = Array("  [\(TreeCommand.Messages.openError)]".utf8)
+    static let recursive = Array("  [\(TreeCommand.Messages.recursive)]".utf8)
 }
 
 /// Names and sizes written as tree(1) writes them.
@@ -815,5 +830,6 @@ extension TreeCommand {
         static let invalidLevel = "Invalid level, must be greater than 0."
         static let writeError = "write error"
         static let openError = "error opening dir"
+        static let recursive = "recursive, not followed"
     }
 }

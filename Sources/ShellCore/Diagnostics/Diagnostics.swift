@@ -12,6 +12,8 @@ public enum Diagnostics {
             return "cannot copy a directory, \(path), into itself, \(destination)"
         case .sameFile:
             return "\(path) and \(destination) are the same file"
+        case .directoryCycle:
+            return "will not create hard link \(path) to directory \(destination)"
         default:
             break
         }
@@ -23,6 +25,12 @@ public enum Diagnostics {
     public static func renderBare(_ error: FileError, as spelled: [UInt8]) -> String {
         let name = Quoting.needsQuoting(spelled) ? Quoting.ifNeeded(spelled) : String(decoding: spelled, as: UTF8.self)
         return "\(name): \(error.reason)"
+    }
+
+    /// GNU find's words for a directory that is one of its own ancestors (a bind mount inside
+    /// itself): `File system loop detected; 'x/sub/mnt' is part of the same file system loop as 'x'.`
+    static func fileSystemLoop(_ path: [UInt8], ancestor: [UInt8]) -> String {
+        "File system loop detected; \(Quoting.always(path)) is part of the same file system loop as \(Quoting.always(ancestor))."
     }
 
     private static func defaultPhrase(_ operation: FileError.Operation, destination: String) -> String {
@@ -43,7 +51,7 @@ public enum Diagnostics {
         case .setAttributes: return "cannot set attributes of"
         case .sync: return "cannot sync"
         case .resolve: return "cannot resolve"
-        case .copyIntoItself, .sameFile: return "cannot copy"
+        case .copyIntoItself, .sameFile, .directoryCycle: return "cannot copy"
         }
     }
 }
