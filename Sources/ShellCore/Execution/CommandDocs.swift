@@ -105,6 +105,11 @@ enum CommandDocs {
             the first time it is met, across all PATHs; so does a directory met twice. Symlinks are counted
             as themselves, never followed, except that a PATH written with a trailing slash (`link/`) names
             the directory the link leads to.
+
+            A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
+            inside itself — is counted once and reported: `du: File system loop detected; 'x/sub/mnt' is
+            part of the same file system loop as 'x'.`, and the exit status is 1 (GNU du skips it without a
+            word).
             """#,
         "echo": #"""
             `echo` writes its WORDs to standard output, separated by single spaces, followed by a newline.
@@ -162,6 +167,11 @@ enum CommandDocs {
             | `-print` | always; prints the path and a newline. |
             | `-print0` | always; prints the path and a NUL byte. |
             | `--json` | not a test: every entry selected is written as a file record in one JSON array, in place of `-print` (see [JSON output](../json.md)). |
+
+            A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
+            inside itself — is neither examined nor entered again: find says `find: File system loop
+            detected; 'x/sub/mnt' is part of the same file system loop as 'x'.`, as GNU find does, goes on,
+            and exits 1.
 
             `-maxdepth N` and `-mindepth N` apply wherever they are written: entries more than N levels
             below a PATH are not examined or entered, and entries fewer than N levels below are entered but
@@ -255,6 +265,10 @@ enum CommandDocs {
             `COLORTERM` is set. `--color=auto` also needs a terminal, and a non-empty `NO_COLOR` turns it off
             (an explicit `--color=always` still colours).
 
+            With `-R`, a directory that is one of its own ancestors, by (device, inode) — a directory
+            bind-mounted inside itself — is not listed again: `ls: x/sub/mnt: not listing already-listed
+            directory`, and the exit status is 2, as with GNU ls.
+
             Times are shown in UTC when the shell's `TZ` says UTC (`UTC`, `UTC0`, `:UTC`, `Etc/UTC`…), and
             otherwise in the process's local zone.
             """#,
@@ -346,6 +360,10 @@ enum CommandDocs {
 
             (shelf has no `--no-preserve-root`), and refuses `.` and `..`, also as the last component of a
             path (`rm: refusing to remove '.' or '..' directory: skipping 'd/..'`).
+
+            With `-f`, an entry that is gone when the walk reaches it (another process removed it first) is
+            no failure and does not keep its directory in place, as with GNU rm; without `-f` it is reported
+            (`rm: cannot remove 'd/x': No such file or directory`) and its directory stays.
 
             Ctrl-C stops the removal before the next entry; rm then exits with status 130.
 
@@ -469,6 +487,9 @@ enum CommandDocs {
               and `\ ` for a backslash and a space, `\ooo` for any other byte outside printable ASCII.
             - A directory that cannot be opened is marked `  [error opening dir]` on its line; the walk goes
               on with the rest and the exit status is 2.
+            - A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
+              inside itself — is marked `  [recursive, not followed]` and not entered again; the exit status
+              is 1 (tree(1) walks it again).
             - A directory that opens but then fails while it is read (an I/O error) is reported on standard
               error, `tree: error reading 'd/sub': Input/output error`, and the exit status is 1 (tree(1)
               says nothing and exits 0).
