@@ -135,14 +135,15 @@ struct ListingTests {
         }
     }
 
-    @Test("A readdir failure in mid-listing is reported, not swallowed")
+    @Test("A readdir failure in mid-listing is reported as a read of the directory, not swallowed")
     func readdirFailure() throws {
         try withScratch { dir in
             try Self.populate(dir)
             let error = #expect(throws: FileError.self) {
                 try injecting(failing(.readdir, with: .ioError)) { try dir.entries() }
             }
-            #expect(error == FileError(.list, dir, .ioError))
+            // Opened, then failed while read: `.read`, where a directory that will not open is `.list`.
+            #expect(error == FileError(.read, dir, .ioError))
         }
     }
 
