@@ -40,12 +40,13 @@ private func hostileShell(environment: [String: String] = [:]) throws -> TestShe
         #expect(!actual.stdout.contains("\u{1B}") && !actual.stdout.contains("\r"))
     }
 
-    @Test func treeEscapesAsTreeDoes() throws {
+    @Test(arguments: ["C", "C.UTF-8"])
+    func treeEscapesAsTreeDoes(_ locale: String) throws {
         guard ReferenceTool.isInstalled("/usr/bin/tree") else { return }
-        let shell = try hostileShell()
-        // shelf escapes as tree does in a UTF-8 locale: code points of valid UTF-8, bytes of the rest.
+        let shell = try hostileShell(environment: ["LC_ALL": locale])
+        // As tree in each locale: in UTF-8 code points of valid UTF-8 and bytes of the rest; in C bytes.
         let expected = try ReferenceTool.run(
-            "/usr/bin/tree", ["--noreport"], in: shell.directory.file, environment: ["LC_ALL": "C.UTF-8"])
+            "/usr/bin/tree", ["--noreport"], in: shell.directory.file, environment: ["LC_ALL": locale])
         let actual = shell.runOnTerminal("tree --noreport")
         #expect(actual.stdout == expected.stdout)
         #expect(!actual.stdout.contains("\u{1B}") && !actual.stdout.contains("\r"))
@@ -119,5 +120,20 @@ private func hostileShell(environment: [String: String] = [:]) throws -> TestShe
     func quotesAsGNUShellEscape(_ label: String, _ name: [UInt8], _ ifNeeded: String, _ always: String) {
         #expect(Quoting.ifNeeded(name) == ifNeeded, "\(label)")
         #expect(Quoting.always(name) == always, "\(label)")
+    }
+
+    /// In the C locale every byte outside printable ASCII is escaped, UTF-8 or not.
+    @Test(
+        arguments: [
+            ("plain", Array("a b".utf8), "'a b'", "'a b'"),
+            ("é alone", Array("é".utf8), "''$'\\303\\251'", "''$'\\303\\251'"),
+            ("é inside", Array("café.txt".utf8), "'caf'$'\\303\\251''.txt'", "'caf'$'\\303\\251''.txt'"),
+            ("Japanese", Array("日".utf8), "''$'\\346\\227\\245'", "''$'\\346\\227\\245'"),
+        ] as [(String, [UInt8], String, String)])
+    func quotesAsGNUShellEscapeInTheCLocale(_ label: String, _ name: [UInt8], _ ifNeeded: String, _ always: String) {
+        CharacterEncoding.$current.withValue(.ascii) {
+            #expect(Quoting.ifNeeded(name) == ifNeeded, "\(label)")
+            #expect(Quoting.always(name) == always, "\(label)")
+        }
     }
 }

@@ -61,7 +61,7 @@ private func makeDeepTree(below root: String, depth: Int) throws {
         let deepest = deepestFile(below: "d", depth: 10_000)
         let cases: [(line: String, last: String)] = [
             ("ls -R d", "\(deepest.dropLast(2)):\nf\n"),
-            ("tree --noreport d", "\u{2514}\u{2500}\u{2500} f\n"),
+            ("tree --noreport d", "`-- f\n"),
             ("tree d", "\n10000 directories, 1 file\n"),
             ("find d -name f", deepest + "\n"),
             ("du -a d", "\td\n"),

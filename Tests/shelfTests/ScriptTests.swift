@@ -82,7 +82,7 @@ import Testing
 
     @Test(
         "tree --fromfile reads standard input for . and -",
-        arguments: [(".", ".\n└── x\n    ├── 1\n    └── 2\n\n2 directories, 2 files\n"), ("-", "-\n└── x\n    ├── 1\n    └── 2\n\n2 directories, 2 files\n")])
+        arguments: [(".", ".\n`-- x\n    |-- 1\n    `-- 2\n\n2 directories, 2 files\n"), ("-", "-\n`-- x\n    |-- 1\n    `-- 2\n\n2 directories, 2 files\n")])
     func treeFromStandardInput(_ operand: String, _ expected: String) throws {
         let result = try Self.shelf(["-c", "tree --fromfile \(operand)"], input: "x/1\nx/2\n")
         #expect(result.stdout == expected)

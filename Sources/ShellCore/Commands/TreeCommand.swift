@@ -1,7 +1,8 @@
 import PathModel
 
 /// `tree [-adfhs] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [DIRECTORY...]`:
-/// list directories as an indented tree, as tree(1) does in a UTF-8 locale.
+/// list directories as an indented tree, as tree(1) does: with box-drawing lines and UTF-8 names in
+/// a UTF-8 locale, with ASCII lines and escaped names in any other.
 ///
 /// The walk streams: each line is written as soon as its entry is known, and memory holds only
 /// the listings of the directories on the current path. It is iterative (no recursion), and it
@@ -97,7 +98,8 @@ public struct TreeCommand: ShellCommand {
                 ?? (context.stdout.isTerminal && ListingColors.isConfigured(environment)
                     && !ListingColors.isDisabled(environment)))
         var walk = Walk(
-            command: self, output: context.stdout, colors: colored ? ListingColors(environment: environment, base: .none) : nil,
+            command: self, output: context.stdout, encoding: CharacterEncoding.current,
+            colors: colored ? ListingColors(environment: environment, base: .none) : nil,
             isCancelled: { context.isCancelled }, readFailed: { context.report($0) })
         if json { context.stdout.write("[") }
         for operand in operands.isEmpty ? [Argument(".")] : operands {
@@ -228,6 +230,10 @@ private struct Frame {
 private struct Walk {
     let command: TreeCommand
     let output: OutputStream
+    /// The locale's character set, which names are written in.
+    let encoding: CharacterEncoding
+    /// The lines drawn in that character set.
+    let drawing: Drawing
     /// The colours names are written in; nil for none.
     let colors: ListingColors?
     let isCancelled: () -> Bool
@@ -269,11 +275,13 @@ private struct Walk {
     private static let handleDepth = 64
 
     init(
-        command: TreeCommand, output: OutputStream, colors: ListingColors?, isCancelled: @escaping () -> Bool,
-        readFailed: @escaping (FileError) -> Void
+        command: TreeCommand, output: OutputStream, encoding: CharacterEncoding, colors: ListingColors?,
+        isCancelled: @escaping () -> Bool, readFailed: @escaping (FileError) -> Void
     ) {
         self.command = command
         self.output = output
+        self.encoding = encoding
+        drawing = Drawing(encoding)
         self.colors = colors
         self.isCancelled = isCancelled
         self.readFailed = readFailed
@@ -294,7 +302,7 @@ private struct Walk {
             // Nothing there: tree names it, counts nothing and fails.
             failed = true
             if command.json { return writeJSONOperand(shown, info: nil, error: error, opensContents: false) }
-            TreeText.appendName(shown, to: &line)
+            TreeText.appendName(shown, in: encoding, to: &line)
             line.append(contentsOf: Drawing.openError)
             endLine()
             return
@@ -348,7 +356,7 @@ private struct Walk {
             failed = true
             if command.json { return writeJSONOperand(operand.bytes, info: nil, error: error, opensContents: false) }
             line.removeAll(keepingCapacity: true)
-            TreeText.appendName(operand.bytes, to: &line)
+            TreeText.appendName(operand.bytes, in: encoding, to: &line)
             line.append(contentsOf: Drawing.openError)
             endLine()
             return
@@ -365,7 +373,7 @@ private struct Walk {
             if rootChildren.isEmpty { output.write("]}") }
         } else {
             line.removeAll(keepingCapacity: true)
-            TreeText.appendName(operand.bytes, to: &line)
+            TreeText.appendName(operand.bytes, in: encoding, to: &line)
             endLine()
         }
         guard !rootChildren.isEmpty else { return }
@@ -400,13 +408,13 @@ private struct Walk {
             } else {
                 line.removeAll(keepingCapacity: true)
                 line.append(contentsOf: prefix)
-                line.append(contentsOf: isLast ? Drawing.lastBranch : Drawing.branch)
-                TreeText.appendName(command.fullPath ? path : name, to: &line)
+                line.append(contentsOf: isLast ? drawing.lastBranch : drawing.branch)
+                TreeText.appendName(command.fullPath ? path : name, in: encoding, to: &line)
                 endLine()
             }
             if descends {
                 stack[top].prefixCount = prefix.count
-                prefix.append(contentsOf: isLast ? Drawing.blank : Drawing.vertical)
+                prefix.append(contentsOf: isLast ? drawing.blank : drawing.vertical)
                 stack.append((children, 0, prefix.count, path))
             }
             if output.isBroken { return }
@@ -472,7 +480,7 @@ private struct Walk {
 
             line.removeAll(keepingCapacity: true)
             line.append(contentsOf: prefix)
-            line.append(contentsOf: isLast ? Drawing.lastBranch : Drawing.branch)
+            line.append(contentsOf: isLast ? drawing.lastBranch : drawing.branch)
             if command.sizes != .none { appendSize(node.size) }
             if command.fullPath || command.json {
                 shown.removeSubrange(stack[top].shownCount...)
@@ -485,7 +493,7 @@ private struct Walk {
                 line.append(contentsOf: Drawing.arrow)
                 if dangling, let colors, let missing = colors.missing(orphanFallback: false) {
                     line.append(contentsOf: colors.start(missing))
-                    TreeText.appendName(target, to: &line)
+                    TreeText.appendName(target, in: encoding, to: &line)
                     line.append(contentsOf: colors.end)
                 } else {
                     appendName(target, matching: target, info: node.targetInfo)
@@ -534,7 +542,7 @@ private struct Walk {
             }
             if cancelled || output.isBroken { return }
             if var child {
-                let indent = isLast ? Drawing.blank : Drawing.vertical
+                let indent = isLast ? drawing.blank : drawing.vertical
                 prefix.append(contentsOf: indent)
                 child.indent = indent.count
                 stack.append(child)
@@ -649,10 +657,10 @@ private struct Walk {
             let sequence = colors.sequence(
                 name: name, kind: info.kind, mode: info.mode, linkCount: info.linkCount, targetMissing: dangling)
         else {
-            return TreeText.appendName(shown, to: &line)
+            return TreeText.appendName(shown, in: encoding, to: &line)
         }
         line.append(contentsOf: colors.start(sequence))
-        TreeText.appendName(shown, to: &line)
+        TreeText.appendName(shown, in: encoding, to: &line)
         line.append(contentsOf: colors.end)
     }
 
@@ -725,13 +733,22 @@ private struct Walk {
     }
 }
 
-/// The pieces tree(1) draws lines with in a UTF-8 locale. Its vertical bar is followed by two
-/// no-break spaces (U+00A0) and a space, so that terminals do not trim it.
-private enum Drawing {
-    static let branch = Array("├── ".utf8)
-    static let lastBranch = Array("└── ".utf8)
-    static let vertical = Array("│\u{A0}\u{A0} ".utf8)
-    static let blank = Array("    ".utf8)
+/// The pieces tree(1) draws lines with: box-drawing characters in a UTF-8 locale, its vertical
+/// bar followed by two no-break spaces (U+00A0) and a space so that terminals do not trim it;
+/// `|-- `, `` `-- `` and `|   ` in any other.
+private struct Drawing {
+    let branch: [UInt8]
+    let lastBranch: [UInt8]
+    let vertical: [UInt8]
+    let blank = Array("    ".utf8)
+
+    init(_ encoding: CharacterEncoding) {
+        let pieces = encoding == .utf8 ? ["├── ", "└── ", "│\u{A0}\u{A0} "] : ["|-- ", "`-- ", "|   "]
+        branch = Array(pieces[0].utf8)
+        lastBranch = Array(pieces[1].utf8)
+        vertical = Array(pieces[2].utf8)
+    }
+
     static let arrow = Array(" -> ".utf8)
     static let openError = Array("  [\(TreeCommand.Messages.openError)]".utf8)
     static let recursive = Array("  [\(TreeCommand.Messages.recursive)]".utf8)
@@ -739,17 +756,18 @@ private enum Drawing {
 
 /// Names and sizes written as tree(1) writes them.
 enum TreeText {
-    /// Appends `name` as tree(1) prints names in a UTF-8 locale, whether or not the output is a
-    /// terminal: valid UTF-8 keeps its printable characters and writes the others as `\ooo` (the
-    /// code point in octal, `\011` for a tab); a name that is not valid UTF-8 is written byte by
-    /// byte, with `\t`-style escapes for BEL…CR, `\\` and `\ ` for backslash and space, `\ooo`
-    /// for every other byte outside printable ASCII.
-    static func appendName(_ name: [UInt8], to line: inout [UInt8]) {
-        if !name.contains(where: { $0 < 0x20 || $0 >= 0x7F }) {
+    /// Appends `name` as tree(1) prints names in a locale of `encoding`, whether or not the output
+    /// is a terminal. In a UTF-8 locale, valid UTF-8 keeps its printable characters and writes the
+    /// others as `\ooo` (the code point in octal, `\011` for a tab). A name that is not valid
+    /// UTF-8, and in any other locale every name, is written byte by byte, with `\t`-style escapes
+    /// for BEL…CR, `\\` and `\ ` for backslash and space, `\ooo` for every other byte outside
+    /// printable ASCII.
+    static func appendName(_ name: [UInt8], in encoding: CharacterEncoding, to line: inout [UInt8]) {
+        if encoding == .utf8 && !name.contains(where: { $0 < 0x20 || $0 >= 0x7F }) {
             line.append(contentsOf: name)
             return
         }
-        if let text = String(validating: name, as: UTF8.self) {
+        if encoding == .utf8, let text = String(validating: name, as: UTF8.self) {
             for scalar in text.unicodeScalars {
                 if isPrintable(scalar) {
                     UTF8.encode(scalar) { line.append($0) }

@@ -1,7 +1,9 @@
-/// Quoting of names for messages and terminal listings, as GNU's quotearg does.
+/// Quoting of names for messages and terminal listings, as GNU's quotearg does in the running
+/// command's locale (`CharacterEncoding.current`): in a UTF-8 locale printable UTF-8 stays as it
+/// is, in any other every byte outside printable ASCII is escaped (`é` is `''$'\303\251'`).
 public enum Quoting {
     /// GNU's `shell-escape-always` style, used in messages: always quoted, `'a b'`, `"it's"`,
-    /// `'a'$'\n''b'`. Printable UTF-8 stays as it is; control characters and invalid bytes become
+    /// `'a'$'\n''b'`. Printable text stays as it is; control characters and invalid bytes become
     /// `$'\n'` / `$'\351'` escapes.
     public static func always(_ bytes: [UInt8]) -> String { quote(bytes, always: true) }
 
@@ -24,9 +26,11 @@ public enum Quoting {
     /// The bytes quotearg's shell styles quote wherever they stand (`,`, `]`, `%`, `+`, `:` do not count).
     private static let shellSpecial: Set<UInt8> = Set(" \t!\"$&'()*;<=>?[\\^`|".utf8)
 
-    /// Whether `bytes` are valid UTF-8 without control characters, so that a terminal shows them as
-    /// they are: no newline, tab or escape sequence, no C1 control, no invalid byte.
+    /// Whether a terminal in the locale shows `bytes` as they are: printable ASCII only, or in a
+    /// UTF-8 locale valid UTF-8 without control characters (no newline, tab or escape sequence,
+    /// no C1 control, no invalid byte).
     public static func isPrintable(_ bytes: [UInt8]) -> Bool {
+        if CharacterEncoding.current == .ascii { return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
         guard let text = String(validating: bytes, as: UTF8.self) else { return false }
         return !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }
     }
@@ -56,10 +60,11 @@ public enum Quoting {
             result += "$'" + escapes + "'"
             escapes = ""
         }
+        let encoding = CharacterEncoding.current
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            let length = sequenceLength(bytes, at: index)
+            let length = sequenceLength(bytes, at: index, in: encoding)
             if length > 1 || (byte >= 0x20 && byte < 0x7F) {
                 flushEscapes()
                 run.append(contentsOf: bytes[index..<(index + length)])
@@ -75,8 +80,12 @@ public enum Quoting {
         return result
     }
 
-    /// The length of a valid UTF-8 sequence of two or more bytes at `index` that is printable, else 1.
-    private static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+    /// The length of a valid UTF-8 sequence of two or more bytes at `index` that is printable in a
+    /// UTF-8 locale, else 1.
+    private static func sequenceLength(
+        _ bytes: [UInt8], at index: Int, in encoding: CharacterEncoding
+    ) -> Int {
+        guard encoding == .utf8 else { return 1 }
         let lead = bytes[index]
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 1
         guard length > 1, index + length <= bytes.count,

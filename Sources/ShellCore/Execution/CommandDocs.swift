@@ -245,6 +245,12 @@ enum CommandDocs {
             name that the shell would need quoted is shown quoted (`'b c'`, `'new'$'\n''line'`); the other
             names then get a leading blank so that the names line up.
 
+            What counts as printable follows the locale, as in GNU ls: in a UTF-8 locale (the first of
+            `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not empty names a UTF-8 codeset) `é` is shown as
+            it is; in any other (`C`, `POSIX`, unset) every byte outside printable ASCII is escaped on a
+            terminal (`''$'\303\251'`), and column widths count printable ASCII bytes only. Messages quote
+            names the same way.
+
             `-l` shows, for each file, its mode string (type, permissions, set-user-id, set-group-id and
             sticky as `s`/`S`/`t`/`T`), link count, owner and group names (numbers when the databases have
             none), size (`major, minor` for devices; `1.0K`, `12M` with `-h`, rounded up), modification date
@@ -424,8 +430,8 @@ enum CommandDocs {
 
             | Directive | Meaning |
             |-----------|---------|
-            | `%n` | the name as given (on a terminal, a name with control characters or bytes that are not UTF-8 is written in shell-escape quoting, `'a'$'\n''b'`; GNU writes it as it is) |
-            | `%N` | the name quoted, with ` -> ` and the quoted target for a symbolic link (quoted only when FORMAT contains `%N` exactly, as GNU stat decides) |
+            | `%n` | the name as given (on a terminal, a name the locale cannot show, with control characters, bytes that are not UTF-8 or, outside a UTF-8 locale, any byte outside printable ASCII, is written in shell-escape quoting, `'a'$'\n''b'`; GNU writes it as it is) |
+            | `%N` | the name quoted, with ` -> ` and the quoted target for a symbolic link (quoted only when FORMAT contains `%N` exactly, as GNU stat decides); as in GNU, outside a UTF-8 locale every byte outside printable ASCII is escaped (`''$'\303\251'`) |
             | `%s` | size in bytes |
             | `%b` | blocks allocated |
             | `%B` | the size of a block `%b` counts: 512 |
@@ -469,22 +475,28 @@ enum CommandDocs {
             """#,
         "tree": #"""
             Lists each DIRECTORY (the current directory when none is given) as an indented tree, the way
-            tree(1) 2.1 does in a UTF-8 locale (`LC_ALL=C.UTF-8`), and ends with a count of the directories
-            and files listed.
+            tree(1) 2.1 does, and ends with a count of the directories and files listed.
 
             - The first line of each listing is the operand as given; the entries below it are drawn with
-              `├── `, `└── `, `│   ` and four spaces. As in tree, the vertical bar is followed by two
-              no-break spaces (U+00A0) and a space.
+              lines that follow the locale, as tree's do. In a UTF-8 locale they are `├── `, `└── `, `│   `
+              and four spaces (as in tree, the vertical bar is followed by two no-break spaces, U+00A0, and a
+              space); in any other locale `|-- `, `` `-- ``, `|   ` and four spaces.
+            - The locale comes from the shell's variables (the environment shelf started with): the first of
+              `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not empty decides, and it is a UTF-8 locale when
+              its codeset is UTF-8 (`C.UTF-8`, `en_US.utf8`). Unset, `C`, `POSIX` or any other codeset is
+              not, and `LC_ALL=C shelf -c tree` draws in ASCII.
             - Entries are sorted by the bytes of their names, which is also how tree sorts in the C and
               C.UTF-8 locales.
             - Names starting with a dot are left out unless `-a` is given; `.` and `..` never appear.
             - A symbolic link is shown as `name -> target` (the target exactly as written in the link) and is
               never followed. A link to a directory counts as a directory (and passes `-d` and `--dirsfirst`),
               a dangling link as a file.
-            - Names are printed as tree prints them, on a terminal and on a pipe alike: printable UTF-8 as it
-              is, other characters of a valid UTF-8 name as `\ooo` (the code point in octal, `\011` for a tab).
-              A name that is not valid UTF-8 is written byte by byte: `\t`-style escapes for BEL to CR, `\\`
-              and `\ ` for a backslash and a space, `\ooo` for any other byte outside printable ASCII.
+            - Names are printed as tree prints them, on a terminal and on a pipe alike. In a UTF-8 locale:
+              printable UTF-8 as it is, other characters of a valid UTF-8 name as `\ooo` (the code point in
+              octal, `\011` for a tab). A name that is not valid UTF-8, and in any other locale every name, is
+              written byte by byte: `\t`-style escapes for BEL to CR, `\\` and `\ ` for a backslash and a
+              space, `\ooo` for any other byte outside printable ASCII (`é` is `\303\251`, `a b` is `a\ b`).
+            - `-J` writes names the same way in every locale, as tree does (see [JSON output](../json.md)).
             - A directory that cannot be opened is marked `  [error opening dir]` on its line; the walk goes
               on with the rest and the exit status is 2.
             - A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted

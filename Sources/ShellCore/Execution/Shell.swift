@@ -97,8 +97,15 @@ public final class Shell {
         return (status, ignored, lastFailed)
     }
 
-    /// Expands, parses and runs one command with its redirections.
+    /// Expands, parses and runs one command with its redirections, in the character set its
+    /// locale variables name (which its output and messages quote and draw with).
     private func run(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
+        CharacterEncoding.$current.withValue(state.characterEncoding) {
+            runInLocale(command, allowIgnoreMarker: allowIgnoreMarker)
+        }
+    }
+
+    private func runInLocale(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
         var arguments = command.words.map { Expander.expand($0, state: state) }
         var ignoreFailure = false
         if allowIgnoreMarker, arguments[0].bytes.count > 1, arguments[0].bytes[0] == 0x2D {

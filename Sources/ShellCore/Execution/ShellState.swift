@@ -49,6 +49,9 @@ public final class ShellState {
         return File.home
     }
 
+    /// The character set the locale variables (`LC_ALL`, `LC_CTYPE`, `LANG`) name.
+    public var characterEncoding: CharacterEncoding { CharacterEncoding { environment[$0] } }
+
     /// The user's well-known places as this shell's variables place them (`@docs`, `@config`…).
     public var places: WellKnownPlaces { WellKnownPlaces(environment: environment) }
 

@@ -1,8 +1,11 @@
-/// How many terminal columns text takes, as `wcwidth(3)` counts them in a UTF-8 locale.
+/// How many terminal columns text takes, as GNU ls counts them in the running command's locale
+/// (`CharacterEncoding.current`).
 ///
-/// East Asian wide and fullwidth characters (CJK, Hangul, most emoji) take two columns;
-/// combining marks, format characters and control characters take none; everything else takes
-/// one. A byte that is not part of valid UTF-8 counts one column, as `mbsnwidth` counts it.
+/// In a UTF-8 locale (where ls asks `mbsnwidth`), East Asian wide and fullwidth characters (CJK,
+/// Hangul, most emoji) take two columns; combining marks, format characters and control
+/// characters take none; everything else takes one, and so does a byte that is not part of valid
+/// UTF-8. In any other locale only printable ASCII takes a column, one a byte (ls counts the
+/// bytes `isprint` accepts).
 ///
 ///     DisplayWidth.of(Array("abc".utf8))     // 3
 ///     DisplayWidth.of(Array("日本".utf8))    // 4
@@ -11,6 +14,7 @@ public enum DisplayWidth {
     /// The columns `bytes` take.
     public static func of<Bytes: Collection>(_ bytes: Bytes) -> Int where Bytes.Element == UInt8 {
         if !bytes.contains(where: { $0 >= 0x7F || $0 < 0x20 }) { return bytes.count }
+        if CharacterEncoding.current == .ascii { return bytes.count { $0 >= 0x20 && $0 < 0x7F } }
         var width = 0
         var iterator = bytes.makeIterator()
         var decoder = UTF8()

@@ -242,7 +242,7 @@ func makeListingFixture(_ shell: TestShell) throws {
         guard ReferenceTool.isInstalled("/usr/bin/ls"), File(path: "/usr/lib/locale/C.utf8").exists else {
             return
         }
-        let shell = TestShell()
+        let shell = TestShell(environment: ["LC_ALL": "C.UTF-8"])
         for name in ["日本語", "abc", "e\u{301}", "한국어 이름", "x", "emoji😀", "ｱｲｳ"] { try shell.write(name) }
         let expected = try ReferenceTool.run(
             "/usr/bin/ls", ["-C", "--quoting-style=shell-escape", "-w", "24"], in: shell.directory.file,

@@ -4,9 +4,13 @@ import Testing
 
 @testable import ShellCore
 
-// Expected outputs were taken from tree v2.1.0 run with LC_ALL=C.UTF-8 on the same fixtures.
-// In the tables a vertical bar is written `│   `; tree follows it with two no-break spaces and a
-// space, which `drawn(_:)` puts back.
+// Expected outputs were taken from tree v2.1.0 run with LC_ALL=C.UTF-8 on the same fixtures, and
+// the shells that check them run in that locale (`utf8Locale`); `TreeLocaleTests` compares both
+// locales with tree(1). In the tables a vertical bar is written `│   `; tree follows it with two
+// no-break spaces and a space, which `drawn(_:)` puts back.
+
+/// The locale the tables were taken in, in which tree draws box characters.
+private let utf8Locale = ["LC_ALL": "C.UTF-8"]
 
 /// tree's text with each `│   ` turned into the `│`, two U+00A0 and a space it really prints.
 private func drawn(_ text: String) -> String {
@@ -28,8 +32,8 @@ struct TreeRow: CustomTestStringConvertible, Sendable {
 ///     d/a.txt (3 bytes)  d/big (5000)  d/sub/b.txt (6)  d/sub/deep/
 ///     e/huge (1300000)   sp ace/x y    日本/ファイル.txt  z.c
 ///     .hfile  .hid/      linkdir -> d  dangling -> nowhere
-private func makeFixture() throws -> TestShell {
-    let shell = TestShell()
+private func makeFixture(locale: [String: String] = utf8Locale) throws -> TestShell {
+    let shell = TestShell(environment: locale)
     try shell.write("d/a.txt", "hi\n")
     try shell.write("d/big", String(repeating: "x", count: 5000))
     try shell.write("d/sub/b.txt", "hello\n")
@@ -375,12 +379,27 @@ private func makeFixture() throws -> TestShell {
         ] as [(String, [UInt8], String)])
     func namesAreEscapedAsTreeDoes(_ label: String, _ name: [UInt8], _ expected: String) {
         var line: [UInt8] = []
-        TreeText.appendName(name, to: &line)
+        TreeText.appendName(name, in: .utf8, to: &line)
+        #expect(String(decoding: line, as: UTF8.self) == expected, "\(label)")
+    }
+
+    @Test(
+        arguments: [
+            ("plain ASCII", Array("a.txt".utf8), "a.txt"),
+            ("space and backslash", Array("x y\\z".utf8), "x\\ y\\\\z"),
+            ("tab", Array("tab\there".utf8), "tab\\there"),
+            ("é byte by byte", Array("é".utf8), "\\303\\251"),
+            ("Japanese byte by byte", Array("日".utf8), "\\346\\227\\245"),
+            ("invalid byte", Array("bad".utf8) + [0xFE], "bad\\376"),
+        ] as [(String, [UInt8], String)])
+    func namesAreEscapedAsTreeDoesInTheCLocale(_ label: String, _ name: [UInt8], _ expected: String) {
+        var line: [UInt8] = []
+        TreeText.appendName(name, in: .ascii, to: &line)
         #expect(String(decoding: line, as: UTF8.self) == expected, "\(label)")
     }
 
     @Test func oddNamesAreEscapedOnAPipeToo() throws {
-        let shell = TestShell()
+        let shell = TestShell(environment: utf8Locale)
         try shell.path("d").makeDirectory()
         try shell.path("d").appending(name: Array("bad".utf8) + [0xFF]).createFile()
         try shell.path("d").appending(name: Array("nl\nx".utf8)).createFile()
@@ -482,7 +501,7 @@ private func makeFixture() throws -> TestShell {
     }
 
     @Test func tenThousandLevelsDoNotOverflowTheStack() throws {
-        let shell = TestShell()
+        let shell = TestShell(environment: utf8Locale)
         // Built from the bottom up in chunks of 500 levels, so that no path passes PATH_MAX:
         // chain/a/…/a/chain/a/…/a/chain/…
         let segment = Array(repeating: "a", count: 500).joined(separator: "/")
@@ -542,8 +561,9 @@ struct TreeComparisonTests {
         try compare(shell, arguments)
     }
 
-    @Test func matchesTreeOnOddNames() throws {
-        let shell = TestShell()
+    @Test(arguments: [["LC_ALL": "C"], utf8Locale])
+    func matchesTreeOnOddNames(_ locale: [String: String]) throws {
+        let shell = TestShell(environment: locale)
         let names: [[UInt8]] = [
             Array("tab\there".utf8), Array("nl\nx".utf8), Array("back\\slash".utf8),
             Array("bad".utf8) + [0xFF],
@@ -553,12 +573,12 @@ struct TreeComparisonTests {
         ]
         for name in names { try shell.directory.file.appending(name: name).createFile() }
         try shell.path("lnk").makeSymlink(to: File(bytes: Array("ta\trget/".utf8)))
-        try compare(shell, [])
-        try compare(shell, ["-f"])
+        try compare(shell, [], locale: locale)
+        try compare(shell, ["-f"], locale: locale)
     }
 
     @Test func matchesTreeOnHumanSizes() throws {
-        let shell = TestShell()
+        let shell = TestShell(environment: utf8Locale)
         for size in [
             0, 999, 1023, 1024, 1075, 1076, 1280, 1792, 10188, 10189, 10240, 10752, 11776, 1_048_575,
             1_048_576,
@@ -568,12 +588,83 @@ struct TreeComparisonTests {
         try compare(shell, ["-h"])
     }
 
-    private func compare(_ shell: TestShell, _ arguments: [String]) throws {
-        let expected = try RealTree.run(arguments, in: shell.directory.file)
+    private func compare(_ shell: TestShell, _ arguments: [String], locale: [String: String] = utf8Locale) throws {
+        let expected = try RealTree.run(arguments, in: shell.directory.file, locale: locale)
         let line = (["tree"] + arguments.map { "'" + $0 + "'" }).joined(separator: " ")
         let result = shell.run(line)
         #expect(shell.stdout.contents == expected.stdout, "tree \(arguments)")
         #expect(result.status.code == expected.status, "tree \(arguments)")
+    }
+}
+
+/// Locale variables for a run of shelf's tree and of tree(1), which draw with box characters in a
+/// UTF-8 locale and with ASCII in any other.
+struct LocaleRow: CustomTestStringConvertible, Sendable {
+    let name: String
+    /// `LC_ALL`, `LC_CTYPE` and `LANG` as set; a missing one is unset.
+    let variables: [String: String]
+    var testDescription: String { name }
+
+    static let rows = [
+        LocaleRow(name: "LC_ALL=C", variables: ["LC_ALL": "C"]),
+        LocaleRow(name: "LC_ALL=C.UTF-8", variables: ["LC_ALL": "C.UTF-8"]),
+        LocaleRow(name: "LC_ALL=POSIX", variables: ["LC_ALL": "POSIX"]),
+        LocaleRow(name: "nothing set", variables: [:]),
+        LocaleRow(name: "LANG=C.UTF-8", variables: ["LANG": "C.UTF-8"]),
+        LocaleRow(name: "LC_CTYPE=C.utf8 over LANG=C", variables: ["LC_CTYPE": "C.utf8", "LANG": "C"]),
+        LocaleRow(name: "LC_ALL=C over LC_CTYPE=C.UTF-8", variables: ["LC_ALL": "C", "LC_CTYPE": "C.UTF-8"]),
+        LocaleRow(name: "an empty LC_ALL leaves LANG=C.UTF-8", variables: ["LC_ALL": "", "LANG": "C.UTF-8"]),
+    ]
+
+    /// A test shell with these variables and no other locale variable.
+    func shell() -> TestShell {
+        let shell = TestShell(environment: variables)
+        if variables["LC_ALL"] == nil { shell.state.environment["LC_ALL"] = nil }
+        return shell
+    }
+}
+
+/// tree draws and escapes as tree(1) does in the locale the shell's variables name.
+@Suite(.enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"))
+struct TreeLocaleTests {
+    /// Names in UTF-8 (é, Japanese), one that is not (`\xfe`), and names tree escapes in the C
+    /// locale only (a space, a backslash):
+    ///
+    ///     a b  back\slash  bad\xfename  tab<TAB>here  é  .hidé  diré/inner  diré/日本語/ファイル.txt
+    ///     linké -> é  dangling -> 日本x
+    private func makeFixture(_ locale: LocaleRow) throws -> TestShell {
+        let shell = locale.shell()
+        for name in ["a b", "back\\slash", "tab\there", "é", ".hidé", "diré/inner", "diré/日本語/ファイル.txt"] {
+            try shell.write(name)
+        }
+        try shell.directory.file.appending(name: Array("bad".utf8) + [0xFE] + Array("name".utf8)).createFile()
+        try shell.path("linké").makeSymlink(to: "é")
+        try shell.path("dangling").makeSymlink(to: "日本x")
+        return shell
+    }
+
+    @Test(
+        arguments: LocaleRow.rows,
+        [[], ["-a"], ["-f"], ["-d"], ["-s", "--dirsfirst"], ["-L", "1"], ["-f", "diré"], ["--noreport", "diré/日本語"]])
+    func matchesTree(_ locale: LocaleRow, _ arguments: [String]) throws {
+        let shell = try makeFixture(locale)
+        let expected = try RealTree.run(arguments, in: shell.directory.file, locale: locale.variables)
+        let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+        #expect(shell.stdout.contents == expected.stdout, "\(locale.name) tree \(arguments)")
+        #expect(result.status.code == expected.status, "\(locale.name) tree \(arguments)")
+    }
+
+    /// JSON is not drawn: tree(1) writes the same names in every locale, and so does shelf.
+    @Test func jsonIsTheSameInEveryLocale() throws {
+        let shell = try makeFixture(LocaleRow.rows[0])
+        let treeInC = try RealTree.run(["-J"], in: shell.directory.file, locale: ["LC_ALL": "C"]).stdout
+        #expect(try RealTree.run(["-J"], in: shell.directory.file, locale: utf8Locale).stdout == treeInC)
+        // Listing a directory changes its access time, so that is left out of the comparison.
+        func listed() -> String { shell.run("tree -J").stdout.replacing(/"accessed":"[^"]*",/, with: "") }
+        let inC = listed()
+        shell.state.environment["LC_ALL"] = "C.UTF-8"
+        #expect(listed() == inC)
+        #expect(inC.contains("\"name\":\"é\""))
     }
 }
 
@@ -594,15 +685,17 @@ enum RealTree {
         }
     }()
 
-    /// tree's standard output and exit status for `arguments` in `directory`.
+    /// tree's standard output and exit status for `arguments` in `directory`, with the locale
+    /// variables `locale` (the others unset) and the other variables `environment`.
     static func run(
-        _ arguments: [String], in directory: File, environment: [String: String] = [:]
+        _ arguments: [String], in directory: File, locale: [String: String] = utf8Locale,
+        environment: [String: String] = [:]
     ) throws -> (stdout: [UInt8], status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory.string)
-        process.environment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(locale) { $1 }.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -613,7 +706,7 @@ enum RealTree {
     }
 }
 
-/// `tree --fromfile` against tree(1) on the same listing.
+/// `tree --fromfile` against tree(1) on the same listing, in both locales.
 @Suite(.enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"))
 struct TreeFromFileTests {
     static let listing = "a/b/c.txt\na/d.txt\ne\na/b/\nz/y\n/abs/p\n./dot/x\na//f\n.hidden/x\nsp ace\nB\n_u\n日本/語\n"
@@ -623,11 +716,11 @@ struct TreeFromFileTests {
             ["--fromfile", "list.txt"], ["--fromfile", "-d", "list.txt"], ["--fromfile", "missing"],
             ["-L", "1", "-f", "--noreport", "--fromfile", "list.txt"], ["-P", "*.txt", "--fromfile", "list.txt"],
             ["--dirsfirst", "--fromfile", "list.txt"], ["-L", "2", "--fromfile", "list.txt", "list.txt"],
-        ])
-    func matchesTree(_ arguments: [String]) throws {
-        let shell = TestShell()
+        ], [["LC_ALL": "C"], utf8Locale])
+    func matchesTree(_ arguments: [String], _ locale: [String: String]) throws {
+        let shell = TestShell(environment: locale)
         try shell.write("list.txt", Self.listing)
-        let expected = try RealTree.run(arguments, in: shell.directory.file)
+        let expected = try RealTree.run(arguments, in: shell.directory.file, locale: locale)
         let result = shell.run(ReferenceTool.commandLine("tree", arguments))
         #expect(Array(result.stdout.utf8) == expected.stdout, "tree \(arguments)")
         #expect(result.status.code == expected.status, "tree \(arguments)")
@@ -635,7 +728,7 @@ struct TreeFromFileTests {
 
     @Test("-I leaves out matching names, directories with what is below them")
     func ignorePatterns() throws {
-        let shell = TestShell()
+        let shell = TestShell(environment: utf8Locale)
         try shell.write("list.txt", "a/b/c.txt\na/d.txt\n")
         #expect(shell.run("tree -I b --fromfile list.txt").stdout == "list.txt\n└── a\n    └── d.txt\n\n2 directories, 1 file\n")
     }

@@ -50,6 +50,7 @@ private func makeColorFixture() throws -> TestShell {
     func treeMatchesTree(_ colors: String, _ arguments: [String]) throws {
         let shell = try makeColorFixture()
         shell.state.environment["LS_COLORS"] = colors
+        shell.state.environment["LC_ALL"] = "C.UTF-8"
         let expected = try RealTree.run(arguments, in: shell.directory.file, environment: ["LS_COLORS": colors, "TERM": "xterm"])
         let result = shell.run(ReferenceTool.commandLine("tree", arguments))
         #expect(Array(result.stdout.utf8) == expected.stdout, "LS_COLORS=\(colors) tree \(arguments)")

@@ -22,4 +22,15 @@ import Testing
     func countsColumns(_ name: String, _ bytes: [UInt8], _ expected: Int) {
         #expect(DisplayWidth.of(bytes) == expected, "\(name)")
     }
+
+    /// In the C locale GNU ls counts the printable ASCII bytes only.
+    @Test(
+        arguments: [
+            ("ASCII", Array("abc".utf8), 3), ("CJK ideographs", Array("日本語".utf8), 0),
+            ("Latin-1 letters", Array("café".utf8), 3), ("a byte that is not UTF-8", [0x61, 0xFE, 0x62], 2),
+            ("a control character", Array("a\tb".utf8), 2),
+        ] as [(String, [UInt8], Int)])
+    func countsPrintableBytesInTheCLocale(_ name: String, _ bytes: [UInt8], _ expected: Int) {
+        CharacterEncoding.$current.withValue(.ascii) { #expect(DisplayWidth.of(bytes) == expected, "\(name)") }
+    }
 }
