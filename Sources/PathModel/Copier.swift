@@ -127,11 +127,12 @@ public struct Copier {
         // The directories being copied, from the top down to the current one, and their copies:
         // one met again below itself (a bind mount inside itself) is not copied a second time.
         var ancestors: [(identity: FileIdentity, copy: File)] = []
+        var ancestorIdentities = Set<FileIdentity>()
         while let step = pending.popLast() {
             if isCancelled() { return false }
             guard case .copy(let directory, let directoryInfo, var target, let targetInfo) = step else {
                 if case .finish(let sourceInfo, let target) = step {
-                    ancestors.removeLast()
+                    ancestorIdentities.remove(ancestors.removeLast().identity)
                     if !finish(target, like: sourceInfo) { everything = false }
                 }
                 continue
@@ -163,6 +164,7 @@ public struct Copier {
             let source = directory.anchored()
             pending.append(.finish(source: directoryInfo, destination: target))
             ancestors.append((directoryInfo.identity, target))
+            ancestorIdentities.insert(directoryInfo.identity)
             let nearSource = source.anchored(beyond: 0)
             let nearTarget = target.anchored(beyond: 0)
             let entries: [DirectoryEntry]
@@ -191,7 +193,9 @@ public struct Copier {
                     continue
                 }
                 if childInfo.kind == .directory {
-                    if let ancestor = ancestors.last(where: { $0.identity == childInfo.identity }) {
+                    if ancestorIdentities.contains(childInfo.identity),
+                        let ancestor = ancestors.last(where: { $0.identity == childInfo.identity })
+                    {
                         failed(FileError(.directoryCycle, childTarget, .tooManySymbolicLinkLevels, destination: ancestor.copy))
                         everything = false
                         continue

@@ -154,6 +154,8 @@ private struct DuWalk {
             return usage(info)
         }
         var stack: [Frame] = []
+        // The identities of `root` and the directories above it, to tell one that is its own ancestor.
+        var ancestors: Set<FileIdentity> = [info.identity]
         while true {
             if root.next & 0x3FF == 0, context.isCancelled || context.stdout.isBroken { return root.total }
             guard root.next < root.entries.count else {
@@ -161,6 +163,7 @@ private struct DuWalk {
                 if finished.depth <= command.maxDepth ?? .max {
                     emit(finished.total, finished.path, finished.name, finished.info)
                 }
+                ancestors.remove(finished.info.identity)
                 guard var parent = stack.popLast() else { return finished.total }
                 parent.total += finished.total
                 root = parent
@@ -180,7 +183,9 @@ private struct DuWalk {
                 // A directory that is its own ancestor (a bind mount inside itself) is said, not
                 // silently skipped as GNU du skips it.
                 let identity = entryInfo.identity
-                if let ancestor = root.info.identity == identity ? root : stack.last(where: { $0.info.identity == identity }) {
+                if ancestors.contains(identity),
+                    let ancestor = root.info.identity == identity ? root : stack.last(where: { $0.info.identity == identity })
+                {
                     context.stdout.flush()
                     context.error(Diagnostics.fileSystemLoop(path, ancestor: ancestor.path))
                     status = .failure
@@ -197,6 +202,7 @@ private struct DuWalk {
                     {
                         stack.append(root)
                         root = child
+                        ancestors.insert(identity)
                         continue
                     }
                 } catch {

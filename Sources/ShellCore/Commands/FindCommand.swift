@@ -121,14 +121,16 @@ private struct FindWalk {
         examine(&visit)
         guard info.kind == .directory, command.maxDepth.map({ $0 > 0 }) ?? true else { return }
         var stack: [Frame] = []
-        enter(&stack, visit, Result { () throws(FileError) in try visit.open() })
+        // The identities of the directories on the stack, to tell one that is its own ancestor.
+        var ancestors = Set<FileIdentity>()
+        enter(&stack, &ancestors, visit, Result { () throws(FileError) in try visit.open() })
         // Each entry's path is spelled in one buffer, which a visit shares and gives back.
         var path: [UInt8] = []
         path.reserveCapacity(4096)
         while !stack.isEmpty {
             let top = stack.count - 1
             guard stack[top].next < stack[top].entries.count else {
-                stack.removeLast()
+                ancestors.remove(stack.removeLast().identity)
                 continue
             }
             if stack[top].next & 0x3FF == 0, context.isCancelled || context.stdout.isBroken { return }
@@ -157,7 +159,7 @@ private struct FindWalk {
             var opened: Result<DirectoryHandle, FileError>?
             if visit.kind == .directory, command.maxDepth.map({ depth < $0 }) ?? true {
                 opened = Result { () throws(FileError) in try visit.open() }
-                if case .success(let handle) = opened, let identity = try? handle.identity(),
+                if case .success(let handle) = opened, let identity = try? handle.identity(), ancestors.contains(identity),
                     let ancestor = stack.last(where: { $0.identity == identity })
                 {
                     context.stdout.flush()
@@ -167,12 +169,15 @@ private struct FindWalk {
                 }
             }
             examine(&visit)
-            if let opened { enter(&stack, visit, opened) }
+            if let opened { enter(&stack, &ancestors, visit, opened) }
         }
     }
 
     /// Lists a directory just opened and pushes it; a failure is reported and the walk goes on.
-    private mutating func enter(_ stack: inout [Frame], _ visit: FindVisit, _ opened: Result<DirectoryHandle, FileError>) {
+    private mutating func enter(
+        _ stack: inout [Frame], _ ancestors: inout Set<FileIdentity>, _ visit: FindVisit,
+        _ opened: Result<DirectoryHandle, FileError>
+    ) {
         do {
             let handle = try opened.get()
             let identity = try handle.identity()
@@ -185,6 +190,7 @@ private struct FindWalk {
                 reach = DirectoryReach(opened: handle, at: path, from: base, depth: visit.depth)
             }
             stack.append(Frame(reach: reach, identity: identity, path: visit.path, depth: visit.depth, entries: entries))
+            ancestors.insert(identity)
         } catch {
             report(visit.path, error)
         }

@@ -164,6 +164,10 @@ private struct ListingRun {
     var records: JSONArrayWriter?
     /// Owner and group names for records.
     let names = OwnerNames()
+    /// With `-R`: the identity of each directory on the way down to the one being listed (nil
+    /// where it could not be had), and the same as a set, to tell one that is its own ancestor.
+    var walkedPath: [FileIdentity?] = []
+    var walkedIdentities = Set<FileIdentity>()
 
     /// A directory waiting to be listed: where it is and how it is named on the screen.
     /// A directory still to list: an operand by its path, or a subdirectory by a short path
@@ -180,30 +184,8 @@ private struct ListingRun {
         var location: Location
         var shown: [UInt8]
         var isOperand: Bool
-        /// The directories above this one in the walk, to tell one that is its own ancestor.
-        var ancestors: Ancestors? = nil
-    }
-
-    /// The (device, inode) of each directory on the way down to a pending one, nearest first,
-    /// shared between siblings.
-    final class Ancestors: Sendable {
-        let identity: FileIdentity
-        let parent: Ancestors?
-
-        init(_ identity: FileIdentity, parent: Ancestors?) {
-            self.identity = identity
-            self.parent = parent
-        }
-
-        /// Whether `identity` is this directory's or one above it.
-        func contains(_ identity: FileIdentity) -> Bool {
-            var node: Ancestors? = self
-            while let current = node {
-                if current.identity == identity { return true }
-                node = current.parent
-            }
-            return false
-        }
+        /// How many directories lie above this one in the walk (0 for an operand).
+        var depth = 0
     }
 
     /// A relative path longer than this is not handed to the kernel: the directory it leads to
@@ -350,10 +332,14 @@ private struct ListingRun {
             fail(LsCommand.Messages.cannotOpenDirectory, directory.shown, error, serious: directory.isOperand)
             return []
         }
-        var identity: FileIdentity?
         if command.recursive {
-            identity = try? opened.identity()
-            if let identity, directory.ancestors?.contains(identity) == true {
+            // The walk goes depth first: what lies at this depth and below on the way down is
+            // behind it now.
+            while walkedPath.count > directory.depth {
+                if let identity = walkedPath.removeLast() { walkedIdentities.remove(identity) }
+            }
+            let identity = try? opened.identity()
+            if let identity, walkedIdentities.contains(identity) {
                 // A bind mount of a directory inside itself: listed once, as GNU ls lists it.
                 writer.flush()
                 let spelled = directory.shown
@@ -362,6 +348,8 @@ private struct ListingRun {
                 status = 2
                 return []
             }
+            walkedPath.append(identity)
+            if let identity { walkedIdentities.insert(identity) }
         }
         if withHeader && records == nil {
             if !firstHeader { writer.blankLine() }
@@ -413,13 +401,12 @@ private struct ListingRun {
                 anchor = parentAnchor
                 base = relative
             }
-            let ancestors = identity.map { Ancestors($0, parent: directory.ancestors) } ?? directory.ancestors
             for index in order where files[index].kind == .directory && !isDotOrDotDot(files[index].name) {
                 let name = files[index].name
                 subdirectories.append(
                     Pending(
                         location: .below(anchor, base.isEmpty ? name : joinedPath(base, name)),
-                        shown: joinedPath(directory.shown, name), isOperand: false, ancestors: ancestors))
+                        shown: joinedPath(directory.shown, name), isOperand: false, depth: directory.depth + 1))
             }
         }
         if records != nil {

@@ -248,6 +248,8 @@ private struct Walk {
     private(set) var readFailedOnce = false
     /// Whether a directory turned out to be its own ancestor.
     private(set) var cycled = false
+    /// The identities of the directories on the stack.
+    private var ancestors = Set<FileIdentity>()
     /// The operand's path and its spelling, for messages.
     private var spelling = Spelling()
     /// Whether Ctrl-C stopped the walk.
@@ -340,8 +342,10 @@ private struct Walk {
         stack = [
             Frame(handle: handle, relative: [], steps: 0, shownCount: shown.count, nodes: nodes, identity: info.identity)
         ]
+        ancestors = [info.identity]
         walk()
         stack.removeAll()
+        ancestors.removeAll()
     }
 
     /// Draws the tree a list of paths makes, under the operand's name; a listing that could not
@@ -462,7 +466,7 @@ private struct Walk {
         while let top = stack.indices.last {
             if stack[top].index == stack[top].nodes.count {
                 prefix.removeLast(stack[top].indent)
-                stack.removeLast()
+                if let identity = stack.removeLast().identity { ancestors.remove(identity) }
                 if command.json { output.write("]}") }
                 continue
             }
@@ -510,7 +514,7 @@ private struct Walk {
                         let (handle, relative, steps) = try location(of: node.name, below: top)
                         var identity = node.info?.identity
                         if identity == nil { identity = try handle.info(at: relative).identity }
-                        if stack.contains(where: { $0.identity == identity }) {
+                        if let identity, ancestors.contains(identity) {
                             // A bind mount of a directory inside itself: drawn once, not again.
                             line.append(contentsOf: Drawing.recursive)
                             cycled = true
@@ -546,6 +550,7 @@ private struct Walk {
                 prefix.append(contentsOf: indent)
                 child.indent = indent.count
                 stack.append(child)
+                if let identity = child.identity { ancestors.insert(identity) }
             }
         }
     }
