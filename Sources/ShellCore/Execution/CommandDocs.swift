@@ -349,6 +349,17 @@ enum CommandDocs {
 
             Ctrl-C stops the removal before the next entry; rm then exits with status 130.
 
+            A bad option is a usage error (status 2), and nothing is removed. When an argument that was read
+            as options names a file that exists (even a dangling symlink), rm says how to remove it, as GNU
+            rm does, between the error and the pointer to help:
+
+            ```
+            $ rm -foo
+            rm: invalid option -- 'o'
+            Try 'rm ./-foo' to remove the file '-foo'.
+            Try 'help rm' for more information.
+            ```
+
             A removal that runs longer than a second in an interactive shell whose standard error is a
             terminal shows one progress line there (`rm: 12,345 files, 0 B`), redrawn at most ten times a
             second and erased when it ends or before a question or a message. Scripts, pipes and files never

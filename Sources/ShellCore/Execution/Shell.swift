@@ -117,6 +117,7 @@ public final class Shell {
             parsed = try Command.parse(name: name, arguments: operands)
         } catch {
             stderr.line("\(name): \(error.message)")
+            if let hint = Command.type(named: name)?.usageHint(for: operands, in: state) { stderr.line(hint) }
             stderr.line("Try 'help \(name)' for more information.")
             return (.usage, ignoreFailure)
         }
