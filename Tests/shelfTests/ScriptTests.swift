@@ -43,9 +43,12 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         process.standardInput = inPipe
-        try process.run()
+        // The input is in the pipe and its writer gone before shelf starts, so that shelf, reading
+        // ahead after a failure without waiting, always finds the end (the inputs are far smaller
+        // than a pipe's buffer).
         if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try inPipe.fileHandleForWriting.close()
+        try process.run()
         // Standard error is drained alongside standard output, so that a child filling one pipe
         // never waits on a reader blocked on the other.
         let stderrReader = PipeReader(err)
@@ -174,7 +177,6 @@ import Testing
                 t
                 ls: cannot access 'missing': No such file or directory
                 t
-                shelf: stopped at -c:1
 
                 """)
     }
@@ -191,6 +193,53 @@ import Testing
         #expect(result.stdout == "one\n")
         #expect(result.stderr == "cat: missing: No such file or directory\nshelf: stopped at -c:2\n")
         #expect(result.status == 1)
+    }
+
+    @Test(
+        "'stopped at' is said only when something after the failing statement was left unrun",
+        arguments: [
+            ("-c, one statement", ["-c", "cat missing"], ""),
+            ("-c, then comments and blank lines", ["-c", "cat missing # here\n\n# the end\n;\n"], ""),
+            ("-c, a statement after it on the line", ["-c", "cat missing; echo never"], "shelf: stopped at -c:1\n"),
+            ("-c, a line after it", ["-c", "cat missing\n\necho never"], "shelf: stopped at -c:1\n"),
+            ("the last line of a script", ["s.shelf"], ""),
+            ("a script with more to run", ["t.shelf"], "shelf: stopped at t.shelf:2\n"),
+        ] as [(String, [String], String)])
+    func stoppedAtOnlyWhenSomethingIsLeft(_ name: String, _ arguments: [String], _ stopped: String) throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "echo ran\ncat missing\n\n# end\n".write(
+            to: directory.appendingPathComponent("s.shelf"), atomically: true, encoding: .utf8)
+        try "echo ran\ncat missing\necho never\n".write(
+            to: directory.appendingPathComponent("t.shelf"), atomically: true, encoding: .utf8)
+        let result = try Self.shelf(arguments, in: directory)
+        #expect(result.stderr == "cat: missing: No such file or directory\n" + stopped, "\(name)")
+        #expect(result.status == 1, "\(name)")
+    }
+
+    @Test("Reading ahead on standard input never waits: a writer still there may have more to send")
+    func stoppedAtReadsAheadWithoutWaiting() throws {
+        for keepOpen in [false, true] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.currentDirectoryURL = try Self.makeDirectory()
+            defer { try? FileManager.default.removeItem(at: process.currentDirectoryURL!) }
+            let input = Pipe()
+            let errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            input.fileHandleForWriting.write(Data("echo ran\ncat missing\n".utf8))
+            if !keepOpen { try input.fileHandleForWriting.close() }
+            try process.run()
+            // With the writer open, shelf must end without waiting for it.
+            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            if keepOpen { try input.fileHandleForWriting.close() }
+            let stopped = keepOpen ? "shelf: stopped at stdin:2\n" : ""
+            #expect(String(decoding: stderr, as: UTF8.self) == "cat: missing: No such file or directory\n" + stopped)
+            #expect(process.terminationStatus == 1)
+        }
     }
 
     @Test func aLeadingDashIgnoresAFailure() throws {

@@ -386,7 +386,8 @@ enum CommandDocs {
             does `cat missing && echo done` (the `&&` skipped `echo`, and bash's `set -e` treats it the same
             way); `echo start && cat missing` does. A statement whose first word starts with `-` never stops
             the script (see [the language guide](../language.md#stopping-at-the-first-failure)). When a
-            script stops, shelf prints `shelf: stopped at ORIGIN:LINE` and exits with the failing status.
+            script stops, shelf exits with the failing status, and prints `shelf: stopped at ORIGIN:LINE`
+            when something after the failing statement was left unrun.
 
             `set` alone prints the shell's variables, sorted by name, one `NAME=VALUE` per line. A value is
             quoted when it holds blanks or characters special to a shell: `'a b'`, `"it's"`, `''` for an

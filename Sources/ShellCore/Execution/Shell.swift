@@ -20,8 +20,9 @@ public final class Shell {
     public enum Outcome: Sendable, Hashable {
         /// Every statement ran (or the shell kept going past failures).
         case finished(ExitStatus)
-        /// A failing command stopped the script at this 1-based line.
-        case stopped(ExitStatus, line: Int)
+        /// A failing command stopped the script at this 1-based line; `leftUnrun` tells whether
+        /// statements of the source after it did not run.
+        case stopped(ExitStatus, line: Int, leftUnrun: Bool)
         /// `exit` was run.
         case exited(ExitStatus)
         /// The source has a syntax error; nothing of it ran.
@@ -30,7 +31,7 @@ public final class Shell {
         /// The status the shell should report for this outcome.
         public var status: ExitStatus {
             switch self {
-            case .finished(let status), .stopped(let status, _), .exited(let status): return status
+            case .finished(let status), .stopped(let status, _, _), .exited(let status): return status
             case .syntaxError: return .usage
             }
         }
@@ -54,20 +55,20 @@ public final class Shell {
             return .syntaxError(error)
         }
         var status = state.lastStatus
-        for statement in statements {
+        for (index, statement) in statements.enumerated() {
             let (result, ignored, lastCommandFailed) = run(statement)
             status = result
             state.lastStatus = result
             if let exit = state.exitRequest { return .exited(exit) }
+            let stopped = Outcome.stopped(
+                result, line: firstLine + statement.first.line - 1, leftUnrun: index + 1 < statements.count)
             if result == .interrupted {
                 // Ctrl-C abandons the rest of the source: a script stops, a typed line ends.
-                guard state.isInteractive else { return .stopped(result, line: firstLine + statement.first.line - 1) }
+                guard state.isInteractive else { return stopped }
                 stdout.flush()
                 return .finished(result)
             }
-            if !result.succeeded && !ignored && lastCommandFailed && state.stopOnError {
-                return .stopped(result, line: firstLine + statement.first.line - 1)
-            }
+            if !result.succeeded && !ignored && lastCommandFailed && state.stopOnError { return stopped }
             if ignored {
                 state.lastStatus = .success
                 status = .success
