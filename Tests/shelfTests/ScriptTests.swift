@@ -242,6 +242,23 @@ import Testing
         }
     }
 
+    @Test("A UTF-8 byte-order mark at the start of a script is skipped", arguments: ["file", "-c", "stdin"])
+    func byteOrderMarkIsSkipped(_ route: String) throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = "\u{FEFF}echo one\necho two\n"
+        try script.write(to: directory.appendingPathComponent("bom.shelf"), atomically: true, encoding: .utf8)
+        let result =
+            switch route {
+            case "file": try Self.shelf(["bom.shelf"], in: directory)
+            case "-c": try Self.shelf(["-c", script], in: directory)
+            default: try Self.shelf([], input: script, in: directory)
+            }
+        #expect(result.stdout == "one\ntwo\n")
+        #expect(result.stderr == "")
+        #expect(result.status == 0)
+    }
+
     @Test func aLeadingDashIgnoresAFailure() throws {
         let result = try Self.shelf(["-c", "-cat missing\necho went on"])
         #expect(result.stdout == "went on\n")

@@ -62,9 +62,10 @@ public struct ScriptRunner {
             shell.stdout.flush()
             shell.stderr.flush()
         }
-        while case .line(let line) = nextLine(true) {
+        while case .line(var line) = nextLine(true) {
             lineNumber += 1
             if pending.isEmpty { pendingStart = lineNumber }
+            if lineNumber == 1, line.starts(with: Self.byteOrderMark) { line.removeFirst(Self.byteOrderMark.count) }
             if lineNumber == 1, line.starts(with: [0x23, 0x21]) { continue }  // #! line
             if line.contains(0) {
                 shell.stderr.line("shelf: \(origin):\(lineNumber): NUL byte in script")
@@ -112,6 +113,10 @@ public struct ScriptRunner {
 }
 
 extension ScriptRunner {
+    /// A UTF-8 byte-order mark, skipped at the start of a script: it would otherwise be part of
+    /// the first command's name, invisible in the message.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     /// Whether the script goes on after the statement that stopped it: a line with something to
     /// run follows. Reads ahead without waiting: when the source is a pipe or terminal whose
     /// writer is still there but has sent nothing more, it cannot be known, and the answer is yes.
