@@ -259,6 +259,14 @@ import Testing
         #expect(result.status == 0)
     }
 
+    @Test("A variable of the environment that is not UTF-8 expands to its exact bytes")
+    func environmentValuesAreBytes() throws {
+        let line = "BAD=$(printf 'x\\376') \(Self.shellQuoted(Self.binary)) -c 'touch $BAD' && test -f \"$(printf 'x\\376')\" && echo exact"
+        let result = try Self.run("/bin/sh", ["-c", line])
+        #expect(result.stdout == "exact\n")
+        #expect(result.stderr == "")
+    }
+
     @Test func aLeadingDashIgnoresAFailure() throws {
         let result = try Self.shelf(["-c", "-cat missing\necho went on"])
         #expect(result.stdout == "went on\n")

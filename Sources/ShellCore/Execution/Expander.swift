@@ -62,7 +62,7 @@ public enum Expander {
                     if Glob.hasWildcards(text) { globActive = true }
                 }
             case .variable(let name, _):
-                let value = name == "?" ? Array(state.lastStatus.description.utf8) : Array((state.environment[name] ?? "").utf8)
+                let value = name == "?" ? Array(state.lastStatus.description.utf8) : state.environment[name] ?? []
                 bytes.append(contentsOf: value)
                 pattern.append(contentsOf: escapeGlob(value))
             }
