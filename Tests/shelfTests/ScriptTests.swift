@@ -259,6 +259,34 @@ import Testing
         #expect(result.status == 0)
     }
 
+    @Test("Words after SCRIPT (or -c COMMANDS) are $1..., $# counts them, $0 is the script")
+    func positionalParameters() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "echo $0 $# $1 \"$2\" ${10} $11\necho ${11:-none}\necho $11x ${11}\n".write(
+            to: directory.appendingPathComponent("p.shelf"), atomically: true, encoding: .utf8)
+        let words = ["a", "b  c", "3", "4", "5", "6", "7", "8", "9", "ten"]
+        let script = try Self.shelf(["p.shelf"] + words, in: directory)
+        #expect(script.stdout == "p.shelf 10 a b  c ten a1\nnone\n")
+        #expect(script.stderr == "shelf: $11: unset variable\n")
+        #expect(script.status == 1)
+        let command = try Self.shelf(["-c", "echo $0 $# $1", "x", "y"], in: directory)
+        #expect(command.stdout == "shelf 2 x\n")
+    }
+
+    @Test("An unset variable fails its statement, which runs nothing, and stops the script")
+    func unsetVariableStopsTheScript() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "keep\n".write(to: directory.appendingPathComponent("keep"), atomically: true, encoding: .utf8)
+        let result = try Self.shelf(["-c", "mkdir made && rm keep$BUILD; echo never"], in: directory)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "shelf: BUILD: unset variable\nshelf: stopped at -c:1\n")
+        #expect(result.status == 1)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("keep").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("made").path))
+    }
+
     @Test("A variable of the environment that is not UTF-8 expands to its exact bytes")
     func environmentValuesAreBytes() throws {
         let line = "BAD=$(printf 'x\\376') \(Self.shellQuoted(Self.binary)) -c 'touch $BAD' && test -f \"$(printf 'x\\376')\" && echo exact"

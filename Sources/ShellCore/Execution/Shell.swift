@@ -80,7 +80,13 @@ public final class Shell {
 
     /// Runs a statement: `a && b || c`. Returns its status, whether its failure is to be
     /// ignored (leading `-`), and whether the failure came from its last command.
+    ///
+    /// Every word of the statement is expanded before its first command runs: a variable that is
+    /// not set fails the whole statement (status 1) and none of it runs.
     private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
+        for command in [statement.first] + statement.rest.map(\.1) {
+            guard expand(command.words + command.redirections.map(\.target)) != nil else { return (.failure, false, true) }
+        }
         var (status, ignored) = run(statement.first, allowIgnoreMarker: true)
         state.lastStatus = status
         var lastFailed = true
@@ -100,7 +106,7 @@ public final class Shell {
 
     /// Expands, parses and runs one command with its redirections.
     private func run(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
-        var arguments = command.words.map { Expander.expand($0, state: state) }
+        guard var arguments = expand(command.words) else { return (.failure, false) }
         var ignoreFailure = false
         if allowIgnoreMarker, arguments[0].bytes.count > 1, arguments[0].bytes[0] == 0x2D {
             arguments[0].bytes.removeFirst()
@@ -150,7 +156,7 @@ public final class Shell {
         // Redirections: the last one receives the output; earlier ones are created empty, as in sh.
         var target: OutputTarget?
         for redirection in command.redirections {
-            let spelled = Expander.expand(redirection.target, state: state)
+            guard let spelled = expand([redirection.target])?.first else { return (.failure, ignoreFailure) }
             do {
                 // A target that fails to finish has cleaned up after itself.
                 try target?.finish()
@@ -179,6 +185,17 @@ public final class Shell {
             status = .failure
         }
         return (status, ignoreFailure)
+    }
+
+    /// Expands `words` for the shell's state, or reports the variable that is not set
+    /// (`shelf: BUILD: unset variable`) and returns nil.
+    private func expand(_ words: [Word]) -> [Argument]? {
+        do throws(Expander.UnsetVariable) {
+            return try words.map { word throws(Expander.UnsetVariable) in try Expander.expand(word, state: state) }
+        } catch {
+            stderr.line("shelf: \(error.name): \(Messages.unsetVariable)")
+            return nil
+        }
     }
 
     /// Prints `shelf: syntax error: …`, the line, and a caret under the column.
@@ -239,6 +256,7 @@ public final class Shell {
 extension Shell {
     fileprivate enum Messages {
         static let readOnly = "refused: it changes the disk, and this shell is read-only (--read-only)"
+        static let unsetVariable = "unset variable"
         static let readOnlyRedirection = "refused: > and >> write files, and this shell is read-only (--read-only)"
     }
 }

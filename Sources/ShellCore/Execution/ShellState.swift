@@ -11,6 +11,10 @@ public final class ShellState {
     public var previousDirectory: File?
     /// Variables for `$NAME` expansion, as bytes; starts as a copy of the process environment.
     public var environment: Environment
+    /// `$0`: the script's path as given, else `shelf`.
+    public var scriptName: [UInt8] = Array("shelf".utf8)
+    /// The positional parameters `$1`, `$2`…: the words after the script (or after `-c COMMANDS`).
+    public var arguments: [[UInt8]] = []
     /// The status of the last command, for `$?` and the prompt.
     public var lastStatus: ExitStatus = .success
     /// Lines run so far, for `history`.
