@@ -103,8 +103,8 @@ public struct WellKnownPlaces: Sendable {
     private let variables: @Sendable (String) -> [UInt8]?
 
     /// The places as the environment `environment` describes them.
-    public init(environment: [String: String]) {
-        self.init { environment[$0].map { Array($0.utf8) } }
+    public init(environment: Environment) {
+        self.init { environment[$0] }
     }
 
     private init(lookup: @escaping @Sendable (String) -> [UInt8]?) {

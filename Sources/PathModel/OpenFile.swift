@@ -27,6 +27,10 @@ public struct OpenFile: Sendable, Hashable {
     /// Whether the descriptor is a terminal. Corresponds to `isatty(3)`.
     public var isTerminal: Bool { Sys.isTerminal(descriptor) }
 
+    /// Whether a read would return without waiting: input is waiting, the writer has gone, or the
+    /// descriptor is a regular file (always). Corresponds to `poll(2)` with no timeout.
+    public var isReadable: Bool { Sys.isReadable(descriptor) }
+
     /// Reads up to `buffer.count` bytes into `buffer`; returns the count, 0 at the end.
     /// - Throws: `FileError` with operation `.read`.
     /// Corresponds to `read(2)`.

@@ -8,8 +8,8 @@ struct Prompt {
     let colored: Bool
 
     /// Colour unless the environment asks for none.
-    init(environment: [String: String]) {
-        colored = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    init(environment: Environment) {
+        colored = environment["NO_COLOR"] == nil && environment["TERM"] != Array("dumb".utf8)
     }
 
     /// The prompt for a new statement.

@@ -40,6 +40,9 @@ ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 state.asker = TerminalAsker.ask
 state.standardInputIsTerminal = OpenFile.standardInput.isTerminal
 state.isReadOnly = options.readOnly
+// $0 is the script's path (else `shelf`); $1... are the words after it, or after -c COMMANDS.
+if let scriptPath, !readsStandardInput { state.scriptName = scriptPath }
+state.arguments = Array(options.script.dropFirst(scriptPath == nil ? 0 : 1))
 
 if !interactive {
     // Ctrl-C stops a script between steps of a command (a copy removes its temporary file) and

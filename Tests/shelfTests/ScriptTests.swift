@@ -43,9 +43,12 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         process.standardInput = inPipe
-        try process.run()
+        // The input is in the pipe and its writer gone before shelf starts, so that shelf, reading
+        // ahead after a failure without waiting, always finds the end (the inputs are far smaller
+        // than a pipe's buffer).
         if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try inPipe.fileHandleForWriting.close()
+        try process.run()
         // Standard error is drained alongside standard output, so that a child filling one pipe
         // never waits on a reader blocked on the other.
         let stderrReader = PipeReader(err)
@@ -174,7 +177,6 @@ import Testing
                 t
                 ls: cannot access 'missing': No such file or directory
                 t
-                shelf: stopped at -c:1
 
                 """)
     }
@@ -191,6 +193,106 @@ import Testing
         #expect(result.stdout == "one\n")
         #expect(result.stderr == "cat: missing: No such file or directory\nshelf: stopped at -c:2\n")
         #expect(result.status == 1)
+    }
+
+    @Test(
+        "'stopped at' is said only when something after the failing statement was left unrun",
+        arguments: [
+            ("-c, one statement", ["-c", "cat missing"], ""),
+            ("-c, then comments and blank lines", ["-c", "cat missing # here\n\n# the end\n;\n"], ""),
+            ("-c, a statement after it on the line", ["-c", "cat missing; echo never"], "shelf: stopped at -c:1\n"),
+            ("-c, a line after it", ["-c", "cat missing\n\necho never"], "shelf: stopped at -c:1\n"),
+            ("the last line of a script", ["s.shelf"], ""),
+            ("a script with more to run", ["t.shelf"], "shelf: stopped at t.shelf:2\n"),
+        ] as [(String, [String], String)])
+    func stoppedAtOnlyWhenSomethingIsLeft(_ name: String, _ arguments: [String], _ stopped: String) throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "echo ran\ncat missing\n\n# end\n".write(
+            to: directory.appendingPathComponent("s.shelf"), atomically: true, encoding: .utf8)
+        try "echo ran\ncat missing\necho never\n".write(
+            to: directory.appendingPathComponent("t.shelf"), atomically: true, encoding: .utf8)
+        let result = try Self.shelf(arguments, in: directory)
+        #expect(result.stderr == "cat: missing: No such file or directory\n" + stopped, "\(name)")
+        #expect(result.status == 1, "\(name)")
+    }
+
+    @Test("Reading ahead on standard input never waits: a writer still there may have more to send")
+    func stoppedAtReadsAheadWithoutWaiting() throws {
+        for keepOpen in [false, true] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.currentDirectoryURL = try Self.makeDirectory()
+            defer { try? FileManager.default.removeItem(at: process.currentDirectoryURL!) }
+            let input = Pipe()
+            let errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            input.fileHandleForWriting.write(Data("echo ran\ncat missing\n".utf8))
+            if !keepOpen { try input.fileHandleForWriting.close() }
+            try process.run()
+            // With the writer open, shelf must end without waiting for it.
+            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            if keepOpen { try input.fileHandleForWriting.close() }
+            let stopped = keepOpen ? "shelf: stopped at stdin:2\n" : ""
+            #expect(String(decoding: stderr, as: UTF8.self) == "cat: missing: No such file or directory\n" + stopped)
+            #expect(process.terminationStatus == 1)
+        }
+    }
+
+    @Test("A UTF-8 byte-order mark at the start of a script is skipped", arguments: ["file", "-c", "stdin"])
+    func byteOrderMarkIsSkipped(_ route: String) throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = "\u{FEFF}echo one\necho two\n"
+        try script.write(to: directory.appendingPathComponent("bom.shelf"), atomically: true, encoding: .utf8)
+        let result =
+            switch route {
+            case "file": try Self.shelf(["bom.shelf"], in: directory)
+            case "-c": try Self.shelf(["-c", script], in: directory)
+            default: try Self.shelf([], input: script, in: directory)
+            }
+        #expect(result.stdout == "one\ntwo\n")
+        #expect(result.stderr == "")
+        #expect(result.status == 0)
+    }
+
+    @Test("Words after SCRIPT (or -c COMMANDS) are $1..., $# counts them, $0 is the script")
+    func positionalParameters() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "echo $0 $# $1 \"$2\" ${10} $11\necho ${11:-none}\necho $11x ${11}\n".write(
+            to: directory.appendingPathComponent("p.shelf"), atomically: true, encoding: .utf8)
+        let words = ["a", "b  c", "3", "4", "5", "6", "7", "8", "9", "ten"]
+        let script = try Self.shelf(["p.shelf"] + words, in: directory)
+        #expect(script.stdout == "p.shelf 10 a b  c ten a1\nnone\n")
+        #expect(script.stderr == "shelf: $11: unset variable\n")
+        #expect(script.status == 1)
+        let command = try Self.shelf(["-c", "echo $0 $# $1", "x", "y"], in: directory)
+        #expect(command.stdout == "shelf 2 x\n")
+    }
+
+    @Test("An unset variable fails its statement, which runs nothing, and stops the script")
+    func unsetVariableStopsTheScript() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "keep\n".write(to: directory.appendingPathComponent("keep"), atomically: true, encoding: .utf8)
+        let result = try Self.shelf(["-c", "mkdir made && rm keep$BUILD; echo never"], in: directory)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "shelf: BUILD: unset variable\nshelf: stopped at -c:1\n")
+        #expect(result.status == 1)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("keep").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("made").path))
+    }
+
+    @Test("A variable of the environment that is not UTF-8 expands to its exact bytes")
+    func environmentValuesAreBytes() throws {
+        let line = "BAD=$(printf 'x\\376') \(Self.shellQuoted(Self.binary)) -c 'touch $BAD' && test -f \"$(printf 'x\\376')\" && echo exact"
+        let result = try Self.run("/bin/sh", ["-c", line])
+        #expect(result.stdout == "exact\n")
+        #expect(result.stderr == "")
     }
 
     @Test func aLeadingDashIgnoresAFailure() throws {

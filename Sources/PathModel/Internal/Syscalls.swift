@@ -312,6 +312,12 @@ enum Sys {
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// Whether a read of `fd` would return at once (data, the end, or an error), without waiting.
+    static func isReadable(_ fd: Int32) -> Bool {
+        var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return Glibc.poll(&request, 1, 0) == 1
+    }
+
     static func currentDirectory() throws(Errno) -> [UInt8] {
         var capacity = Int(PATH_MAX)
         while true {

@@ -52,8 +52,8 @@ public struct CdCommand: ShellCommand {
         }
         state.previousDirectory = state.cwd
         state.cwd = target
-        state.environment["OLDPWD"] = state.previousDirectory?.string
-        state.environment["PWD"] = target.string
+        state.environment["OLDPWD"] = state.previousDirectory?.bytes
+        state.environment["PWD"] = target.bytes
         if announce {
             context.stdout.write(bytes: target.bytes)
             context.stdout.line()

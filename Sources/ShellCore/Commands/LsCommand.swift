@@ -209,7 +209,7 @@ private struct ListingRun {
         // LS_COLORS is parsed only for a listing that uses it.
         writerColors = colored ? ListingColors(environment: environment) : .builtIn
         var lineLength = 80
-        if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { lineLength = columns }
+        if let columns = environment.text("COLUMNS").flatMap({ Int($0) }), columns > 0 { lineLength = columns }
         if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
         if let width = command.width { lineLength = width }
         let style = ListingStyle(

@@ -48,6 +48,17 @@ public struct RmCommand: ShellCommand {
         operands = arguments.operands
     }
 
+    /// GNU rm's hint when an argument that was read as options names an existing file:
+    /// `Try 'rm ./-foo' to remove the file '-foo'.` (the first such argument).
+    public static func usageHint(for arguments: [Argument], in state: ShellState) -> String? {
+        for argument in arguments where argument.bytes.count > 1 && argument.bytes.first == 0x2D {
+            guard (try? state.resolve(argument.file).info(followSymlinks: false)) != nil else { continue }
+            let path = "./" + Quoting.ifNeeded(argument.bytes)
+            return "\(Messages.tryDotSlash) '\(name) \(path)' \(Messages.toRemoveTheFile) \(Quoting.always(argument.bytes))."
+        }
+        return nil
+    }
+
     public func run(in context: CommandContext) -> ExitStatus {
         guard !operands.isEmpty else {
             if ignoreMissing { return .success }
@@ -231,6 +242,8 @@ public struct RmCommand: ShellCommand {
 
     private enum Messages {
         static let missingOperand = "missing operand"
+        static let tryDotSlash = "Try"
+        static let toRemoveTheFile = "to remove the file"
         static let cannotRemove = "cannot remove"
         static let refusingDot = "refusing to remove '.' or '..' directory: skipping"
         static let dangerous = "it is dangerous to operate recursively on"

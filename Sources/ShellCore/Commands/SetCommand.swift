@@ -32,8 +32,11 @@ public struct SetCommand: ShellCommand {
             context.state.stopOnError = stopOnError
             return .success
         }
-        for (name, value) in context.state.environment.sorted(by: { $0.key < $1.key }) {
-            context.stdout.line("\(name)=\(Quoting.needsQuoting(Array(value.utf8)) ? Quoting.always(value) : value)")
+        for (name, value) in context.state.environment.sorted {
+            context.stdout.write(bytes: name)
+            context.stdout.write(byte: 0x3D)
+            if Quoting.needsQuoting(value) { context.stdout.write(Quoting.always(value)) } else { context.stdout.write(bytes: value) }
+            context.stdout.line()
         }
         return .success
     }

@@ -251,7 +251,9 @@ private struct TypedWord {
         } catch {
             return nil
         }
-        value = Expander.expand(word, state: state).bytes
+        // A word naming an unset variable has no value to complete.
+        guard let expanded = try? Expander.expand(word, state: state) else { return nil }
+        value = expanded.bytes
         isBareTilde = typed == [0x7E]
         let slash = value.lastIndex(of: 0x2F)
         prefixLength = value.count - (slash.map { $0 + 1 } ?? 0)

@@ -18,8 +18,8 @@ public enum Clock {
         ///
         /// Other zones are taken from the process, not the shell variable: libc keeps one zone
         /// per process, and changing it under commands running side by side is not safe.
-        public init(environment: [String: String]) {
-            guard let value = environment["TZ"] else {
+        public init(environment: Environment) {
+            guard let value = environment.text("TZ") else {
                 self = .local
                 return
             }

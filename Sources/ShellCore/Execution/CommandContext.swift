@@ -67,6 +67,10 @@ public protocol ShellCommand: Sendable {
     /// Whether running it may create, change or remove files (refused in a read-only shell).
     static var changesDisk: Bool { get }
 
+    /// A line the shell prints after a usage error and before `Try 'help NAME'…`, given the
+    /// arguments as typed; it may look at the disk (rm names a file that looks like an option).
+    static func usageHint(for arguments: [Argument], in state: ShellState) -> String?
+
     /// The operands, which the shell expands (globs) before `run`.
     var operands: [Argument] { get set }
 
@@ -80,6 +84,9 @@ extension ShellCommand {
 
     /// Commands only read unless they say otherwise.
     public static var changesDisk: Bool { false }
+
+    /// No hint unless the command gives one.
+    public static func usageHint(for arguments: [Argument], in state: ShellState) -> String? { nil }
 
     /// Parses `arguments` with the command's option table, then builds it.
     /// - Throws: `UsageError` with GNU's wording.

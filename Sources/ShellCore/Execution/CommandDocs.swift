@@ -373,6 +373,17 @@ enum CommandDocs {
 
             Ctrl-C stops the removal before the next entry; rm then exits with status 130.
 
+            A bad option is a usage error (status 2), and nothing is removed. When an argument that was read
+            as options names a file that exists (even a dangling symlink), rm says how to remove it, as GNU
+            rm does, between the error and the pointer to help:
+
+            ```
+            $ rm -foo
+            rm: invalid option -- 'o'
+            Try 'rm ./-foo' to remove the file '-foo'.
+            Try 'help rm' for more information.
+            ```
+
             A removal that runs longer than a second in an interactive shell whose standard error is a
             terminal shows one progress line there (`rm: 12,345 files, 0 B`), redrawn at most ten times a
             second and erased when it ends or before a question or a message. Scripts, pipes and files never
@@ -399,7 +410,8 @@ enum CommandDocs {
             does `cat missing && echo done` (the `&&` skipped `echo`, and bash's `set -e` treats it the same
             way); `echo start && cat missing` does. A statement whose first word starts with `-` never stops
             the script (see [the language guide](../language.md#stopping-at-the-first-failure)). When a
-            script stops, shelf prints `shelf: stopped at ORIGIN:LINE` and exits with the failing status.
+            script stops, shelf exits with the failing status, and prints `shelf: stopped at ORIGIN:LINE`
+            when something after the failing statement was left unrun.
 
             `set` alone prints the shell's variables, sorted by name, one `NAME=VALUE` per line. A value is
             quoted when it holds blanks or characters special to a shell: `'a b'`, `"it's"`, `''` for an

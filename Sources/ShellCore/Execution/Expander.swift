@@ -29,45 +29,87 @@ public struct Argument: Sendable, Hashable {
     public var file: File { File(bytes: bytes) }
 }
 
-/// Expands words: `@place`, `~`, `$NAME`/`${NAME}`/`$?`, then globs against the shell's directory.
+/// Expands words: `@place`, `~`, `$NAME`/`${NAME}`/`$1`/`$#`/`$?`, then globs against the shell's directory.
 public enum Expander {
+    /// The failure of a word that names a variable that is not set (and gives no default).
+    public struct UnsetVariable: Error, Sendable, Hashable {
+        /// The variable as messages show it: `BUILD`, `$3`.
+        public var name: String
+    }
+
     /// Tilde and variable expansion; no disk access.
-    public static func expand(_ word: Word, state: ShellState) -> Argument {
+    /// - Throws: `UnsetVariable` when the word uses a variable that is not set, without a default.
+    public static func expand(_ word: Word, state: ShellState) throws(UnsetVariable) -> Argument {
+        var expansion = Expansion()
+        try expansion.append(word.pieces, state: state)
+        return Argument(
+            bytes: expansion.bytes, pattern: expansion.globActive ? Glob(bytes: expansion.pattern) : nil, column: word.column)
+    }
+
+    /// A word's value as it is built, with the glob pattern beside it.
+    private struct Expansion {
         var bytes: [UInt8] = []
+        /// The same bytes with every wildcard that came from quotes or variables escaped.
         var pattern: [UInt8] = []
         var globActive = false
-        for (index, piece) in word.pieces.enumerated() {
-            switch piece {
-            case .text(var text, let quoted):
-                if index == 0, !quoted, text.first == 0x40, let place = place(at: text, alone: word.pieces.count == 1, state) {
-                    bytes.append(contentsOf: place.path)
-                    pattern.append(contentsOf: escapeGlob(place.path))
-                    text = Array(text[place.rest...])
-                }
-                if index == 0, !quoted, text.first == 0x7E {
-                    let slash = text.firstIndex(of: 0x2F) ?? text.endIndex
-                    let expanded = File(bytes: text[..<slash]).expandingTilde(home: state.home)
-                    if expanded.bytes.first != 0x7E {
-                        let home = expanded.bytes
-                        bytes.append(contentsOf: home)
-                        pattern.append(contentsOf: escapeGlob(home))
-                        text = Array(text[slash...])
+
+        /// Appends `pieces`, which start a word (or the default word of `${NAME-word}`, which
+        /// begins like one: `${DIR:-~/build}`).
+        mutating func append(_ pieces: [WordPiece], state: ShellState) throws(UnsetVariable) {
+            for (index, piece) in pieces.enumerated() {
+                switch piece {
+                case .text(var text, let quoted):
+                    if index == 0, !quoted, text.first == 0x40,
+                        let place = Expander.place(at: text, alone: pieces.count == 1, state)
+                    {
+                        appendLiteral(place.path)
+                        text = Array(text[place.rest...])
+                    }
+                    if index == 0, !quoted, text.first == 0x7E {
+                        let slash = text.firstIndex(of: 0x2F) ?? text.endIndex
+                        let expanded = File(bytes: text[..<slash]).expandingTilde(home: state.home)
+                        if expanded.bytes.first != 0x7E {
+                            appendLiteral(expanded.bytes)
+                            text = Array(text[slash...])
+                        }
+                    }
+                    if quoted {
+                        appendLiteral(text)
+                    } else {
+                        bytes.append(contentsOf: text)
+                        pattern.append(contentsOf: text)
+                        if Glob.hasWildcards(text) { globActive = true }
+                    }
+                case .variable(let variable, _):
+                    let value = Expander.value(of: variable.name, state: state)
+                    if let fallback = variable.fallback, value == nil || (fallback.replacesEmpty && value == []) {
+                        try append(fallback.pieces, state: state)
+                    } else if let value {
+                        appendLiteral(value)
+                    } else {
+                        throw UnsetVariable(name: variable.name.description)
                     }
                 }
-                bytes.append(contentsOf: text)
-                if quoted {
-                    pattern.append(contentsOf: escapeGlob(text))
-                } else {
-                    pattern.append(contentsOf: text)
-                    if Glob.hasWildcards(text) { globActive = true }
-                }
-            case .variable(let name, _):
-                let value = name == "?" ? Array(state.lastStatus.description.utf8) : Array((state.environment[name] ?? "").utf8)
-                bytes.append(contentsOf: value)
-                pattern.append(contentsOf: escapeGlob(value))
             }
         }
-        return Argument(bytes: bytes, pattern: globActive ? Glob(bytes: pattern) : nil, column: word.column)
+
+        /// Appends bytes that are never a glob: quoted text, a variable's value, a home directory.
+        private mutating func appendLiteral(_ text: [UInt8]) {
+            bytes.append(contentsOf: text)
+            pattern.append(contentsOf: Expander.escapeGlob(text))
+        }
+    }
+
+    /// The value of a variable, nil when it is not set: `$?`, `$#` and `$0` always are; `$N` is
+    /// set up to the number of positional parameters.
+    private static func value(of name: Variable.Name, state: ShellState) -> [UInt8]? {
+        switch name {
+        case .named(let name): return state.environment[name]
+        case .status: return Array(state.lastStatus.description.utf8)
+        case .count: return Array(String(state.arguments.count).utf8)
+        case .positional(0): return state.scriptName
+        case .positional(let number): return number <= state.arguments.count ? state.arguments[number - 1] : nil
+        }
     }
 
     /// The failure of a glob that matched nothing.

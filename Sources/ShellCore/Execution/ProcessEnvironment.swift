@@ -1,19 +1,20 @@
 import Glibc
+import PathModel
 
 /// The process-level facts and acts the executable needs: environment, signals, exit.
 public enum ProcessEnvironment {
-    /// The process environment as a dictionary.
-    public static func current() -> [String: String] {
-        var result: [String: String] = [:]
+    /// The process environment, names and values byte for byte.
+    public static func current() -> Environment {
+        var result: [[UInt8]: [UInt8]] = [:]
         var cursor = environ
         while let entry = cursor.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            let bytes = Array(UnsafeRawBufferPointer(start: entry, count: strlen(entry)))
+            if let equals = bytes.firstIndex(of: 0x3D) {
+                result[Array(bytes[..<equals])] = Array(bytes[(equals + 1)...])
             }
             cursor += 1
         }
-        return result
+        return Environment(result)
     }
 
     /// Ignores SIGPIPE and SIGXFSZ so that a closed pipe or a file-size limit fails one write

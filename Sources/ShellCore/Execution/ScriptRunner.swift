@@ -1,7 +1,8 @@
 import PathModel
 
 /// Runs a script read from a descriptor or held in memory, statement by statement as lines
-/// arrive, with the script policy: stop at the first failure and say where.
+/// arrive, with the script policy: stop at the first failure and, when that leaves something
+/// unrun, say where.
 public struct ScriptRunner {
     /// The shell that runs the statements.
     public let shell: Shell
@@ -19,10 +20,10 @@ public struct ScriptRunner {
         var lines = source.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) + [0x0A] }
         if source.last == 0x0A || source.isEmpty { lines.removeLast() }
         var index = 0
-        return run { () -> [UInt8]? in
-            guard index < lines.count else { return nil }
+        return run { _ in
+            guard index < lines.count else { return .end }
             index += 1
-            return lines[index - 1]
+            return .line(lines[index - 1])
         }
     }
 
@@ -30,10 +31,12 @@ public struct ScriptRunner {
     public func run(input: OpenFile) -> ExitStatus {
         var reader = LineReader(input: input)
         var readError: FileError?
-        let status = run { () -> [UInt8]? in
-            do throws(FileError) { return try reader.nextLine() } catch {
+        let status = run { waiting in
+            do throws(FileError) { return try reader.nextLine(waiting: waiting) } catch {
+                // Reading ahead only decides a message; its error is not the script's.
+                guard waiting else { return .notYet }
                 readError = error
-                return nil
+                return .end
             }
         }
         if let readError {
@@ -47,8 +50,9 @@ public struct ScriptRunner {
     }
 
     /// Gathers lines into complete statements (an open quote or a trailing `&&` waits for more)
-    /// and runs them.
-    private func run(nextLine: () -> [UInt8]?) -> ExitStatus {
+    /// and runs them. `nextLine(true)` waits for a line; `nextLine(false)` answers `.notYet`
+    /// rather than wait.
+    private func run(nextLine: (_ waiting: Bool) -> LineRead) -> ExitStatus {
         var pending: [UInt8] = []
         // Where an unfinished statement became unfinished, so that a long one is not read again
         // from its start for every line it gains.
@@ -60,9 +64,10 @@ public struct ScriptRunner {
             shell.stdout.flush()
             shell.stderr.flush()
         }
-        while let line = nextLine() {
+        while case .line(var line) = nextLine(true) {
             lineNumber += 1
             if pending.isEmpty { pendingStart = lineNumber }
+            if lineNumber == 1, line.starts(with: Self.byteOrderMark) { line.removeFirst(Self.byteOrderMark.count) }
             if lineNumber == 1, line.starts(with: [0x23, 0x21]) { continue }  // #! line
             if line.contains(0) {
                 shell.stderr.line("shelf: \(origin):\(lineNumber): NUL byte in script")
@@ -94,8 +99,8 @@ public struct ScriptRunner {
             case .finished: continue
             case .exited(let exit): return exit
             case .syntaxError: return .usage
-            case .stopped(let failed, let line):
-                shell.stderr.line("shelf: stopped at \(origin):\(line)")
+            case .stopped(let failed, let line, let leftUnrun):
+                if leftUnrun || Self.moreFollows(nextLine) { shell.stderr.line("shelf: stopped at \(origin):\(line)") }
                 return failed
             }
         }
@@ -109,6 +114,26 @@ public struct ScriptRunner {
 }
 
 extension ScriptRunner {
+    /// A UTF-8 byte-order mark, skipped at the start of a script: it would otherwise be part of
+    /// the first command's name, invisible in the message.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Whether the script goes on after the statement that stopped it: a line with something to
+    /// run follows. Reads ahead without waiting: when the source is a pipe or terminal whose
+    /// writer is still there but has sent nothing more, it cannot be known, and the answer is yes.
+    private static func moreFollows(_ nextLine: (_ waiting: Bool) -> LineRead) -> Bool {
+        while true {
+            switch nextLine(false) {
+            case .line(let line):
+                guard let tokens = try? Lexer.tokenize(line),
+                    tokens.allSatisfy({ $0.kind == .newline || $0.kind == .separator })
+                else { return true }
+            case .end: return false
+            case .notYet: return true
+            }
+        }
+    }
+
     /// Where `source` stops being a finished statement, or nil when it is finished (or wrong in a
     /// way more lines cannot mend): the offset of an open quote, else the end (a trailing `&&`,
     /// `||` or backslash).
@@ -136,6 +161,16 @@ extension ScriptRunner {
     }
 }
 
+/// A line of a script, or why there is none yet.
+enum LineRead {
+    /// A line, with its newline unless it is the last and has none.
+    case line([UInt8])
+    /// The end of the script.
+    case end
+    /// No whole line has arrived, and waiting was not wanted.
+    case notYet
+}
+
 /// Reads lines (with their newline) from a descriptor through a buffer.
 struct LineReader {
     let input: OpenFile
@@ -145,19 +180,21 @@ struct LineReader {
 
     init(input: OpenFile) { self.input = input }
 
-    mutating func nextLine() throws(FileError) -> [UInt8]? {
+    /// The next line; without `waiting`, `.notYet` when reading it would wait for input.
+    mutating func nextLine(waiting: Bool) throws(FileError) -> LineRead {
         while true {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
                 let line = Array(buffer[start...newline])
                 start = newline + 1
-                return line
+                return .line(line)
             }
             if finished {
-                guard start < buffer.count else { return nil }
+                guard start < buffer.count else { return .end }
                 let line = Array(buffer[start...])
                 start = buffer.count
-                return line
+                return .line(line)
             }
+            if !waiting && !input.isReadable { return .notYet }
             if start > 0 {
                 buffer.removeFirst(start)
                 start = 0

@@ -20,8 +20,9 @@ public final class Shell {
     public enum Outcome: Sendable, Hashable {
         /// Every statement ran (or the shell kept going past failures).
         case finished(ExitStatus)
-        /// A failing command stopped the script at this 1-based line.
-        case stopped(ExitStatus, line: Int)
+        /// A failing command stopped the script at this 1-based line; `leftUnrun` tells whether
+        /// statements of the source after it did not run.
+        case stopped(ExitStatus, line: Int, leftUnrun: Bool)
         /// `exit` was run.
         case exited(ExitStatus)
         /// The source has a syntax error; nothing of it ran.
@@ -30,7 +31,7 @@ public final class Shell {
         /// The status the shell should report for this outcome.
         public var status: ExitStatus {
             switch self {
-            case .finished(let status), .stopped(let status, _), .exited(let status): return status
+            case .finished(let status), .stopped(let status, _, _), .exited(let status): return status
             case .syntaxError: return .usage
             }
         }
@@ -54,20 +55,20 @@ public final class Shell {
             return .syntaxError(error)
         }
         var status = state.lastStatus
-        for statement in statements {
+        for (index, statement) in statements.enumerated() {
             let (result, ignored, lastCommandFailed) = run(statement)
             status = result
             state.lastStatus = result
             if let exit = state.exitRequest { return .exited(exit) }
+            let stopped = Outcome.stopped(
+                result, line: firstLine + statement.first.line - 1, leftUnrun: index + 1 < statements.count)
             if result == .interrupted {
                 // Ctrl-C abandons the rest of the source: a script stops, a typed line ends.
-                guard state.isInteractive else { return .stopped(result, line: firstLine + statement.first.line - 1) }
+                guard state.isInteractive else { return stopped }
                 stdout.flush()
                 return .finished(result)
             }
-            if !result.succeeded && !ignored && lastCommandFailed && state.stopOnError {
-                return .stopped(result, line: firstLine + statement.first.line - 1)
-            }
+            if !result.succeeded && !ignored && lastCommandFailed && state.stopOnError { return stopped }
             if ignored {
                 state.lastStatus = .success
                 status = .success
@@ -79,7 +80,13 @@ public final class Shell {
 
     /// Runs a statement: `a && b || c`. Returns its status, whether its failure is to be
     /// ignored (leading `-`), and whether the failure came from its last command.
+    ///
+    /// Every word of the statement is expanded before its first command runs: a variable that is
+    /// not set fails the whole statement (status 1) and none of it runs.
     private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
+        for command in [statement.first] + statement.rest.map(\.1) {
+            guard expand(command.words + command.redirections.map(\.target)) != nil else { return (.failure, false, true) }
+        }
         var (status, ignored) = run(statement.first, allowIgnoreMarker: true)
         state.lastStatus = status
         var lastFailed = true
@@ -106,7 +113,7 @@ public final class Shell {
     }
 
     private func runInLocale(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
-        var arguments = command.words.map { Expander.expand($0, state: state) }
+        guard var arguments = expand(command.words) else { return (.failure, false) }
         var ignoreFailure = false
         if allowIgnoreMarker, arguments[0].bytes.count > 1, arguments[0].bytes[0] == 0x2D {
             arguments[0].bytes.removeFirst()
@@ -124,6 +131,7 @@ public final class Shell {
             parsed = try Command.parse(name: name, arguments: operands)
         } catch {
             stderr.line("\(name): \(error.message)")
+            if let hint = Command.type(named: name)?.usageHint(for: operands, in: state) { stderr.line(hint) }
             stderr.line("Try 'help \(name)' for more information.")
             return (.usage, ignoreFailure)
         }
@@ -155,7 +163,7 @@ public final class Shell {
         // Redirections: the last one receives the output; earlier ones are created empty, as in sh.
         var target: OutputTarget?
         for redirection in command.redirections {
-            let spelled = Expander.expand(redirection.target, state: state)
+            guard let spelled = expand([redirection.target])?.first else { return (.failure, ignoreFailure) }
             do {
                 // A target that fails to finish has cleaned up after itself.
                 try target?.finish()
@@ -190,6 +198,17 @@ public final class Shell {
             }
         }
         return (status, ignoreFailure)
+    }
+
+    /// Expands `words` for the shell's state, or reports the variable that is not set
+    /// (`shelf: BUILD: unset variable`) and returns nil.
+    private func expand(_ words: [Word]) -> [Argument]? {
+        do throws(Expander.UnsetVariable) {
+            return try words.map { word throws(Expander.UnsetVariable) in try Expander.expand(word, state: state) }
+        } catch {
+            stderr.line("shelf: \(error.name): \(Messages.unsetVariable)")
+            return nil
+        }
     }
 
     /// Prints `shelf: syntax error: …`, the line, and a caret under the column.
@@ -250,6 +269,7 @@ public final class Shell {
 extension Shell {
     fileprivate enum Messages {
         static let readOnly = "refused: it changes the disk, and this shell is read-only (--read-only)"
+        static let unsetVariable = "unset variable"
         static let readOnlyRedirection = "refused: > and >> write files, and this shell is read-only (--read-only)"
     }
 }

@@ -9,8 +9,12 @@ public final class ShellState {
     public var cwd: File
     /// The directory before the last `cd`, for `cd -`.
     public var previousDirectory: File?
-    /// Variables for `$NAME` expansion; starts as a copy of the process environment.
-    public var environment: [String: String]
+    /// Variables for `$NAME` expansion, as bytes; starts as a copy of the process environment.
+    public var environment: Environment
+    /// `$0`: the script's path as given, else `shelf`.
+    public var scriptName: [UInt8] = Array("shelf".utf8)
+    /// The positional parameters `$1`, `$2`…: the words after the script (or after `-c COMMANDS`).
+    public var arguments: [[UInt8]] = []
     /// The status of the last command, for `$?` and the prompt.
     public var lastStatus: ExitStatus = .success
     /// Lines run so far, for `history`, as the bytes typed.
@@ -36,7 +40,7 @@ public final class ShellState {
     public var terminalWidth: Int?
 
     /// A fresh state in `cwd` with `environment`.
-    public init(cwd: File, environment: [String: String], isInteractive: Bool = false, stopOnError: Bool = true) {
+    public init(cwd: File, environment: Environment, isInteractive: Bool = false, stopOnError: Bool = true) {
         self.cwd = cwd.normalized
         self.environment = environment
         self.isInteractive = isInteractive
@@ -45,12 +49,12 @@ public final class ShellState {
 
     /// The home directory: `$HOME` when set and absolute, else the user database's entry.
     public var home: File {
-        if let value = environment["HOME"], value.hasPrefix("/") { return File(path: value) }
+        if let value = environment["HOME"], value.first == 0x2F { return File(bytes: value) }
         return File.home
     }
 
     /// The character set the locale variables (`LC_ALL`, `LC_CTYPE`, `LANG`) name.
-    public var characterEncoding: CharacterEncoding { CharacterEncoding { environment[$0] } }
+    public var characterEncoding: CharacterEncoding { CharacterEncoding { environment.text($0) } }
 
     /// The user's well-known places as this shell's variables place them (`@docs`, `@config`…).
     public var places: WellKnownPlaces { WellKnownPlaces(environment: environment) }

@@ -165,24 +165,64 @@ public struct Lexer {
 
     private mutating func readWord() -> Result<Word, Failure> {
         let wordColumn = column
-        var pieces: [WordPiece] = []
-        var text: [UInt8] = []
-        var textQuoted = false
-        func flush() {
-            if !text.isEmpty { pieces.append(.text(text, quoted: textQuoted)) }
-            text = []
+        var builder = PieceBuilder()
+        do throws(Failure) {
+            _ = try readPieces(into: &builder, braced: false)
+        } catch {
+            return .failure(error)
         }
-        func append(_ bytes: [UInt8], quoted: Bool) {
+        return .success(Word(pieces: builder.finish(), column: wordColumn))
+    }
+
+    /// Word pieces as they are gathered: runs of text of one quoting join into one piece.
+    private struct PieceBuilder {
+        private var pieces: [WordPiece] = []
+        private var text: [UInt8] = []
+        private var textQuoted = false
+        /// Whether any quotes were read: `''` is an empty word, not no word.
+        var sawQuotes = false
+
+        mutating func append(_ bytes: [UInt8], quoted: Bool) {
             if quoted != textQuoted { flush(); textQuoted = quoted }
             text.append(contentsOf: bytes)
         }
-        var sawQuotes = false
-        while index < input.count, !Lexer.isWordEnd(input[index]) {
+
+        mutating func append(_ variable: Variable, quoted: Bool) {
+            flush()
+            pieces.append(.variable(variable, quoted: quoted))
+        }
+
+        private mutating func flush() {
+            if !text.isEmpty { pieces.append(.text(text, quoted: textQuoted)) }
+            text = []
+        }
+
+        mutating func finish() -> [WordPiece] {
+            flush()
+            if pieces.isEmpty && sawQuotes { pieces.append(.text([], quoted: true)) }
+            return pieces
+        }
+    }
+
+    /// Reads a word's pieces up to a blank or operator, or with `braced`, the default word of
+    /// `${NAME-word}` up to and past its `}`, where blanks and operators are text. Returns whether
+    /// the `}` was found.
+    private mutating func readPieces(into builder: inout PieceBuilder, braced: Bool) throws(Failure) -> Bool {
+        while index < input.count {
             let byte = input[index]
+            if braced {
+                if byte == 0x7D {
+                    index += 1
+                    return true
+                }
+                if byte == 0x0A { return false }
+            } else if Lexer.isWordEnd(byte) {
+                break
+            }
             switch byte {
             case 0x27:  // '
                 let start = (line, column)
-                sawQuotes = true
+                builder.sawQuotes = true
                 index += 1
                 var literal: [UInt8] = []
                 while index < input.count && input[index] != 0x27 {
@@ -191,124 +231,163 @@ public struct Lexer {
                     index += 1
                 }
                 if index >= input.count {
-                    return .failure(Failure(problem: .unterminatedQuote(0x27), line: start.0, column: start.1))
+                    throw Failure(problem: .unterminatedQuote(0x27), line: start.0, column: start.1)
                 }
                 index += 1
-                append(literal, quoted: true)
+                builder.append(literal, quoted: true)
             case 0x22:  // "
                 let start = (line, column)
-                sawQuotes = true
+                builder.sawQuotes = true
                 index += 1
-                var closed = false
-                while index < input.count {
-                    let inner = input[index]
-                    if inner == 0x22 { closed = true; index += 1; break }
-                    if inner == 0x5C, let next = peek(1), [0x22, 0x5C, 0x24, 0x60].contains(next) {
-                        append([next], quoted: true)
-                        index += 2
-                        continue
-                    }
-                    if inner == 0x5C, peek(1) == 0x0A {
-                        index += 2
-                        line += 1
-                        lineStart = index
-                        continue
-                    }
-                    if inner == 0x24, let variable = readVariable() {
-                        switch variable {
-                        case .success(let name):
-                            flush()
-                            pieces.append(.variable(name, quoted: true))
-                        case .failure(let failure): return .failure(failure)
-                        }
-                        continue
-                    }
-                    if inner == 0x60 {
-                        return .failure(Failure(problem: .unsupportedOperator("`"), line: line, column: column))
-                    }
-                    if inner == 0x0A { line += 1; lineStart = index + 1 }
-                    append([inner], quoted: true)
-                    index += 1
-                }
-                if !closed {
-                    return .failure(Failure(problem: .unterminatedQuote(0x22), line: start.0, column: start.1))
+                if !(try readDoubleQuoted(into: &builder, until: 0x22)) {
+                    throw Failure(problem: .unterminatedQuote(0x22), line: start.0, column: start.1)
                 }
             case 0x5C:  // backslash
                 guard let next = peek(1) else {
-                    return .failure(Failure(problem: .trailingBackslash, line: line, column: column))
+                    throw Failure(problem: .trailingBackslash, line: line, column: column)
                 }
                 if next == 0x0A {
                     // A backslash-newline that ends the input asks for the next line.
                     if index + 2 >= input.count {
-                        return .failure(Failure(problem: .trailingBackslash, line: line, column: column))
+                        throw Failure(problem: .trailingBackslash, line: line, column: column)
                     }
                     index += 2
                     line += 1
                     lineStart = index
                     continue
                 }
-                append([next], quoted: true)
+                builder.append([next], quoted: true)
                 index += 2
             case 0x60:  // `
-                return .failure(Failure(problem: .unsupportedOperator("`"), line: line, column: column))
+                throw Failure(problem: .unsupportedOperator("`"), line: line, column: column)
             case 0x24:  // $
-                if let variable = readVariable() {
-                    switch variable {
-                    case .success(let name):
-                        flush()
-                        pieces.append(.variable(name, quoted: false))
-                    case .failure(let failure): return .failure(failure)
-                    }
+                if let variable = try readVariable(quoted: false) {
+                    builder.append(variable, quoted: false)
                 } else {
-                    append([byte], quoted: false)
+                    builder.append([byte], quoted: false)
                     index += 1
                 }
             default:
-                append([byte], quoted: false)
+                builder.append([byte], quoted: false)
                 index += 1
             }
         }
-        flush()
-        if pieces.isEmpty && sawQuotes { pieces.append(.text([], quoted: true)) }
-        return .success(Word(pieces: pieces, column: wordColumn))
+        return false
     }
 
-    /// Reads `$NAME`, `${NAME}` or `$?` at `index`; nil when `$` starts no variable.
-    private mutating func readVariable() -> Result<String, Failure>? {
+    /// Reads double-quoted text up to and past `terminator`: `"`, or `}` for the default word of a
+    /// `${NAME-word}` inside double quotes (where `"…"` nests). Returns whether it was found.
+    private mutating func readDoubleQuoted(into builder: inout PieceBuilder, until terminator: UInt8) throws(Failure) -> Bool {
+        while index < input.count {
+            let inner = input[index]
+            if inner == terminator {
+                index += 1
+                return true
+            }
+            if inner == 0x5C, let next = peek(1), [0x22, 0x5C, 0x24, 0x60, terminator].contains(next) {
+                builder.append([next], quoted: true)
+                index += 2
+                continue
+            }
+            if inner == 0x5C, peek(1) == 0x0A {
+                index += 2
+                line += 1
+                lineStart = index
+                continue
+            }
+            if inner == 0x24, let variable = try readVariable(quoted: true) {
+                builder.append(variable, quoted: true)
+                continue
+            }
+            if inner == 0x60 {
+                throw Failure(problem: .unsupportedOperator("`"), line: line, column: column)
+            }
+            if inner == 0x22 {
+                let start = (line, column)
+                index += 1
+                if !(try readDoubleQuoted(into: &builder, until: 0x22)) {
+                    throw Failure(problem: .unterminatedQuote(0x22), line: start.0, column: start.1)
+                }
+                continue
+            }
+            if inner == 0x0A { line += 1; lineStart = index + 1 }
+            builder.append([inner], quoted: true)
+            index += 1
+        }
+        return false
+    }
+
+    /// Reads `$NAME`, `$1`, `$#`, `$?` or a `${…}` form at `index`; nil when `$` starts none.
+    private mutating func readVariable(quoted: Bool) throws(Failure) -> Variable? {
         guard let next = peek(1) else { return nil }
-        if next == 0x3F {
+        switch next {
+        case 0x3F:
             index += 2
-            return .success("?")
-        }
-        if next == 0x28 {
+            return Variable(.status)
+        case 0x23:
+            index += 2
+            return Variable(.count)
+        case 0x30...0x39:
+            index += 2
+            return Variable(.positional(Int(next - 0x30)))
+        case 0x28:
             // Command substitution and arithmetic: not in shelf, and not to be passed on as text.
-            return .failure(Failure(problem: .unsupportedOperator("$("), line: line, column: column))
+            throw Failure(problem: .unsupportedOperator("$("), line: line, column: column)
+        case 0x40, 0x2A:
+            // All the positional parameters: not in shelf, and `rm "$@"` must not mean a file named `$@`.
+            throw Failure(problem: .unsupportedOperator("$" + String(UnicodeScalar(next))), line: line, column: column)
+        case 0x7B:
+            return try readBracedVariable(quoted: quoted)
+        case _ where Lexer.isNameStart(next):
+            var end = index + 1
+            while end < input.count && Lexer.isNameCharacter(input[end]) { end += 1 }
+            let name = String(decoding: input[(index + 1)..<end], as: UTF8.self)
+            index = end
+            return Variable(.named(name))
+        default:
+            return nil
         }
-        if next == 0x7B {
-            let start = column
-            var end = index + 2
-            while end < input.count && input[end] != 0x7D { end += 1 }
-            guard end < input.count else {
-                return .failure(Failure(problem: .unterminatedVariable, line: line, column: start))
-            }
-            let name = input[(index + 2)..<end]
-            // Only a name: `${DIR:-/tmp}` and the like would otherwise expand to nothing (rm -rf
-            // ${DIR:-build}/* would become rm -rf /*).
-            guard name.elementsEqual([0x3F]) || (name.first.map(Lexer.isNameStart) == true
-                && name.allSatisfy(Lexer.isNameCharacter))
-            else {
-                let spelled = String(decoding: input[index...end], as: UTF8.self)
-                return .failure(Failure(problem: .unsupportedOperator(spelled), line: line, column: start))
-            }
+    }
+
+    /// Reads `${NAME}`, `${10}`, `${#}`, `${?}`, `${NAME-word}` or `${NAME:-word}` at `index`.
+    /// Any other form is refused: `${DIR:=x}` or `${#DIR}` passed on as text, or as an empty
+    /// value, could turn `rm -rf ${…}/*` into `rm -rf /*`.
+    private mutating func readBracedVariable(quoted: Bool) throws(Failure) -> Variable {
+        let start = (line, column)
+        let nameStart = index + 2
+        var end = nameStart
+        let name: Variable.Name?
+        if let first = peek(2), Lexer.isNameStart(first) {
+            while end < input.count && Lexer.isNameCharacter(input[end]) { end += 1 }
+            name = .named(String(decoding: input[nameStart..<end], as: UTF8.self))
+        } else if let first = peek(2), (0x30...0x39).contains(first) {
+            while end < input.count && (0x30...0x39).contains(input[end]) { end += 1 }
+            name = .positional(Int(String(decoding: input[nameStart..<end], as: UTF8.self)) ?? Int.max)
+        } else if peek(2) == 0x3F || peek(2) == 0x23 {
+            end += 1
+            name = peek(2) == 0x3F ? .status : .count
+        } else {
+            name = nil
+        }
+        let after = end < input.count ? input[end] : nil
+        let colonDash = after == 0x3A && end + 1 < input.count && input[end + 1] == 0x2D
+        if let name, after == 0x7D {
             index = end + 1
-            return .success(String(decoding: name, as: UTF8.self))
+            return Variable(name)
         }
-        guard Lexer.isNameStart(next) else { return nil }
-        var end = index + 1
-        while end < input.count && Lexer.isNameCharacter(input[end]) { end += 1 }
-        let name = String(decoding: input[(index + 1)..<end], as: UTF8.self)
-        index = end
-        return .success(name)
+        if let name, after == 0x2D || colonDash {
+            index = end + (colonDash ? 2 : 1)
+            var builder = PieceBuilder()
+            let closed =
+                quoted ? try readDoubleQuoted(into: &builder, until: 0x7D) : try readPieces(into: &builder, braced: true)
+            guard closed else { throw Failure(problem: .unterminatedVariable, line: start.0, column: start.1) }
+            return Variable(name, fallback: Variable.Fallback(pieces: builder.finish(), replacesEmpty: colonDash))
+        }
+        guard let close = input[index...].firstIndex(of: 0x7D) else {
+            throw Failure(problem: .unterminatedVariable, line: start.0, column: start.1)
+        }
+        let spelled = String(decoding: input[index...close], as: UTF8.self)
+        throw Failure(problem: .unsupportedOperator(spelled), line: start.0, column: start.1)
     }
 
     private static func isNameStart(_ byte: UInt8) -> Bool {

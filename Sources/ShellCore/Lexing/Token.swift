@@ -2,8 +2,54 @@
 public enum WordPiece: Sendable, Hashable {
     /// Literal bytes. Unquoted text is subject to tilde and glob expansion; quoted text is not.
     case text([UInt8], quoted: Bool)
-    /// `$NAME` or `${NAME}`; `$?` is the last status.
-    case variable(String, quoted: Bool)
+    /// `$NAME`, `${NAME}`, `$1`, `${10}`, `$#`, `$?`, `${NAME-word}`…, in double quotes or not.
+    case variable(Variable, quoted: Bool)
+}
+
+/// A variable reference as written: which variable, and the word that stands in when it is unset.
+public struct Variable: Sendable, Hashable {
+    /// Which variable a reference names.
+    public enum Name: Sendable, Hashable {
+        /// `$NAME`: a letter or `_`, then letters, digits and `_` (so always ASCII).
+        case named(String)
+        /// `$0` (the script), `$1`…`$9`, `${10}`…: the script's words.
+        case positional(Int)
+        /// `$#`: how many positional parameters there are.
+        case count
+        /// `$?`: the status of the last command.
+        case status
+    }
+
+    /// The variable.
+    public var name: Name
+    /// `${NAME-word}` and `${NAME:-word}`: the pieces of `word`, expanded instead of the variable.
+    public var fallback: Fallback?
+
+    /// A reference to `name`, with a default word or none.
+    public init(_ name: Name, fallback: Fallback? = nil) {
+        self.name = name
+        self.fallback = fallback
+    }
+
+    /// The word of `${NAME-word}` (used when NAME is unset) or `${NAME:-word}` (unset or empty).
+    public struct Fallback: Sendable, Hashable {
+        /// The word as written: text, quotes and variables.
+        public var pieces: [WordPiece]
+        /// Whether an empty value is replaced too (`:-`), not only an unset one (`-`).
+        public var replacesEmpty: Bool
+    }
+}
+
+extension Variable.Name: CustomStringConvertible {
+    /// The name as messages show it: `BUILD`, `$1`, `$#`, `$?`.
+    public var description: String {
+        switch self {
+        case .named(let name): return name
+        case .positional(let number): return "$\(number)"
+        case .count: return "$#"
+        case .status: return "$?"
+        }
+    }
 }
 
 /// One word of a command line, before expansion, with where it stood.

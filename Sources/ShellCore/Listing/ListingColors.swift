@@ -29,9 +29,9 @@ struct ListingColors: Sendable {
     /// The colours `environment` asks for: `LS_COLORS` over `base` (GNU ls keeps its built-in
     /// table under it; tree(1) starts from nothing) when it is set and not empty, else the
     /// built-in table.
-    init(environment: [String: String], base: ListingColors = .builtIn) {
+    init(environment: Environment, base: ListingColors = .builtIn) {
         self = ListingColors.isConfigured(environment) ? base : .builtIn
-        guard let text = environment["LS_COLORS"], !text.isEmpty else { return }
+        guard let text = environment.text("LS_COLORS"), !text.isEmpty else { return }
         for entry in text.split(separator: ":", omittingEmptySubsequences: true) {
             guard let equals = entry.firstIndex(of: "=") else { continue }
             let key = entry[..<equals]
@@ -45,8 +45,8 @@ struct ListingColors: Sendable {
     }
 
     /// Whether `LS_COLORS` describes the colours (so that the terminal type need not be known).
-    static func isConfigured(_ environment: [String: String]) -> Bool {
-        !(environment["LS_COLORS"] ?? "").isEmpty
+    static func isConfigured(_ environment: Environment) -> Bool {
+        !(environment["LS_COLORS"] ?? []).isEmpty
     }
 
     /// The SGR parameters for a name (possibly empty), or nil to write it plain. `mode` and `linkCount` are known
@@ -169,14 +169,14 @@ struct ListingColors: Sendable {
 
     /// Whether the environment describes a terminal that takes colours, as GNU ls decides when
     /// `LS_COLORS` is not set: `COLORTERM` is set, or `TERM` is a known colour terminal.
-    static func terminalTakesColor(_ environment: [String: String]) -> Bool {
+    static func terminalTakesColor(_ environment: Environment) -> Bool {
         if let colorTerm = environment["COLORTERM"], !colorTerm.isEmpty { return true }
         guard let term = environment["TERM"] else { return false }
         return colorTerminals.contains { $0.matches(name: term) }
     }
 
     /// Whether `NO_COLOR` is set and not empty: colours that would be on by default stay off.
-    static func isDisabled(_ environment: [String: String]) -> Bool {
-        !(environment["NO_COLOR"] ?? "").isEmpty
+    static func isDisabled(_ environment: Environment) -> Bool {
+        !(environment["NO_COLOR"] ?? []).isEmpty
     }
 }

@@ -175,7 +175,7 @@ func makeListingFixture(_ shell: TestShell) throws {
         #expect(shell.runOnTerminal("ls --color=auto").stdout == escape)
         #expect(shell.run("ls --color=auto").stdout == "d\n")
         #expect(shell.run("ls --color").stdout == escape)
-        shell.state.environment["NO_COLOR"] = "1"
+        shell.state.environment.set("NO_COLOR", "1")
         #expect(shell.runOnTerminal("ls --color=auto").stdout == "d\n")
         #expect(shell.run("ls --color=always").stdout == escape)
     }

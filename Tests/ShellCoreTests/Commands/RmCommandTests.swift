@@ -114,6 +114,35 @@ import Testing
         try row.compareWithCoreutils(tool: "rm")
     }
 
+    @Test(
+        "An option that names an existing file gets GNU's hint, before the usual one",
+        arguments: [
+            ("rm -foo", ["rm: invalid option -- 'o'", "Try 'rm ./-foo' to remove the file '-foo'."]),
+            ("rm -x -- -foo", ["rm: invalid option -- 'x'", "Try 'rm ./-foo' to remove the file '-foo'."]),
+            ("rm --long", ["rm: unrecognized option '--long'", "Try 'rm ./--long' to remove the file '--long'."]),
+            ("rm -z '-a b' -foo", ["rm: invalid option -- 'z'", "Try 'rm ./'-a b'' to remove the file '-a b'."]),
+            ("rm -q -dangling", ["rm: invalid option -- 'q'", "Try 'rm ./-dangling' to remove the file '-dangling'."]),
+            ("rm -q -missing", ["rm: invalid option -- 'q'"]),
+        ] as [(String, [String])])
+    func hintForAFileNamedLikeAnOption(_ line: String, _ messages: [String]) throws {
+        let shell = TestShell()
+        try shell.write("-foo")
+        try shell.write("--long")
+        try shell.write("-a b")
+        try shell.path("-dangling").makeSymlink(to: "nowhere")
+        let result = shell.run(line)
+        #expect(result.stderr == (messages + ["Try 'help rm' for more information.", ""]).joined(separator: "\n"))
+        #expect(result.status == .usage)
+        guard ReferenceTool.isInstalled("/usr/bin/rm") else { return }
+        let words = try Lexer.tokenize(Array(line.utf8)).dropFirst().compactMap { token -> String? in
+            guard case .word(let word) = token.kind else { return nil }
+            return word.literalText.map { String(decoding: $0, as: UTF8.self) }
+        }
+        let gnu = try ReferenceTool.run("/usr/bin/rm", words, in: shell.directory.file)
+        // GNU names itself as it was called.
+        #expect(gnu.stderr.replacing("'/usr/bin/rm ", with: "'rm ") == (messages + ["Try 'rm --help' for more information.", ""]).joined(separator: "\n"))
+    }
+
     @Test(arguments: [
         "rm ls", "rm -r ls", "rm -rf ls", "rm -r ls/", "rm -rf ls/", "rm -rf ls//", "rm -d ls/", "rm ls/",
     ])

@@ -662,7 +662,7 @@ struct TreeLocaleTests {
         // Listing a directory changes its access time, so that is left out of the comparison.
         func listed() -> String { shell.run("tree -J").stdout.replacing(/"accessed":"[^"]*",/, with: "") }
         let inC = listed()
-        shell.state.environment["LC_ALL"] = "C.UTF-8"
+        shell.state.environment.set("LC_ALL", "C.UTF-8")
         #expect(listed() == inC)
         #expect(inC.contains("\"name\":\"é\""))
     }

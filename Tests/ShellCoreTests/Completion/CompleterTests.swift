@@ -158,7 +158,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         let statements = try Parser.parse(completed)
         let words = try #require(statements.first?.first.words)
         try #require(words.count == 2)
-        #expect(Expander.expand(words[1], state: shell.state).bytes == name)
+        #expect(try Expander.expand(words[1], state: shell.state).bytes == name)
         #expect(completed.last == 0x20)
     }
 
@@ -175,7 +175,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         if completion.candidates.isEmpty { return }  // cut inside an escape: nothing to do
         let completed = try #require(completion.applied(to: typed))
         let words = try #require(try Parser.parse(completed).first?.first.words)
-        #expect(Expander.expand(words[1], state: shell.state).bytes == name)
+        #expect(try Expander.expand(words[1], state: shell.state).bytes == name)
     }
 
     /// A directory of 100,000 entries completes quickly (the bound is loose for debug builds).

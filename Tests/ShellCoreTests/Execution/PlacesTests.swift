@@ -10,9 +10,9 @@ import Testing
     private func makeShell() throws -> TestShell {
         let shell = TestShell()
         let home = shell.directory.file.string
-        shell.state.environment["XDG_CONFIG_HOME"] = home + "/cfg"
-        shell.state.environment["XDG_CACHE_HOME"] = home + "/cache-here"
-        shell.state.environment["TMPDIR"] = home + "/t"
+        shell.state.environment.set("XDG_CONFIG_HOME", home + "/cfg")
+        shell.state.environment.set("XDG_CACHE_HOME", home + "/cache-here")
+        shell.state.environment.set("TMPDIR", home + "/t")
         try shell.write("cfg/user-dirs.dirs", "XDG_DOCUMENTS_DIR=\"$HOME/Papers\"\n")
         return shell
     }

@@ -31,8 +31,8 @@ private func makeColorFixture() throws -> TestShell {
         .enabled(if: ReferenceTool.isInstalled("/usr/bin/ls")), arguments: lsColors, lsArguments)
     func lsMatchesGNU(_ colors: String, _ arguments: [String]) throws {
         let shell = try makeColorFixture()
-        shell.state.environment["TERM"] = "xterm"
-        shell.state.environment["LS_COLORS"] = colors
+        shell.state.environment.set("TERM", "xterm")
+        shell.state.environment.set("LS_COLORS", colors)
         let environment = ["TERM": "xterm", "LS_COLORS": colors]
         let expected = try ReferenceTool.run("/usr/bin/ls", arguments, in: shell.directory.file, environment: environment)
         let result = shell.run(ReferenceTool.commandLine("ls", arguments))
@@ -49,8 +49,8 @@ private func makeColorFixture() throws -> TestShell {
         [["-C"], ["-C", "-f"], ["-C", "-n"], ["-n"]])
     func treeMatchesTree(_ colors: String, _ arguments: [String]) throws {
         let shell = try makeColorFixture()
-        shell.state.environment["LS_COLORS"] = colors
-        shell.state.environment["LC_ALL"] = "C.UTF-8"
+        shell.state.environment.set("LS_COLORS", colors)
+        shell.state.environment.set("LC_ALL", "C.UTF-8")
         let expected = try RealTree.run(arguments, in: shell.directory.file, environment: ["LS_COLORS": colors, "TERM": "xterm"])
         let result = shell.run(ReferenceTool.commandLine("tree", arguments))
         #expect(Array(result.stdout.utf8) == expected.stdout, "LS_COLORS=\(colors) tree \(arguments)")
@@ -66,8 +66,8 @@ private func makeColorFixture() throws -> TestShell {
         ] as [(String, [String: String], Bool)])
     func automaticColour(_ line: String, _ environment: [String: String], _ colored: Bool) throws {
         let shell = try makeColorFixture()
-        shell.state.environment["TERM"] = "xterm"
-        shell.state.environment.merge(environment) { $1 }
+        shell.state.environment.set("TERM", "xterm")
+        for (name, value) in environment { shell.state.environment.set(name, value) }
         #expect(shell.runOnTerminal(line).stdout.contains("\u{1B}[") == colored, "\(line) \(environment) on a terminal")
         let forced = line.contains("always") || line.contains("-C")
         #expect(shell.run(line).stdout.contains("\u{1B}[") == forced, "\(line) \(environment) into a file")

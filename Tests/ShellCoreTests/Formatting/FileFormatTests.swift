@@ -93,7 +93,7 @@ import Testing
 
     @Test(arguments: zoneRows)
     func zonesFromTheEnvironment(_ value: String?, _ expected: Clock.Zone) {
-        let environment = value.map { ["TZ": $0] } ?? [:]
+        let environment: Environment = value.map { ["TZ": $0] } ?? [:]
         #expect(Clock.Zone(environment: environment) == expected)
     }
 

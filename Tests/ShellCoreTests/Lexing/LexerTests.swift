@@ -6,14 +6,7 @@ import Testing
 private func render(_ tokens: [Token]) -> String {
     tokens.map { token -> String in
         switch token.kind {
-        case .word(let word):
-            let pieces = word.pieces.map { piece -> String in
-                switch piece {
-                case .text(let bytes, let quoted): return (quoted ? "~" : "") + String(decoding: bytes, as: UTF8.self)
-                case .variable(let name, let quoted): return (quoted ? "~" : "") + "$" + name
-                }
-            }
-            return "W(\(pieces.joined(separator: "|"))@\(token.column))"
+        case .word(let word): return "W(\(render(word.pieces))@\(token.column))"
         case .separator: return ";"
         case .newline: return "NL"
         case .and: return "&&"
@@ -21,6 +14,21 @@ private func render(_ tokens: [Token]) -> String {
         case .redirect(let append): return append ? ">>" : ">"
         }
     }.joined(separator: " ")
+}
+
+/// Renders pieces as `text|$NAME`, a default word as `${NAME:-pieces}` or `${NAME-pieces}`.
+private func render(_ pieces: [WordPiece]) -> String {
+    pieces.map { piece -> String in
+        switch piece {
+        case .text(let bytes, let quoted): return (quoted ? "~" : "") + String(decoding: bytes, as: UTF8.self)
+        case .variable(let variable, let quoted):
+            let name = variable.name.description
+            let spelled = name.hasPrefix("$") ? name : "$" + name
+            guard let fallback = variable.fallback else { return (quoted ? "~" : "") + spelled }
+            let operator_ = fallback.replacesEmpty ? ":-" : "-"
+            return (quoted ? "~" : "") + "${\(spelled.dropFirst())\(operator_)\(render(fallback.pieces))}"
+        }
+    }.joined(separator: "|")
 }
 
 @Suite struct LexerTests {
@@ -40,6 +48,19 @@ private func render(_ tokens: [Token]) -> String {
         Row(name: "braced variable", input: "cd ${HOME}/x", expected: "W(cd@0) W($HOME|/x@3)"),
         Row(name: "last status", input: "echo $?", expected: "W(echo@0) W($?@5)"),
         Row(name: "lone dollar is text", input: "echo $ a$", expected: "W(echo@0) W($@5) W(a$@7)"),
+        Row(name: "positional parameters", input: "echo $1 $10 ${10} $0", expected: "W(echo@0) W($1@5) W($1|0@8) W($10@12) W($0@18)"),
+        Row(name: "parameter count", input: "echo $# \"$#\" ${#}", expected: "W(echo@0) W($#@5) W(~$#@8) W($#@13)"),
+        Row(name: "default when unset or empty", input: "rm ${DIR:-build}/x", expected: "W(rm@0) W(${DIR:-build}|/x@3)"),
+        Row(name: "default when unset", input: "rm ${DIR-build}", expected: "W(rm@0) W(${DIR-build}@3)"),
+        Row(name: "empty default", input: "echo ${DIR:-}", expected: "W(echo@0) W(${DIR:-}@5)"),
+        Row(
+            name: "a default holds blanks, quotes, operators and variables",
+            input: "echo ${A:-a b;'c}'\"$HOME\"${B-$C}}",
+            expected: "W(echo@0) W(${A:-a b;|~c}|~$HOME|${B-$C}}@5)"),
+        Row(
+            name: "a default in double quotes reads as double-quoted text",
+            input: #"echo "${A:-'x' "y}" \}}""#, expected: #"W(echo@0) W(~${A:-~'x' y} }}@5)"#),
+        Row(name: "a default starts with ~", input: "cd ${D:-~/x}", expected: "W(cd@0) W(${D:-~/x}@3)"),
         Row(name: "comment to end of line", input: "ls # list\npwd", expected: "W(ls@0) NL W(pwd@0)"),
         Row(name: "hash inside a word", input: "echo a#b", expected: "W(echo@0) W(a#b@5)"),
         Row(name: "operators", input: "a&&b||c;d", expected: "W(a@0) && W(b@3) || W(c@6) ; W(d@8)"),
@@ -83,10 +104,14 @@ private func render(_ tokens: [Token]) -> String {
         ErrorRow(name: "backquotes", input: "rm `cat list`", problem: .unsupportedOperator("`"), line: 1, column: 3),
         ErrorRow(name: "backquote in double quotes", input: "echo \"a`b\"", problem: .unsupportedOperator("`"), line: 1, column: 7),
         ErrorRow(
-            name: "default value", input: "rm -rf ${DIR:-build}/x", problem: .unsupportedOperator("${DIR:-build}"), line: 1,
+            name: "assigning default", input: "rm -rf ${DIR:=build}/x", problem: .unsupportedOperator("${DIR:=build}"), line: 1,
             column: 7),
+        ErrorRow(name: "length", input: "rm ${#DIR}", problem: .unsupportedOperator("${#DIR}"), line: 1, column: 3),
         ErrorRow(name: "empty braces", input: "echo ${}", problem: .unsupportedOperator("${}"), line: 1, column: 5),
-        ErrorRow(name: "positional parameter", input: "echo ${1}", problem: .unsupportedOperator("${1}"), line: 1, column: 5),
+        ErrorRow(name: "all parameters", input: "rm \"$@\"", problem: .unsupportedOperator("$@"), line: 1, column: 4),
+        ErrorRow(name: "all parameters, one word", input: "rm $*", problem: .unsupportedOperator("$*"), line: 1, column: 3),
+        ErrorRow(name: "open default", input: "echo ${A:-x", problem: .unterminatedVariable, line: 1, column: 5),
+        ErrorRow(name: "default open at the line's end", input: "echo ${A:-x\n}", problem: .unterminatedVariable, line: 1, column: 5),
     ]
 
     @Test(

@@ -26,6 +26,11 @@ struct Transcript {
     var status: ExitStatus
 }
 
+extension Environment {
+    /// Sets `name` to the bytes of `text`.
+    mutating func set(_ name: String, _ text: String) { self[name] = Array(text.utf8) }
+}
+
 /// A shell whose cwd is a private temporary directory and whose output is captured.
 final class TestShell {
     let directory: TemporaryDirectory
@@ -35,8 +40,8 @@ final class TestShell {
 
     init(interactive: Bool = true, environment: [String: String] = [:]) {
         directory = TemporaryDirectory()
-        var env = ["HOME": directory.file.string, "PATH": "/usr/bin:/bin", "LC_ALL": "C"]
-        env.merge(environment) { $1 }
+        var env: Environment = ["HOME": directory.file.string, "PATH": "/usr/bin:/bin", "LC_ALL": "C"]
+        for (name, value) in environment { env.set(name, value) }
         state = ShellState(cwd: directory.file, environment: env, isInteractive: interactive, stopOnError: !interactive)
     }
 
