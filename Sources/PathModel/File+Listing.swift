@@ -95,7 +95,10 @@ extension File {
 
 /// How a `FileWalk` goes through a tree.
 public struct WalkOptions: Sendable, Hashable {
-    /// The deepest level to yield (1: the children only); nil for no limit.
+    /// The deepest level to yield and enter, nil for no limit: the start itself is level 0 and
+    /// is never yielded, its children are level 1. With 1 the children are yielded and none is
+    /// entered; with 0 (or less) nothing is yielded and the start is not even read, as
+    /// `find -maxdepth 0` goes no further than its start.
     public var maxDepth: Int?
     /// The shallowest level to yield (1: the children; deeper levels are still walked through).
     public var minDepth: Int
@@ -153,7 +156,7 @@ public struct FileWalk: Sequence, IteratorProtocol {
 
     init(root: File, options: WalkOptions) {
         self.options = options
-        pending = (root, 0)
+        if options.maxDepth.map({ $0 > 0 }) ?? true { pending = (root, 0) }
     }
 
     /// The next entry, or an error met on the way; nil when the walk is over.
