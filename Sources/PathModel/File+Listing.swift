@@ -73,7 +73,7 @@ extension File {
     /// - Parameter includeHidden: include names that start with a dot.
     /// - Throws: `FileError` with operation `.list`.
     public func children(includeHidden: Bool = true) throws(FileError) -> [File] {
-        try entries().lazy.filter { includeHidden || !$0.isHidden }.map { appending(name: $0.name) }
+        try entries().lazy.filter { includeHidden || !$0.isHidden }.map { appending(entryName: $0.name) }
     }
 
     /// The names in this directory as text, sorted by bytes. Names that are not UTF-8 show U+FFFD;
@@ -175,7 +175,7 @@ public struct FileWalk: Sequence, IteratorProtocol {
             frame.index += 1
             stack[stack.count - 1] = frame
             if !options.includeHidden && entry.isHidden { continue }
-            let file = frame.directory.appending(name: entry.name)
+            let file = frame.directory.appending(entryName: entry.name)
             let depth = frame.depth + 1
             var kind: FileKind
             if let known = entry.kind {

@@ -133,7 +133,7 @@ extension File {
                 let entry = level.entries[level.index]
                 level.index += 1
                 stack[stack.count - 1] = level
-                let entryPath = path.appending(name: entry.name)
+                let entryPath = path.appending(entryName: entry.name)
                 let dir = current.descriptor
                 var kind = FileKind(directoryEntryType: entry.type)
                 if kind == nil {
@@ -226,7 +226,7 @@ extension File {
     }
 
     /// The path made of this path's first `count` bytes, which must be a path this one was built
-    /// from by `appending(name:)`.
+    /// from by `appending(entryName:)`.
     fileprivate func leadingBytes(_ count: Int) -> File {
         rehoming(File(normalizedStorage: Array(bytes.prefix(count)) + [0]))
     }

@@ -274,9 +274,28 @@ public struct File: Sendable {
         return File(normalizedStorage: result)
     }
 
-    /// Joins a name given as bytes (a directory entry) onto this path; as in `init(bytes:)`, a NUL
-    /// byte ends the name, so that the path a system call sees is the path this value shows.
-    public func appending<Name: Collection>(name: Name) -> File where Name.Element == UInt8 {
+    /// Joins one name given as bytes (a directory entry's name) onto this path; as in
+    /// `init(bytes:)`, a NUL byte ends the name, so that the path a system call sees is the path
+    /// this value shows.
+    ///
+    /// The name must name an entry of this directory: one that is empty, holds `/`, or is `.` or
+    /// `..` would make a path to somewhere else, so it is refused. Use `+` to join a path.
+    ///
+    ///     try File(path: "/x").appending(name: Array("a.txt".utf8))   // /x/a.txt
+    ///     try File(path: "/x").appending(name: Array("../etc".utf8))  // throws EINVAL
+    /// - Throws: `FileError` with operation `.resolve`, this path, `EINVAL`, and the name as
+    ///   `destination`.
+    public func appending<Name: Collection>(name: Name) throws(FileError) -> File where Name.Element == UInt8 {
+        let name = name.prefix { $0 != 0 }
+        guard !name.isEmpty, !name.contains(0x2F), !isDotOrDotDot(name) else {
+            throw FileError(.resolve, self, .invalidArgument, destination: File(bytes: name))
+        }
+        return appending(entryName: name)
+    }
+
+    /// Joins a name the kernel listed (never empty, `.`, `..` or holding `/`), or a component
+    /// already split from a path, without checking it. A NUL byte ends the name.
+    func appending<Name: Collection>(entryName name: Name) -> File where Name.Element == UInt8 {
         var result = storage
         result.removeLast()
         if !result.isEmpty && result.last != 0x2F { result.append(0x2F) }

@@ -105,15 +105,15 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
                 let onDisk = prefix.isAbsolute ? base.rehoming(prefix) : (prefix.byteCount == 0 ? base : base + prefix)
                 switch segment {
                 case .literal(let name):
-                    let candidate = prefix.appending(name: name)
+                    let candidate = prefix.appending(entryName: name)
                     if isLast {
-                        if (onDisk.appending(name: name)).exists { next.append(candidate) }
+                        if (onDisk.appending(entryName: name)).exists { next.append(candidate) }
                     } else {
                         next.append(candidate)
                     }
                 case .wildcard:
                     for entry in Glob.readable(onDisk) where Glob.matches(segment, name: entry.name) {
-                        next.append(prefix.appending(name: entry.name))
+                        next.append(prefix.appending(entryName: entry.name))
                     }
                 case .anyDepth:
                     next.append(prefix)
