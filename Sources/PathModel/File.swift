@@ -191,9 +191,9 @@ public struct File: Sendable {
     public var normalized: File {
         var parts: [ArraySlice<UInt8>] = []
         for part in componentBytes {
-            if part.count == 1 && part.first == 0x2E { continue }
-            if part.count == 2 && part.first == 0x2E && part.last == 0x2E {
-                if let last = parts.last, !(last.count == 2 && last.first == 0x2E && last.last == 0x2E) {
+            if isDot(part) { continue }
+            if isDotDot(part) {
+                if let last = parts.last, !isDotDot(last) {
                     parts.removeLast()
                 } else if !isAbsolute {
                     parts.append(part)
@@ -218,13 +218,17 @@ public struct File: Sendable {
 
     /// This path relative to `base`, lexically: `/a/b/c` relative to `/a/x` is `../b/c`.
     ///
-    /// Returns nil when one path is absolute and the other is not.
+    /// Returns nil when syntax alone cannot tell: one path is absolute and the other is not, or
+    /// `base` climbs with `..` above what the two share (`a` relative to `../b` would need the
+    /// name of the directory `..` leaves).
     public func relative(to base: File) -> File? {
         guard isAbsolute == base.isAbsolute else { return nil }
-        let mine = normalized.componentBytes
-        let theirs = base.normalized.componentBytes
+        // `normalized` spells an empty path `.`, which is no component to climb out of.
+        let mine = normalized.componentBytes.filter { !isDot($0) }
+        let theirs = base.normalized.componentBytes.filter { !isDot($0) }
         var common = 0
         while common < mine.count && common < theirs.count && mine[common] == theirs[common] { common += 1 }
+        if theirs[common...].contains(where: isDotDot) { return nil }
         let dotDot: ArraySlice<UInt8> = [0x2E, 0x2E]
         let parts = Array(repeating: dotDot, count: theirs.count - common) + mine[common...]
         return File(joining: Array(parts), absolute: false)
@@ -317,6 +321,18 @@ extension File: Hashable {
         hasher.combine(storage)
         hasher.combine(sandbox)
     }
+}
+
+/// Whether a name is `.`.
+@inline(__always)
+func isDot<C: Collection>(_ name: C) -> Bool where C.Element == UInt8 {
+    name.count == 1 && name.first == 0x2E
+}
+
+/// Whether a name is `..`.
+@inline(__always)
+func isDotDot<C: Collection>(_ name: C) -> Bool where C.Element == UInt8 {
+    name.count == 2 && name.allSatisfy { $0 == 0x2E }
 }
 
 /// Whether a name is `.` or `..`.

@@ -221,6 +221,9 @@ struct FileSyntaxTests {
             ("/a", "/a/b/c", "../.."),
             ("a/b", "a/./c/..", "b"),
             ("/", "/a", ".."),
+            ("../a", "../b", "../a"),
+            ("../../a", "../b", "../../a"),
+            ("a", "b/..", "a"),
         ] as [(File, File, File)])
     func relative(_ path: File, _ base: File, _ expected: File) {
         #expect(path.relative(to: base) == expected)
@@ -230,6 +233,13 @@ struct FileSyntaxTests {
     func relativeMixed() {
         #expect(File(path: "/a").relative(to: "a") == nil)
         #expect(File(path: "a").relative(to: "/a") == nil)
+    }
+
+    @Test(
+        "relative(to:) is nil when the base climbs with .. above what the two share",
+        arguments: [("a", ".."), ("a", "../b"), ("x/y", "x/../../z"), ("../a", "../../b")] as [(File, File)])
+    func relativeClimbingBase(_ path: File, _ base: File) {
+        #expect(path.relative(to: base) == nil)
     }
 
     @Test(
