@@ -216,13 +216,15 @@ public struct File: Sendable {
         storage = result
     }
 
-    /// This path relative to `base`, lexically: `/a/b/c` relative to `/a/x` is `../b/c`.
+    /// This path relative to `base`, lexically: `/a/b/c` relative to `/a/x` is `../b/c`. The
+    /// result is in this path's sandbox, where a relative path starts at the top: join it to
+    /// `base` to reach the file.
     ///
-    /// Returns nil when syntax alone cannot tell: one path is absolute and the other is not, or
-    /// `base` climbs with `..` above what the two share (`a` relative to `../b` would need the
-    /// name of the directory `..` leaves).
+    /// Returns nil when syntax alone cannot tell: one path is absolute and the other is not, the
+    /// two are in different sandboxes, or `base` climbs with `..` above what the two share
+    /// (`a` relative to `../b` would need the name of the directory `..` leaves).
     public func relative(to base: File) -> File? {
-        guard isAbsolute == base.isAbsolute else { return nil }
+        guard isAbsolute == base.isAbsolute, sandbox == base.sandbox else { return nil }
         // `normalized` spells an empty path `.`, which is no component to climb out of.
         let mine = normalized.componentBytes.filter { !isDot($0) }
         let theirs = base.normalized.componentBytes.filter { !isDot($0) }
@@ -231,12 +233,13 @@ public struct File: Sendable {
         if theirs[common...].contains(where: isDotDot) { return nil }
         let dotDot: ArraySlice<UInt8> = [0x2E, 0x2E]
         let parts = Array(repeating: dotDot, count: theirs.count - common) + mine[common...]
-        return File(joining: Array(parts), absolute: false)
+        return rehoming(File(joining: Array(parts), absolute: false))
     }
 
     /// The path with a leading `~` or `~/` replaced by `home`; `~user` by that user's home.
     ///
-    /// A path that does not start with `~`, or names a user the system does not know, is returned unchanged.
+    /// A path that does not start with `~`, or names a user the system does not know, is returned
+    /// unchanged. A path in a sandbox stays in it: the home's bytes name a directory inside.
     public func expandingTilde(home: File = .home) -> File {
         guard storage.first == 0x7E else { return self }
         let rest = storage.dropLast().dropFirst()
@@ -250,7 +253,7 @@ public struct File: Sendable {
         } else {
             return self
         }
-        return slash == rest.endIndex ? base : base + File(bytes: rest[(slash + 1)...])
+        return rehoming(slash == rest.endIndex ? base : base + File(bytes: rest[(slash + 1)...]))
     }
 
     /// Joins a relative path onto a directory path: `File.home + "notes"`.
