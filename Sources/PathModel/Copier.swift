@@ -176,8 +176,8 @@ public struct Copier {
             var subdirectories: [TreeStep] = []
             for entry in entries {
                 if isCancelled() { return false }
-                let child = nearSource.appending(name: entry.name)
-                let childTarget = nearTarget.appending(name: entry.name)
+                let child = nearSource.appending(entryName: entry.name)
+                let childTarget = nearTarget.appending(entryName: entry.name)
                 let childInfo: FileInfo
                 let childExisting: FileInfo?
                 do {
@@ -202,8 +202,8 @@ public struct Copier {
                     }
                     subdirectories.append(
                         .copy(
-                            source: source.appending(name: entry.name), info: childInfo,
-                            destination: target.appending(name: entry.name), existing: childExisting))
+                            source: source.appending(entryName: entry.name), info: childInfo,
+                            destination: target.appending(entryName: entry.name), existing: childExisting))
                 } else if !copyEntry(child, info: childInfo, to: childTarget, existing: childExisting, isNew: madeHere) {
                     everything = false
                 }

@@ -113,7 +113,7 @@ public final class DirectoryHandle: Sendable {
 
     /// The path of `relative` below this directory, for messages.
     public func path(_ relative: [UInt8]) -> File {
-        relative.isEmpty ? file : file.appending(name: relative)
+        relative.isEmpty ? file : file + File(bytes: relative)
     }
 
     /// The entries of the directory at `relative` below this one (`[]` for this one), sorted by

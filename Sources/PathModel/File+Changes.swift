@@ -238,7 +238,7 @@ extension File {
         guard !newName.isEmpty, !newName.utf8.contains(0x2F), !isDotOrDotDot(newName.utf8) else {
             throw FileError(.rename, self, .invalidArgument, destination: File(path: newName))
         }
-        let target = parent.appending(name: Array(newName.utf8))
+        let target = parent.appending(entryName: Array(newName.utf8))
         do {
             try renameEntry(to: target, noReplace: true)
         } catch {
@@ -341,7 +341,7 @@ extension File {
         name.append(0x2E)
         name.append(contentsOf: hexDigits(Sys.randomNumber()))
         name.append(contentsOf: Array(".shelf-tmp".utf8))
-        return parent.appending(name: name)
+        return parent.appending(entryName: name)
     }
 
     /// Creates a new, empty, uniquely named file next to this one (`.name.XXXXXXXX.shelf-tmp`)

@@ -74,7 +74,7 @@ extension File {
     /// - Parameter includeHidden: include names that start with a dot.
     /// - Throws: `FileError` with operation `.list`.
     public func children(includeHidden: Bool = true) throws(FileError) -> [File] {
-        try entries().lazy.filter { includeHidden || !$0.isHidden }.map { appending(name: $0.name) }
+        try entries().lazy.filter { includeHidden || !$0.isHidden }.map { appending(entryName: $0.name) }
     }
 
     /// The names in this directory as text, sorted by bytes. Names that are not UTF-8 show U+FFFD;
@@ -96,7 +96,10 @@ extension File {
 
 /// How a `FileWalk` goes through a tree.
 public struct WalkOptions: Sendable, Hashable {
-    /// The deepest level to yield (1: the children only); nil for no limit.
+    /// The deepest level to yield and enter, nil for no limit: the start itself is level 0 and
+    /// is never yielded, its children are level 1. With 1 the children are yielded and none is
+    /// entered; with 0 (or less) nothing is yielded and the start is not even read, as
+    /// `find -maxdepth 0` goes no further than its start.
     public var maxDepth: Int?
     /// The shallowest level to yield (1: the children; deeper levels are still walked through).
     public var minDepth: Int
@@ -154,7 +157,7 @@ public struct FileWalk: Sequence, IteratorProtocol {
 
     init(root: File, options: WalkOptions) {
         self.options = options
-        pending = (root, 0)
+        if options.maxDepth.map({ $0 > 0 }) ?? true { pending = (root, 0) }
     }
 
     /// The next entry, or an error met on the way; nil when the walk is over.
@@ -173,7 +176,7 @@ public struct FileWalk: Sequence, IteratorProtocol {
             frame.index += 1
             stack[stack.count - 1] = frame
             if !options.includeHidden && entry.isHidden { continue }
-            let file = frame.directory.appending(name: entry.name)
+            let file = frame.directory.appending(entryName: entry.name)
             let depth = frame.depth + 1
             var kind: FileKind
             if let known = entry.kind {

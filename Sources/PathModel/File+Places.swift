@@ -76,6 +76,7 @@ extension File {
     }
 
     /// The value of `XDG_<key>_DIR` in the text of a `user-dirs.dirs` file, if present and valid.
+    /// An absolute value is a path in `home`'s sandbox, if it has one.
     static func parseUserDirectory(_ text: String, key: String, home: File) -> File? {
         let prefix = "XDG_\(key)_DIR="
         for line in text.split(separator: "\n") {
@@ -88,7 +89,7 @@ extension File {
                 let rest = value.dropFirst("$HOME".count)
                 return rest.isEmpty ? home : home + String(rest)
             }
-            if value.first == "/" { return File(path: String(value)) }
+            if value.first == "/" { return home.rehoming(File(path: String(value))) }
         }
         return nil
     }

@@ -32,7 +32,7 @@ extension File {
                 resolved = resolved.parent
                 continue
             }
-            let candidate = resolved.appending(name: component)
+            let candidate = resolved.appending(entryName: component)
             let info: FileInfo
             do {
                 info = try candidate.info()

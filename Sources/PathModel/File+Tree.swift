@@ -17,15 +17,29 @@ extension File {
     ///   that could be removed before it is gone.
     /// Corresponds to `unlinkat(2)` and `openat(2)` with `O_NOFOLLOW`.
     public func delete() throws(FileError) {
-        var first: FileError?
-        removeTree(confirm: { _ in first == nil }, removed: { _, _ in }, failed: { if first == nil { first = $0 } })
-        if let first { throw first }
+        try removeTreeStoppingAtFirstError(keepingTop: false)
     }
 
-    /// Removes everything inside this directory, keeping the directory itself.
-    /// - Throws: the first `FileError` met.
+    /// Removes everything inside this directory, keeping the directory itself, as `delete()`
+    /// removes a tree: by directory descriptor, removing symlinks and never following them.
+    ///
+    /// The directory is opened without following a final symlink, so a symlink to a directory is
+    /// refused as not a directory, and what it points to is left as it is.
+    /// - Throws: the first `FileError` met; everything that could be removed before it is gone.
+    ///   `.list` with `ENOTDIR` when this path is a symlink (what `O_NOFOLLOW | O_DIRECTORY`
+    ///   gives) or anything else but a directory.
+    /// Corresponds to `openat(2)` with `O_NOFOLLOW | O_DIRECTORY` and `unlinkat(2)`.
     public func deleteAllChildren() throws(FileError) {
-        for entry in try entries() { try appending(name: entry.name).delete() }
+        try removeTreeStoppingAtFirstError(keepingTop: true)
+    }
+
+    /// Removes as `removeTree` does, taking no step after the first error, and throws that error.
+    private func removeTreeStoppingAtFirstError(keepingTop: Bool) throws(FileError) {
+        var first: FileError?
+        _ = removeTree(
+            keepingTop: keepingTop, confirm: { _ in first == nil }, removed: { _, _ in },
+            failed: { if first == nil { first = $0 } })
+        if let first { throw first }
     }
 
     /// Removes this entry and, for a directory, everything below it, reporting each step.
@@ -46,8 +60,18 @@ extension File {
         removed: (File, FileKind) -> Void = { _, _ in },
         failed: (FileError) -> Void
     ) -> Bool {
+        removeTree(keepingTop: false, confirm: confirm, removed: removed, failed: failed)
+    }
+
+    /// `removeTree(confirm:removed:failed:)`, or with `keepingTop` only what is inside this
+    /// directory, which is then opened as a directory whatever it is (so a symlink or a file
+    /// fails there with `ENOTDIR`) and kept.
+    private func removeTree(
+        keepingTop: Bool, confirm: (RemovalStep) -> Bool, removed: (File, FileKind) -> Void,
+        failed: (FileError) -> Void
+    ) -> Bool {
         let kind: FileKind
-        do { kind = try info().kind } catch {
+        do { kind = keepingTop ? .directory : try info().kind } catch {
             failed(FileError(.remove, self, error.errno))
             return false
         }
@@ -122,7 +146,7 @@ extension File {
                 let entry = level.entries[level.index]
                 level.index += 1
                 stack[stack.count - 1] = level
-                let entryPath = path.appending(name: entry.name)
+                let entryPath = path.appending(entryName: entry.name)
                 let dir = current.descriptor
                 var kind = FileKind(directoryEntryType: entry.type)
                 if kind == nil {
@@ -189,6 +213,10 @@ extension File {
                 }
                 path = finished.leadingBytes(level.pathLength)
             }
+            if stack.isEmpty && keepingTop {
+                if !level.complete { everything = false }
+                continue
+            }
             var done = level.complete && confirm(.remove(finished, .directory))
             if done {
                 do {
@@ -217,7 +245,7 @@ extension File {
     }
 
     /// The path made of this path's first `count` bytes, which must be a path this one was built
-    /// from by `appending(name:)`.
+    /// from by `appending(entryName:)`.
     fileprivate func leadingBytes(_ count: Int) -> File {
         rehoming(File(normalizedStorage: Array(bytes.prefix(count)) + [0]))
     }

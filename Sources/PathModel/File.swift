@@ -191,9 +191,9 @@ public struct File: Sendable {
     public var normalized: File {
         var parts: [ArraySlice<UInt8>] = []
         for part in componentBytes {
-            if part.count == 1 && part.first == 0x2E { continue }
-            if part.count == 2 && part.first == 0x2E && part.last == 0x2E {
-                if let last = parts.last, !(last.count == 2 && last.first == 0x2E && last.last == 0x2E) {
+            if isDot(part) { continue }
+            if isDotDot(part) {
+                if let last = parts.last, !isDotDot(last) {
                     parts.removeLast()
                 } else if !isAbsolute {
                     parts.append(part)
@@ -216,23 +216,30 @@ public struct File: Sendable {
         storage = result
     }
 
-    /// This path relative to `base`, lexically: `/a/b/c` relative to `/a/x` is `../b/c`.
+    /// This path relative to `base`, lexically: `/a/b/c` relative to `/a/x` is `../b/c`. The
+    /// result is in this path's sandbox, where a relative path starts at the top: join it to
+    /// `base` to reach the file.
     ///
-    /// Returns nil when one path is absolute and the other is not.
+    /// Returns nil when syntax alone cannot tell: one path is absolute and the other is not, the
+    /// two are in different sandboxes, or `base` climbs with `..` above what the two share
+    /// (`a` relative to `../b` would need the name of the directory `..` leaves).
     public func relative(to base: File) -> File? {
-        guard isAbsolute == base.isAbsolute else { return nil }
-        let mine = normalized.componentBytes
-        let theirs = base.normalized.componentBytes
+        guard isAbsolute == base.isAbsolute, sandbox == base.sandbox else { return nil }
+        // `normalized` spells an empty path `.`, which is no component to climb out of.
+        let mine = normalized.componentBytes.filter { !isDot($0) }
+        let theirs = base.normalized.componentBytes.filter { !isDot($0) }
         var common = 0
         while common < mine.count && common < theirs.count && mine[common] == theirs[common] { common += 1 }
+        if theirs[common...].contains(where: isDotDot) { return nil }
         let dotDot: ArraySlice<UInt8> = [0x2E, 0x2E]
         let parts = Array(repeating: dotDot, count: theirs.count - common) + mine[common...]
-        return File(joining: Array(parts), absolute: false)
+        return rehoming(File(joining: Array(parts), absolute: false))
     }
 
     /// The path with a leading `~` or `~/` replaced by `home`; `~user` by that user's home.
     ///
-    /// A path that does not start with `~`, or names a user the system does not know, is returned unchanged.
+    /// A path that does not start with `~`, or names a user the system does not know, is returned
+    /// unchanged. A path in a sandbox stays in it: the home's bytes name a directory inside.
     public func expandingTilde(home: File = .home) -> File {
         guard storage.first == 0x7E else { return self }
         let rest = storage.dropLast().dropFirst()
@@ -246,7 +253,7 @@ public struct File: Sendable {
         } else {
             return self
         }
-        return slash == rest.endIndex ? base : base + File(bytes: rest[(slash + 1)...])
+        return rehoming(slash == rest.endIndex ? base : base + File(bytes: rest[(slash + 1)...]))
     }
 
     /// Joins a relative path onto a directory path: `File.home + "notes"`.
@@ -274,9 +281,28 @@ public struct File: Sendable {
         return File(normalizedStorage: result)
     }
 
-    /// Joins a name given as bytes (a directory entry) onto this path; as in `init(bytes:)`, a NUL
-    /// byte ends the name, so that the path a system call sees is the path this value shows.
-    public func appending<Name: Collection>(name: Name) -> File where Name.Element == UInt8 {
+    /// Joins one name given as bytes (a directory entry's name) onto this path; as in
+    /// `init(bytes:)`, a NUL byte ends the name, so that the path a system call sees is the path
+    /// this value shows.
+    ///
+    /// The name must name an entry of this directory: one that is empty, holds `/`, or is `.` or
+    /// `..` would make a path to somewhere else, so it is refused. Use `+` to join a path.
+    ///
+    ///     try File(path: "/x").appending(name: Array("a.txt".utf8))   // /x/a.txt
+    ///     try File(path: "/x").appending(name: Array("../etc".utf8))  // throws EINVAL
+    /// - Throws: `FileError` with operation `.resolve`, this path, `EINVAL`, and the name as
+    ///   `destination`.
+    public func appending<Name: Collection>(name: Name) throws(FileError) -> File where Name.Element == UInt8 {
+        let name = name.prefix { $0 != 0 }
+        guard !name.isEmpty, !name.contains(0x2F), !isDotOrDotDot(name) else {
+            throw FileError(.resolve, self, .invalidArgument, destination: File(bytes: name))
+        }
+        return appending(entryName: name)
+    }
+
+    /// Joins a name the kernel listed (never empty, `.`, `..` or holding `/`), or a component
+    /// already split from a path, without checking it. A NUL byte ends the name.
+    func appending<Name: Collection>(entryName name: Name) -> File where Name.Element == UInt8 {
         var result = storage
         result.removeLast()
         if !result.isEmpty && result.last != 0x2F { result.append(0x2F) }
@@ -298,6 +324,18 @@ extension File: Hashable {
         hasher.combine(storage)
         hasher.combine(sandbox)
     }
+}
+
+/// Whether a name is `.`.
+@inline(__always)
+func isDot<C: Collection>(_ name: C) -> Bool where C.Element == UInt8 {
+    name.count == 1 && name.first == 0x2E
+}
+
+/// Whether a name is `..`.
+@inline(__always)
+func isDotDot<C: Collection>(_ name: C) -> Bool where C.Element == UInt8 {
+    name.count == 2 && name.allSatisfy { $0 == 0x2E }
 }
 
 /// Whether a name is `.` or `..`.

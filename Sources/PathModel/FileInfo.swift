@@ -88,7 +88,8 @@ public struct FileInfo: Sendable, Hashable {
     public var changeTime: Timestamp
     /// Birth time, when the file system records it.
     public var creationTime: Timestamp?
-    /// The target of a symbolic link (only for a symlink that was not followed).
+    /// The target of a symbolic link (only for a symlink that was not followed); for a file in a
+    /// sandbox, a path in that sandbox.
     public var linkTarget: File?
 
     /// The permission bits, including set-user-id, set-group-id and sticky (`mode & 0o7777`).
@@ -144,21 +145,21 @@ extension File {
             return try withLocation(following: followSymlinks) { (dir, name, follow) throws(Errno) in
                 let raw = try Sys.stat(name, at: dir, follow: follow)
                 guard FileKind(mode: raw.mode) == .symlink else { return FileInfo(raw) }
-                return FileInfo(raw, linkTarget: File(bytes: try Sys.readlink(name, at: dir)))
+                return FileInfo(raw, linkTarget: rehoming(File(bytes: try Sys.readlink(name, at: dir))))
             }
         } catch {
             throw FileError(.stat, self, error)
         }
     }
 
-    /// The target a symbolic link holds, as written in the link.
+    /// The target a symbolic link holds, as written in the link; in a sandbox, a path in it.
     /// - Throws: `FileError` with operation `.readLink` (`EINVAL` when this is not a symlink).
     /// Corresponds to `readlink(2)`.
     public func linkTarget() throws(FileError) -> File {
         do {
-            return File(bytes: try withLocation(following: false) { (dir, name, _) throws(Errno) in
+            return rehoming(File(bytes: try withLocation(following: false) { (dir, name, _) throws(Errno) in
                 try Sys.readlink(name, at: dir)
-            })
+            }))
         } catch {
             throw FileError(.readLink, self, error)
         }

@@ -87,33 +87,32 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
 
     /// The paths on disk that match, sorted by bytes, in the pattern's own spelling.
     ///
-    /// An absolute pattern is resolved in `base`'s sandbox, if it has one. A relative pattern is
-    /// resolved against `base`, and its results stay relative
-    /// (`*.txt` gives `a.txt`, not `/home/ann/a.txt`). Directories that cannot be read match
-    /// nothing, as in a shell. `**` does not enter hidden directories or follow symlinks. A
-    /// pattern with a NUL byte matches nothing.
+    /// The pattern is resolved in `base`'s sandbox, if it has one, and the results are in that
+    /// sandbox too. A relative pattern is resolved against `base`, and its results stay relative
+    /// (`*.txt` gives `a.txt`, not `/home/ann/a.txt`): join them to `base` to reach the files.
+    /// Directories that cannot be read match nothing, as in a shell. `**` does not enter hidden
+    /// directories or follow symlinks. A pattern with a NUL byte matches nothing.
     /// Corresponds to `getdents64(2)` and `lstat(2)`.
     public func expand(relativeTo base: File) -> [File] {
         // No name holds a NUL byte, so such a pattern matches nothing.
         if pattern.contains(0) { return [] }
-        let start = isAbsolute ? File.root : File(path: "")
-        var current: [File] = [start]
+        var current: [File] = [base.rehoming(isAbsolute ? File.root : File(path: ""))]
         for (index, segment) in segments.enumerated() {
             let isLast = index == segments.count - 1
             var next: [File] = []
             for prefix in current {
-                let onDisk = prefix.isAbsolute ? base.rehoming(prefix) : (prefix.byteCount == 0 ? base : base + prefix)
+                let onDisk = prefix.isAbsolute ? prefix : (prefix.byteCount == 0 ? base : base + prefix)
                 switch segment {
                 case .literal(let name):
-                    let candidate = prefix.appending(name: name)
+                    let candidate = prefix.appending(entryName: name)
                     if isLast {
-                        if (onDisk.appending(name: name)).exists { next.append(candidate) }
+                        if (onDisk.appending(entryName: name)).exists { next.append(candidate) }
                     } else {
                         next.append(candidate)
                     }
                 case .wildcard:
                     for entry in Glob.readable(onDisk) where Glob.matches(segment, name: entry.name) {
-                        next.append(prefix.appending(name: entry.name))
+                        next.append(prefix.appending(entryName: entry.name))
                     }
                 case .anyDepth:
                     next.append(prefix)

@@ -62,20 +62,40 @@ struct FileSyntaxTests {
     }
 
     @Test("+ with a File and appending(name:) keep bytes that are not UTF-8")
-    func joiningBytes() {
+    func joiningBytes() throws {
         let name: [UInt8] = [0x63, 0x61, 0x66, 0xE9]
         let base: File = "/x"
         #expect((base + File(bytes: name)).bytes == Array("/x/".utf8) + name)
-        #expect(base.appending(name: name).bytes == Array("/x/".utf8) + name)
-        #expect(File(path: "").appending(name: name).bytes == name)
-        #expect(File.root.appending(name: name).bytes == [0x2F] + name)
+        #expect(try base.appending(name: name).bytes == Array("/x/".utf8) + name)
+        #expect(try File(path: "").appending(name: name).bytes == name)
+        #expect(try File.root.appending(name: name).bytes == [0x2F] + name)
     }
 
     @Test("A NUL byte ends a name given to appending(name:), as it ends a path given to init(bytes:)")
-    func appendingStopsAtNUL() {
+    func appendingStopsAtNUL() throws {
         let base: File = "/x"
-        #expect(base.appending(name: Array("ab".utf8) + [0, 0x63]).bytes == Array("/x/ab".utf8))
-        #expect(base.appending(name: Array("ab".utf8) + [0, 0x63]) == File(bytes: Array("/x/ab".utf8) + [0, 0x63]))
+        #expect(try base.appending(name: Array("ab".utf8) + [0, 0x63]).bytes == Array("/x/ab".utf8))
+        #expect(try base.appending(name: Array("ab".utf8) + [0, 0x63]) == File(bytes: Array("/x/ab".utf8) + [0, 0x63]))
+    }
+
+    @Test(
+        "appending(name:) refuses what is not one name of the directory, with EINVAL",
+        arguments: [
+            ("empty", []),
+            ("a slash inside", Array("a/b".utf8)),
+            ("a climb", Array("../etc".utf8)),
+            ("only a slash", [0x2F]),
+            ("a trailing slash", Array("a/".utf8)),
+            ("dot", [0x2E]),
+            ("dot dot", [0x2E, 0x2E]),
+            ("a NUL first", [0, 0x61]),
+        ] as [(String, [UInt8])])
+    func appendingRefusesBadNames(_ row: String, _ name: [UInt8]) {
+        let base: File = "/x"
+        let spelled = File(bytes: name)
+        #expect(throws: FileError(.resolve, base, .invalidArgument, destination: spelled), "\(row)") {
+            try base.appending(name: name)
+        }
     }
 
     struct NameParts: Sendable, CustomTestStringConvertible {
@@ -201,6 +221,9 @@ struct FileSyntaxTests {
             ("/a", "/a/b/c", "../.."),
             ("a/b", "a/./c/..", "b"),
             ("/", "/a", ".."),
+            ("../a", "../b", "../a"),
+            ("../../a", "../b", "../../a"),
+            ("a", "b/..", "a"),
         ] as [(File, File, File)])
     func relative(_ path: File, _ base: File, _ expected: File) {
         #expect(path.relative(to: base) == expected)
@@ -210,6 +233,13 @@ struct FileSyntaxTests {
     func relativeMixed() {
         #expect(File(path: "/a").relative(to: "a") == nil)
         #expect(File(path: "a").relative(to: "/a") == nil)
+    }
+
+    @Test(
+        "relative(to:) is nil when the base climbs with .. above what the two share",
+        arguments: [("a", ".."), ("a", "../b"), ("x/y", "x/../../z"), ("../a", "../../b")] as [(File, File)])
+    func relativeClimbingBase(_ path: File, _ base: File) {
+        #expect(path.relative(to: base) == nil)
     }
 
     @Test(

@@ -30,14 +30,14 @@ struct NameBytesTests {
 
             // Copy to another byte name.
             let copyName: [UInt8] = name + [0x2E, 0xFF]
-            let copy = dir.appending(name: copyName)
+            let copy = try dir.appending(name: copyName)
             try file.copy(to: copy)
             #expect(rawExists(dir.bytes + [0x2F] + copyName))
             #expect(try copy.readBytes() == Array("bonjour".utf8))
 
             // Move (a rename) to yet another byte name.
             let movedName: [UInt8] = [0xE9, 0x74, 0xE9]
-            let moved = dir.appending(name: movedName)
+            let moved = try dir.appending(name: movedName)
             try file.move(to: moved)
             #expect(!rawExists(raw))
             #expect(rawNames(dir) == [copyName, movedName].sorted { $0.lexicographicallyPrecedes($1) })
@@ -52,7 +52,7 @@ struct NameBytesTests {
     @Test("rename(to:) keeps a new name's UTF-8 and the directory's bytes")
     func renameUnderByteDirectory() throws {
         try withScratch { dir in
-            let sub = dir.appending(name: Self.latin1Cafe)
+            let sub = try dir.appending(name: Self.latin1Cafe)
             try sub.makeDirectory()
             let file = sub + "a.txt"
             try file.write(text: "x")
@@ -107,14 +107,14 @@ struct NameBytesTests {
     @Test("A tree of byte names copies and deletes exactly")
     func byteTree() throws {
         try withScratch { dir in
-            let source = dir.appending(name: Self.latin1Cafe)
+            let source = try dir.appending(name: Self.latin1Cafe)
             try source.makeDirectory()
             try (source.appending(name: [0xFF])).makeDirectory()
             try rawCreate(source.bytes + [0x2F, 0xFF, 0x2F, 0xFE], contents: [1, 2, 3])
             let destination = dir + "copy"
             try source.copy(to: destination)
             #expect(rawNames(destination) == [[0xFF]])
-            #expect(rawNames(destination.appending(name: [0xFF])) == [[0xFE]])
+            #expect(rawNames(try destination.appending(name: [0xFF])) == [[0xFE]])
             #expect(try destination.appending(name: [0xFF]).appending(name: [0xFE]).readBytes() == [1, 2, 3])
             try source.delete()
             #expect(rawNames(dir) == [Array("copy".utf8)])

@@ -138,6 +138,40 @@ struct TreeTests {
         }
     }
 
+    @Test("deleteAllChildren() on a symlink to a directory fails with ENOTDIR and leaves the directory full")
+    func deleteAllChildrenOfSymlink() throws {
+        try withScratch { dir in
+            let tree = dir + "tree"
+            try Self.populate(tree)
+            let before = rawNames(tree)
+            let link = dir + "link"
+            try link.makeSymlink(to: "tree")
+            #expect(throws: FileError(.list, link, .notDirectory)) { try link.deleteAllChildren() }
+            #expect(rawNames(tree) == before)
+            #expect(link.isSymlink)
+            let file = tree + "file"
+            try file.write(text: "kept")
+            #expect(throws: FileError(.list, file, .notDirectory)) { try file.deleteAllChildren() }
+            #expect(try file.readText() == "kept")
+        }
+    }
+
+    @Test("deleteAllChildren() removes each entry by name from the open directory (unlinkat)")
+    func deleteAllChildrenByDescriptor() throws {
+        try withScratch { dir in
+            let tree = dir + "tree"
+            try (tree + "sub").makeDirectory(intermediates: true)
+            try (tree + "kept").write(text: "")
+            try (tree + "sub/gone").write(text: "")
+            // The one door sees the bare name for a descriptor-relative call, the full path otherwise.
+            let plan = failing(.unlink, with: .ioError) { $0 == "kept" }
+            #expect(throws: FileError(.remove, tree + "kept", .ioError)) {
+                try injecting(plan) { try tree.deleteAllChildren() }
+            }
+            #expect(rawNames(tree).contains(Array("kept".utf8)))
+        }
+    }
+
     @Test("removeTree reports each removal, children before their directory")
     func removeTreeCallbacks() throws {
         try withScratch { dir in

@@ -71,6 +71,10 @@ struct WalkTests {
         "Walk options",
         arguments: [
             Case(
+                name: "maxDepth 0 yields nothing below the start, as find -maxdepth 0",
+                options: WalkOptions(maxDepth: 0),
+                expected: []),
+            Case(
                 name: "maxDepth 1 yields the children only",
                 options: WalkOptions(maxDepth: 1),
                 expected: [
@@ -123,6 +127,14 @@ struct WalkTests {
             let (entries, failures) = Self.run(root, row.options)
             #expect(failures.isEmpty)
             #expect(entries == row.expected)
+        }
+    }
+
+    @Test("maxDepth 0 does not read the start: a missing one is no failure")
+    func maxDepthZeroReadsNothing() throws {
+        try withScratch { root in
+            #expect(Array((root + "missing").walk(WalkOptions(maxDepth: 0))).isEmpty)
+            #expect(Array((root + "missing").walk(WalkOptions(maxDepth: 1))).count == 1)
         }
     }
 

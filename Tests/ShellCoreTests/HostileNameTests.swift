@@ -92,7 +92,7 @@ private func hostileShell(environment: [String: String] = [:]) throws -> TestShe
         let shell = try hostileShell()
         #expect(shell.run("mkdir keep && cp * keep").status == .failure)  // keep/ is omitted without -r
         for (label, name) in hostileNames {
-            let copy = shell.directory.file.appending(name: Array("keep".utf8)).appending(name: name)
+            let copy = try shell.directory.file.appending(name: Array("keep".utf8)).appending(name: name)
             #expect(try copy.readBytes() == name, "\(label)")
         }
         // `-rf` from the glob is a name, not options: keep/ is a directory rm leaves alone.

@@ -29,7 +29,7 @@ struct Spelling {
                 best = (length, root.spelled)
             } else if path.count > length, path.starts(with: base), base == [0x2F] || path[length] == 0x2F {
                 let rest = path[(base == [0x2F] ? length : length + 1)...]
-                best = (length, File(bytes: root.spelled).appending(name: rest).bytes)
+                best = (length, (File(bytes: root.spelled) + File(bytes: rest)).bytes)
             }
         }
         return best?.spelled ?? path

@@ -77,8 +77,8 @@ struct TransferOperands {
             let name = source.file.nameBytes
             return Item(
                 operand: source, source: context.resolve(source),
-                destination: targetFile.appending(name: name),
-                spelledDestination: target.file.appending(name: name).bytes)
+                destination: targetFile + File(bytes: name),
+                spelledDestination: (target.file + File(bytes: name)).bytes)
         }
         return .ready(
             TransferOperands(items: items, slashedNewDestination: !intoDirectory && target.hasTrailingSlash))

@@ -37,7 +37,7 @@ func treeSnapshot(_ root: File) throws -> [String] {
     var pending: [(File, String)] = [(root, "")]
     while let (directory, prefix) = pending.popLast() {
         for entry in try directory.entries() {
-            let file = directory.appending(name: entry.name)
+            let file = try directory.appending(name: entry.name)
             let name = prefix + Quoting.ifNeeded(entry.name)
             let info = try file.info()
             switch info.kind {
@@ -130,7 +130,7 @@ func temporaryLeftovers(in root: File) throws -> [File] {
     var pending = [root]
     while let directory = pending.popLast() {
         for entry in try directory.entries() {
-            let file = directory.appending(name: entry.name)
+            let file = try directory.appending(name: entry.name)
             if entry.nameString.hasSuffix(".shelf-tmp") { found.append(file) }
             if try file.info().kind == .directory { pending.append(file) }
         }
