@@ -60,15 +60,16 @@ extension File {
         removed: (File, FileKind) -> Void = { _, _ in },
         failed: (FileError) -> Void
     ) -> Bool {
-        removeTree(keepingTop: false, confirm: confirm, removed: removed, failed: failed)
+        removeTree(
+            keepingTop: false, ignoringVanished: ignoringVanished, confirm: confirm, removed: removed, failed: failed)
     }
 
-    /// `removeTree(confirm:removed:failed:)`, or with `keepingTop` only what is inside this
+    /// `removeTree(ignoringVanished:confirm:removed:failed:)`, or with `keepingTop` only what is inside this
     /// directory, which is then opened as a directory whatever it is (so a symlink or a file
     /// fails there with `ENOTDIR`) and kept.
     private func removeTree(
-        keepingTop: Bool, confirm: (RemovalStep) -> Bool, removed: (File, FileKind) -> Void,
-        failed: (FileError) -> Void
+        keepingTop: Bool, ignoringVanished: Bool = false, confirm: (RemovalStep) -> Bool,
+        removed: (File, FileKind) -> Void, failed: (FileError) -> Void
     ) -> Bool {
         let kind: FileKind
         do { kind = keepingTop ? .directory : try info().kind } catch {

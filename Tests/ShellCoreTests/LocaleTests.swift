@@ -36,7 +36,7 @@ import Testing
     private func makeFixture(_ locale: String) throws -> TestShell {
         let shell = TestShell(environment: ["LC_ALL": locale, "TZ": "UTC"])
         for name in ["é", "日本語", "a b", "diré/inner"] { try shell.write(name, "x") }
-        let notUTF8 = shell.directory.file.appending(name: Array("bad".utf8) + [0xFE] + Array("name".utf8))
+        let notUTF8 = try shell.directory.file.appending(name: Array("bad".utf8) + [0xFE] + Array("name".utf8))
         try notUTF8.createFile()
         try shell.path("linké").makeSymlink(to: "é")
         let time = Timestamp(seconds: 1_577_934_245)

@@ -92,6 +92,6 @@ import Testing
         shell.state.arguments = [name]
         #expect(shell.run("touch $BAD && rm $1").status == .success)
         #expect(shell.run("touch \"${NOPE:-$BAD}\"").status == .success)
-        #expect(shell.directory.file.appending(name: name).exists)
+        #expect(try shell.directory.file.appending(name: name).exists)
     }
 }
