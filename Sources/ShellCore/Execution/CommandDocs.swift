@@ -20,7 +20,9 @@ enum CommandDocs {
             that cannot be read — missing, a directory, no permission — is reported on standard error as
             `cat: NAME: REASON` and `cat` goes on with the next FILE; the exit status then says that
             something failed. NAME is written as you typed it, shell-quoted only when it needs quoting
-            (`cat: 'a b': No such file or directory`).
+            (`cat: 'a b': No such file or directory`). A NAME ending in `/` names a directory, as the
+            kernel reads it: `cat notes.txt/` fails with `cat: notes.txt/: Not a directory`, even when
+            `notes.txt` is a symlink to a file (`head` and `tail` follow the same rule).
 
             Without options the bytes are copied unchanged. With `-n`, `-b` or `-A` the output is rewritten
             line by line; line numbers are right-aligned in six columns followed by a tab, and numbering
@@ -172,6 +174,8 @@ enum CommandDocs {
             With no FILE, or for a FILE that is `-`, it reads standard input (in a script given on standard
             input, that is the rest of the script). With several FILEs each part is preceded by a header
             `==> FILE <==`, and headers after the first by an empty line.
+            A FILE ending in `/` names a directory, as the kernel reads it: `head notes.txt/` fails with
+            `head: cannot open 'notes.txt/' for reading: Not a directory`.
 
             N may end with a multiplier: `b` (512), `K` or `KiB` (1024), `kB` (1000), `M`, `MB`, `G`, `GB`….
             A FILE that cannot be opened or read is reported and the others are still written.
@@ -438,6 +442,8 @@ enum CommandDocs {
             `tail` reads standard input. With several FILEs each part is preceded by a header
             `==> FILE <==`, and headers after the first by an empty line. A last line without a newline
             counts as a line.
+            A FILE ending in `/` names a directory, as the kernel reads it: `tail notes.txt/` fails with
+            `tail: cannot open 'notes.txt/' for reading: Not a directory`.
 
             N may end with a multiplier: `b` (512), `K` or `KiB` (1024), `kB` (1000), `M`, `MB`, `G`, `GB`….
             """#,
