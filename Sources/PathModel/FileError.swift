@@ -15,6 +15,9 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
         case copyIntoItself
         /// Source and destination are the same file.
         case sameFile
+        /// Writing a copy through a destination symlink that leads nowhere (refused, as GNU cp
+        /// refuses it).
+        case writeThroughDanglingSymlink
     }
 
     /// What was attempted.
@@ -64,6 +67,8 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot copy a directory, \(quoted), into itself, '\(destination?.string ?? "")'"
         case .sameFile:
             return "\(quoted) and '\(destination?.string ?? "")' are the same file"
+        case .writeThroughDanglingSymlink:
+            return "not writing through dangling symlink \(quoted)"
         }
         return phrase + ": " + reason
     }

@@ -12,6 +12,8 @@ public enum Diagnostics {
             return "cannot copy a directory, \(path), into itself, \(destination)"
         case .sameFile:
             return "\(path) and \(destination) are the same file"
+        case .writeThroughDanglingSymlink:
+            return "not writing through dangling symlink \(path)"
         default:
             break
         }
@@ -43,7 +45,7 @@ public enum Diagnostics {
         case .setAttributes: return "cannot set attributes of"
         case .sync: return "cannot sync"
         case .resolve: return "cannot resolve"
-        case .copyIntoItself, .sameFile: return "cannot copy"
+        case .copyIntoItself, .sameFile, .writeThroughDanglingSymlink: return "cannot copy"
         }
     }
 }

@@ -73,6 +73,17 @@ enum CommandDocs {
             contents, or does not exist. Ctrl-C is noticed between files and every 64 MiB within one, and
             cp then exits with status 130.
 
+            Without `-r`, as with GNU cp, cp copies what it reads: `cp /dev/null x` makes an empty regular
+            file, `cp fifo x` reads the FIFO until its writer closes it, and `cp /proc/self/status x` copies
+            the text (read to its end, whatever size procfs reports). A socket cannot be read
+            (`cp: cannot open 'sock' for reading: No such device or address`). With `-r`, FIFOs, sockets and
+            devices are made anew as what they are (a device only by root), replacing what is there.
+
+            A destination that is a device or a FIFO is opened and written in place, never replaced:
+            `cp big /dev/full` says `cp: error writing '/dev/full': No space left on device`. A destination
+            that is a symlink is written through to the file it leads to; one that leads nowhere is refused,
+            even with `-f` or `-n`, as GNU refuses it: `cp: not writing through dangling symlink 'link'`.
+
             cp refuses, before copying anything, to copy a directory into itself or below itself
             (`cp: cannot copy a directory, 's', into itself, 's/t/s'`) and to copy a file onto itself
             (`cp: 'a' and 'la' are the same file`). Both checks compare (device, inode), so symlinks, `..`
