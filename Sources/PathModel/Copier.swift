@@ -16,6 +16,24 @@ public struct CopyOptions: Sendable, Hashable {
         case ifNewer
     }
 
+    /// What a copy makes of a source that is a FIFO, a device or a socket.
+    public enum SpecialFiles: Sendable, Hashable {
+        /// Make the same kind of file at the destination (`cp -R`, `mv`).
+        case recreate
+        /// Read it to its end into a regular file (`cp` without `-R`); a socket cannot be read (`ENXIO`).
+        case copyContents
+    }
+
+    /// What a copy of file data does with a destination that exists and is not a directory.
+    public enum Destinations: Sendable, Hashable {
+        /// Write into the file it is or leads to (`cp`): a regular file is replaced through a
+        /// temporary name beside it, a device or FIFO is opened and written in place, and a
+        /// symlink that leads nowhere is refused (`writeThroughDanglingSymlink`).
+        case writeThrough
+        /// Replace the entry itself with a new file, whatever it is or leads to (`mv`).
+        case replace
+    }
+
     /// Copy directories and everything in them; without it, a directory is an error (`EISDIR`).
     public var recursive: Bool
     /// The policy for existing destination files.
@@ -27,17 +45,24 @@ public struct CopyOptions: Sendable, Hashable {
     public var followSourceSymlink: Bool
     /// fsync each file before it is renamed into place (for a move across file systems).
     public var sync: Bool
+    /// What a FIFO, device or socket source becomes.
+    public var specialFiles: SpecialFiles
+    /// What an existing destination that is not a directory becomes.
+    public var destinations: Destinations
 
     /// Options for a copy.
     public init(
         recursive: Bool = true, overwrite: Overwrite = .replace, preserve: Bool = false,
-        followSourceSymlink: Bool = false, sync: Bool = false
+        followSourceSymlink: Bool = false, sync: Bool = false, specialFiles: SpecialFiles = .recreate,
+        destinations: Destinations = .writeThrough
     ) {
         self.recursive = recursive
         self.overwrite = overwrite
         self.preserve = preserve
         self.followSourceSymlink = followSourceSymlink
         self.sync = sync
+        self.specialFiles = specialFiles
+        self.destinations = destinations
     }
 }
 
@@ -46,7 +71,8 @@ public struct CopyOptions: Sendable, Hashable {
 ///
 /// Regular files are written to a temporary name in the destination directory and renamed into
 /// place: a destination never holds half a file, and an existing one keeps its contents when the
-/// copy fails. Data moves by `copy_file_range(2)`, falling back to `read`/`write`.
+/// copy fails. A destination that is a device or FIFO is written in place instead. Data moves by
+/// `copy_file_range(2)`, falling back to `read`/`write`.
 public struct Copier {
     /// The options in force.
     public var options: CopyOptions
@@ -249,6 +275,16 @@ public struct Copier {
     private mutating func copyEntry(
         _ source: File, info: FileInfo, to destination: File, existing: FileInfo?, isNew: Bool = false
     ) -> Bool {
+        let copiesData =
+            info.kind == .regular || (options.specialFiles == .copyContents && info.kind != .symlink)
+        var target = destination
+        var existing = existing
+        if copiesData && options.destinations == .writeThrough && !isNew {
+            do { (target, existing) = try dataTarget(destination, existing: existing) } catch {
+                failed(error)
+                return false
+            }
+        }
         if let existing {
             if existing.kind == .directory {
                 failed(FileError(.copy, source, .isDirectory, destination: destination))
@@ -266,11 +302,13 @@ public struct Copier {
             }
         }
         do {
-            switch info.kind {
-            case .regular:
-                try copyRegular(source, info: info, to: destination, existingMode: existing?.permissions, isNew: isNew)
-            case .symlink: try copySymlink(source, info: info, to: destination, isNew: isNew)
-            default: try copySpecial(source, info: info, to: destination)
+            if copiesData {
+                try copyData(
+                    source, info: info, to: target, named: destination, existing: existing, isNew: isNew)
+            } else if info.kind == .symlink {
+                try copySymlink(source, info: info, to: destination, isNew: isNew)
+            } else {
+                try copySpecial(source, info: info, to: destination, isNew: isNew)
             }
         } catch {
             failed(error)
@@ -280,10 +318,31 @@ public struct Copier {
         return true
     }
 
-    private func copyRegular(
-        _ source: File, info: FileInfo, to requested: File, existingMode: UInt32?, isNew: Bool
+    /// Where data written through `destination` lands: the file its symlinks lead to, and what
+    /// is there (nil for nothing). `existing` is what is known of `destination` already.
+    /// - Throws: `FileError` with operation `.writeThroughDanglingSymlink` for a symlink that
+    ///   leads nowhere: GNU cp will not guess where such a file should be made.
+    private func dataTarget(_ destination: File, existing: FileInfo?) throws(FileError) -> (File, FileInfo?) {
+        let resolved = try destination.resolvingFinalSymlinks()
+        if let existing, existing.kind != .symlink { return (resolved, existing) }
+        do {
+            return (resolved, try resolved.info())
+        } catch where error.errno == .noSuchFileOrDirectory {
+            guard resolved == destination else {
+                throw FileError(.writeThroughDanglingSymlink, destination, .noSuchFileOrDirectory)
+            }
+            return (destination, nil)
+        }
+    }
+
+    /// Copies the data of `source` (a regular file, or with `.copyContents` anything that can be
+    /// read) to `target`: into an existing device or FIFO in place, as GNU cp does; otherwise
+    /// to a temporary file renamed into place. `destination` is the path asked for, which
+    /// messages name when `target` is a file a symlink leads to.
+    private func copyData(
+        _ source: File, info: FileInfo, to target: File, named destination: File, existing: FileInfo?,
+        isNew: Bool
     ) throws(FileError) {
-        let destination = existingMode == nil ? requested : try requested.resolvingFinalSymlinks()
         let input: Int32
         do {
             input = try source.withLocation(following: true) { (dir, name, follow) throws(Errno) in
@@ -293,6 +352,38 @@ public struct Copier {
             throw FileError(.open, source, error)
         }
         defer { Sys.close(input) }
+        if let existing, options.destinations == .writeThrough, existing.kind != .regular {
+            try writeInPlace(from: input, source: source, to: target, named: destination)
+        } else {
+            try writeReplacement(
+                from: input, source: source, info: info, to: target, existingMode: existing?.permissions,
+                isNew: isNew)
+        }
+    }
+
+    /// Writes everything from `input` into `target`, a device or FIFO, opened for writing: such
+    /// a file is never replaced (and a temporary file could not stand in for it).
+    private func writeInPlace(
+        from input: Int32, source: File, to target: File, named destination: File
+    ) throws(FileError) {
+        let output: Int32
+        do {
+            output = try target.withLocation(following: true) { (dir, name, follow) throws(Errno) in
+                try Sys.open(name, at: dir, flags: O_WRONLY | O_TRUNC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW))
+            }
+        } catch {
+            throw FileError(.createFile, destination, error)
+        }
+        defer { Sys.close(output) }
+        try transfer(from: input, source: source, to: output, destination: destination)
+    }
+
+    /// Writes everything from `input` to a new temporary file beside `destination`, gives it its
+    /// mode (and with `preserve`, owner and times), and renames it into place.
+    private func writeReplacement(
+        from input: Int32, source: File, info: FileInfo, to destination: File, existingMode: UInt32?,
+        isNew: Bool
+    ) throws(FileError) {
         // Without `preserve`, as GNU cp: a new file gets no set-id or sticky bit (a copy of a
         // set-user-ID program is an ordinary one), and the umask applies.
         let mode = options.preserve ? info.permissions : (existingMode ?? info.permissions & 0o777 & ~umask)
@@ -377,26 +468,43 @@ public struct Copier {
     private func copySymlink(_ source: File, info: FileInfo, to destination: File, isNew: Bool) throws(FileError) {
         var target = info.linkTarget
         if target == nil { target = try source.linkTarget() }
+        try makeThenRename(of: source, at: destination, isNew: isNew) { (made) throws(FileError) in
+            try made.makeSymlink(to: target!)
+            if options.preserve { try setOwner(made, like: info) }
+        }
+    }
+
+    /// Makes a FIFO, device or socket like `source` (`mknod(2)`), replacing what is there.
+    private func copySpecial(
+        _ source: File, info: FileInfo, to destination: File, isNew: Bool
+    ) throws(FileError) {
+        try makeThenRename(of: source, at: destination, isNew: isNew) { (made) throws(FileError) in
+            do throws(Errno) {
+                try made.withLocation(following: false) { (dir, name, _) throws(Errno) in
+                    try Sys.mknod(
+                        name, at: dir, mode: mode_t(info.mode), device: dev_t(info.representedDevice))
+                }
+            } catch {
+                throw FileError(.copy, source, error, destination: made)
+            }
+        }
+    }
+
+    /// Makes the copy of `source` with `make` under a temporary name beside `destination`, then
+    /// renames it into place, so that what was there stays until the copy exists.
+    /// - Throws: `FileError` with operation `.copy`, from `source` to `destination`.
+    private func makeThenRename(
+        of source: File, at destination: File, isNew: Bool, _ make: (File) throws(FileError) -> Void
+    ) throws(FileError) {
         let temporary = try destination.makeTemporarySibling(mode: 0o600)
         Sys.close(temporary.descriptor)
         temporary.file.removeQuietlyAfterFailure()
         do {
-            try temporary.file.makeSymlink(to: target!)
-            if options.preserve { try setOwner(temporary.file, like: info) }
+            try make(temporary.file)
             try commit(temporary.file, to: destination, source: source, isNew: isNew)
         } catch {
             temporary.file.removeQuietlyAfterFailure()
             throw FileError(.copy, source, error.errno, destination: destination)
-        }
-    }
-
-    private func copySpecial(_ source: File, info: FileInfo, to destination: File) throws(FileError) {
-        do {
-            try destination.withLocation(following: false) { (dir, name, _) throws(Errno) in
-                try Sys.mknod(name, at: dir, mode: mode_t(info.mode), device: dev_t(info.representedDevice))
-            }
-        } catch {
-            throw FileError(.copy, source, error, destination: destination)
         }
     }
 }

@@ -309,7 +309,9 @@ extension File {
             throw FileError(.move, self, error, destination: destination)
         }
         var copier = Copier(
-            options: CopyOptions(recursive: true, overwrite: force ? .replace : .fail, preserve: true, sync: true))
+            options: CopyOptions(
+                recursive: true, overwrite: force ? .replace : .fail, preserve: true, sync: true,
+                destinations: .replace))
         var first: FileError?
         copier.failed = { if first == nil { first = $0 } }
         copier.copy(self, to: destination)

@@ -18,6 +18,9 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A directory met again below itself (a bind mount inside itself) during a copy: its
         /// copy at `path` would repeat the one being made at `destination`.
         case directoryCycle
+        /// Writing a copy through a destination symlink that leads nowhere (refused, as GNU cp
+        /// refuses it).
+        case writeThroughDanglingSymlink
     }
 
     /// What was attempted.
@@ -69,6 +72,8 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(quoted) and '\(destination?.string ?? "")' are the same file"
         case .directoryCycle:
             return "will not create hard link \(quoted) to directory '\(destination?.string ?? "")'"
+        case .writeThroughDanglingSymlink:
+            return "not writing through dangling symlink \(quoted)"
         }
         return phrase + ": " + reason
     }

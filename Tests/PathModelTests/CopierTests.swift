@@ -336,6 +336,71 @@ struct CopierTests {
         }
     }
 
+    @Test("A fifo is recreated over an existing file, which stays until the fifo is there")
+    func fifoOverAFile() throws {
+        try withScratch { dir in
+            try rawMakeFifo(dir + "pipe")
+            try (dir + "file").write(text: "old")
+            #expect(Self.run(CopyOptions(), dir + "pipe", dir + "file").result)
+            #expect(try (dir + "file").info().kind == .fifo)
+            #expect(try dir.entries().map(\.nameString).sorted() == ["file", "pipe"])
+        }
+    }
+
+    @Test("copyContents reads a device into a regular file")
+    func copyContentsOfADevice() throws {
+        try withScratch { dir in
+            try (dir + "null").makeSymlink(to: "/dev/null")
+            let options = CopyOptions(recursive: false, followSourceSymlink: true, specialFiles: .copyContents)
+            #expect(Self.run(options, dir + "null", dir + "copy").result)
+            let copy = try (dir + "copy").info()
+            #expect(copy.kind == .regular && copy.size == 0)
+        }
+    }
+
+    @Test(
+        "writeThrough writes into a fifo in place; replace puts a file in its stead",
+        arguments: [CopyOptions.Destinations.writeThrough, .replace])
+    func fifoDestination(_ destinations: CopyOptions.Destinations) throws {
+        try withScratch { dir in
+            try (dir + "source").write(text: "data")
+            try rawMakeFifo(dir + "pipe")
+            let reader = open((dir + "pipe").string, O_RDONLY | O_NONBLOCK)
+            defer { close(reader) }
+            #expect(Self.run(CopyOptions(destinations: destinations), dir + "source", dir + "pipe").result)
+            var buffer = [UInt8](repeating: 0, count: 8)
+            let count = read(reader, &buffer, buffer.count)
+            if destinations == .writeThrough {
+                #expect(try (dir + "pipe").info().kind == .fifo)
+                #expect(Array(buffer.prefix(max(count, 0))) == Array("data".utf8))
+            } else {
+                #expect(try (dir + "pipe").readText() == "data")
+                #expect(count <= 0)
+            }
+        }
+    }
+
+    @Test(
+        "writeThrough refuses a dangling destination symlink; replace replaces it",
+        arguments: [CopyOptions.Destinations.writeThrough, .replace])
+    func danglingDestinationSymlink(_ destinations: CopyOptions.Destinations) throws {
+        try withScratch { dir in
+            try (dir + "source").write(text: "data")
+            try (dir + "link").makeSymlink(to: "nowhere")
+            let outcome = Self.run(CopyOptions(destinations: destinations), dir + "source", dir + "link")
+            #expect(!(dir + "nowhere").exists)
+            if destinations == .writeThrough {
+                #expect(!outcome.result)
+                let refusal = FileError(.writeThroughDanglingSymlink, dir + "link", .noSuchFileOrDirectory)
+                #expect(outcome.failures == [refusal])
+                #expect(try (dir + "link").info().kind == .symlink)
+            } else {
+                #expect(outcome.result)
+                #expect(try (dir + "link").readText() == "data")
+            }
+        }
+    }
+
     @Test("An error on one entry does not stop the others")
     func goesOn() throws {
         try withScratch { dir in

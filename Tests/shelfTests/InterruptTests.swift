@@ -49,6 +49,15 @@ import Testing
         #expect(status == 130)
         #expect(names == ["big", "script"])
     }
+
+    @Test func ctrlCEndsACopyOfAnEndlessDeviceAndLeavesNothing() throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // /dev/zero never ends: cp reads it into a regular file until Ctrl-C.
+        let (status, _) = try interrupt("cp /dev/zero z\necho never > out\n", in: directory, after: 0.3)
+        #expect(status == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["script"])
+    }
 }
 
 /// SIGTERM and SIGHUP (a closed terminal window) stop shelf as Ctrl-C does: the command in

@@ -38,7 +38,7 @@ public struct CatCommand: ShellCommand {
                 input = .standardInput
             } else {
                 do {
-                    input = try context.resolve(operand).open(.read)
+                    input = try context.openForReading(operand)
                 } catch {
                     context.error(Diagnostics.renderBare(error, as: operand.bytes))
                     status = .failure

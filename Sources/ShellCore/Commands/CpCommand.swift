@@ -102,7 +102,8 @@ public struct CpCommand: ShellCommand {
         var copier = Copier(
             options: CopyOptions(
                 recursive: recursive, overwrite: clobber == .keep ? .skip : update ? .ifNewer : .replace,
-                preserve: preserve, followSourceSymlink: follow))
+                preserve: preserve, followSourceSymlink: follow,
+                specialFiles: recursive ? .recreate : .copyContents))
         copier.isCancelled = { context.isCancelled }
         let progress = ProgressLine(context, totalBytes: info.kind == .regular ? info.size : nil)
         defer { progress?.erase() }

@@ -155,7 +155,8 @@ public struct MvCommand: ShellCommand {
             if error.errno != .canceled { context.error(CopyWording.describe(error, spelling: spelling)) }
         }
         var copier = Copier(
-            options: CopyOptions(recursive: true, overwrite: .replace, preserve: true, sync: true))
+            options: CopyOptions(
+                recursive: true, overwrite: .replace, preserve: true, sync: true, destinations: .replace))
         copier.isCancelled = { context.isCancelled }
         copier.transferred = { progress?.add(bytes: $0) }
         copier.failed = report

@@ -14,6 +14,8 @@ public enum Diagnostics {
             return "\(path) and \(destination) are the same file"
         case .directoryCycle:
             return "will not create hard link \(path) to directory \(destination)"
+        case .writeThroughDanglingSymlink:
+            return "not writing through dangling symlink \(path)"
         default:
             break
         }
@@ -51,7 +53,7 @@ public enum Diagnostics {
         case .setAttributes: return "cannot set attributes of"
         case .sync: return "cannot sync"
         case .resolve: return "cannot resolve"
-        case .copyIntoItself, .sameFile, .directoryCycle: return "cannot copy"
+        case .copyIntoItself, .sameFile, .directoryCycle, .writeThroughDanglingSymlink: return "cannot copy"
         }
     }
 }

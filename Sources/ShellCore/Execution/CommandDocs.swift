@@ -20,7 +20,9 @@ enum CommandDocs {
             that cannot be read — missing, a directory, no permission — is reported on standard error as
             `cat: NAME: REASON` and `cat` goes on with the next FILE; the exit status then says that
             something failed. NAME is written as you typed it, shell-quoted only when it needs quoting
-            (`cat: 'a b': No such file or directory`).
+            (`cat: 'a b': No such file or directory`). A NAME ending in `/` names a directory, as the
+            kernel reads it: `cat notes.txt/` fails with `cat: notes.txt/: Not a directory`, even when
+            `notes.txt` is a symlink to a file (`head` and `tail` follow the same rule).
 
             Without options the bytes are copied unchanged. With `-n`, `-b` or `-A` the output is rewritten
             line by line; line numbers are right-aligned in six columns followed by a tab, and numbering
@@ -70,6 +72,17 @@ enum CommandDocs {
             place, so a destination never holds half a file: after an error or Ctrl-C it has its old
             contents, or does not exist. Ctrl-C is noticed between files and every 64 MiB within one, and
             cp then exits with status 130.
+
+            Without `-r`, as with GNU cp, cp copies what it reads: `cp /dev/null x` makes an empty regular
+            file, `cp fifo x` reads the FIFO until its writer closes it, and `cp /proc/self/status x` copies
+            the text (read to its end, whatever size procfs reports). A socket cannot be read
+            (`cp: cannot open 'sock' for reading: No such device or address`). With `-r`, FIFOs, sockets and
+            devices are made anew as what they are (a device only by root), replacing what is there.
+
+            A destination that is a device or a FIFO is opened and written in place, never replaced:
+            `cp big /dev/full` says `cp: error writing '/dev/full': No space left on device`. A destination
+            that is a symlink is written through to the file it leads to; one that leads nowhere is refused,
+            even with `-f` or `-n`, as GNU refuses it: `cp: not writing through dangling symlink 'link'`.
 
             cp refuses, before copying anything, to copy a directory into itself or below itself
             (`cp: cannot copy a directory, 's', into itself, 's/t/s'`) and to copy a file onto itself
@@ -182,6 +195,8 @@ enum CommandDocs {
             With no FILE, or for a FILE that is `-`, it reads standard input (in a script given on standard
             input, that is the rest of the script). With several FILEs each part is preceded by a header
             `==> FILE <==`, and headers after the first by an empty line.
+            A FILE ending in `/` names a directory, as the kernel reads it: `head notes.txt/` fails with
+            `head: cannot open 'notes.txt/' for reading: Not a directory`.
 
             N may end with a multiplier: `b` (512), `K` or `KiB` (1024), `kB` (1000), `M`, `MB`, `G`, `GB`….
             A FILE that cannot be opened or read is reported and the others are still written.
@@ -474,6 +489,8 @@ enum CommandDocs {
             `tail` reads standard input. With several FILEs each part is preceded by a header
             `==> FILE <==`, and headers after the first by an empty line. A last line without a newline
             counts as a line.
+            A FILE ending in `/` names a directory, as the kernel reads it: `tail notes.txt/` fails with
+            `tail: cannot open 'notes.txt/' for reading: Not a directory`.
 
             N may end with a multiplier: `b` (512), `K` or `KiB` (1024), `kB` (1000), `M`, `MB`, `G`, `GB`….
             """#,

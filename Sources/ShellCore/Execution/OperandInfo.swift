@@ -16,3 +16,16 @@ extension CommandContext {
         return info
     }
 }
+
+extension CommandContext {
+    /// Opens an operand for reading, as the kernel opens the operand as typed: `x/` must be a
+    /// directory, reached through a symlink if need be, though `File` drops the slash.
+    /// - Throws: `FileError`: `.stat` with `ENOTDIR` for `file/`, `.open` otherwise.
+    /// Corresponds to `open(2)`.
+    func openForReading(_ operand: Argument) throws(FileError) -> OpenFile {
+        let file = resolve(operand)
+        // Checked before opening: a FIFO written `fifo/` must fail at once, not wait for a writer.
+        if operand.hasTrailingSlash { _ = try operand.info(at: file, followSymlinks: true) }
+        return try file.open(.read)
+    }
+}

@@ -95,6 +95,41 @@ import Testing
         FixtureRow(name: "no clobber", line: "cp -n a b"),
         FixtureRow(name: "no clobber into a directory", line: "cp -rn s e"),
         FixtureRow(
+            name: "dangling symlink destination", line: "cp a dang",
+            stderr: "cp: not writing through dangling symlink 'dang'\n", status: .failure),
+        FixtureRow(
+            name: "dangling symlink destination with -f", line: "cp -f a dang",
+            stderr: "cp: not writing through dangling symlink 'dang'\n", status: .failure),
+        FixtureRow(
+            name: "dangling symlink destination with -n", line: "cp -n a dang",
+            stderr: "cp: not writing through dangling symlink 'dang'\n", status: .failure),
+        FixtureRow(
+            name: "dangling symlink destination with -r", line: "cp -r a dang",
+            stderr: "cp: not writing through dangling symlink 'dang'\n", status: .failure),
+        FixtureRow(
+            name: "dangling symlink in a directory copied into", line: "cp -r f/. d",
+            stderr: "cp: not writing through dangling symlink 'd/./s'\n", status: .failure,
+            links: ["d/s": "nowhere"]),
+        FixtureRow(
+            name: "symlink copied onto a dangling symlink with -r", line: "cp -r la dang"),
+        FixtureRow(name: "a device's contents without -r", line: "cp null x", links: ["null": "/dev/null"]),
+        FixtureRow(
+            name: "socket source without -r", line: "cp k x",
+            stderr: "cp: cannot open 'k' for reading: No such device or address\n", status: .failure,
+            nodes: ["k": .socket]),
+        FixtureRow(
+            name: "socket destination", line: "cp a k",
+            stderr: "cp: cannot create regular file 'k': No such device or address\n", status: .failure,
+            nodes: ["k": .socket]),
+        FixtureRow(name: "FIFO recreated with -r", line: "cp -r p x", nodes: ["p": .fifo]),
+        FixtureRow(name: "socket recreated with -r", line: "cp -r k x", nodes: ["k": .socket]),
+        FixtureRow(name: "FIFO recreated over a file with -r", line: "cp -r p b", nodes: ["p": .fifo]),
+        FixtureRow(name: "socket recreated over a file with -r", line: "cp -r k b", nodes: ["k": .socket]),
+        FixtureRow(name: "FIFO kept with -rn", line: "cp -rn p b", nodes: ["p": .fifo]),
+        FixtureRow(
+            name: "special files recreated in a directory copied into", line: "cp -r d/. e",
+            nodes: ["d/p": .fifo, "d/k": .socket, "e/p": .fifo, "e/k": .fifo]),
+        FixtureRow(
             name: "interactive without a terminal", line: "cp -i a b && cp -i a empty",
             stderr:
                 "cp: not overwriting 'b' (no terminal to ask)\ncp: not overwriting 'empty' (no terminal to ask)\n",
@@ -130,6 +165,80 @@ import Testing
                     "cp \(flags) \(source)")
             }
         }
+    }
+
+    @Test func aFIFOIsReadUntilItsWriterClosesIt() throws {
+        let shell = TestShell()
+        try makeNode(shell.path("fifo"), .fifo)
+        let path = shell.path("fifo").string
+        let written = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            // Waits for a reader: cp, which reads until this writer closes.
+            let fd = open(path, O_WRONLY)
+            if fd >= 0 {
+                for line in ["one\n", "two\n"] { _ = line.withCString { write(fd, $0, strlen($0)) } }
+                close(fd)
+            }
+            written.signal()
+        }
+        let result = shell.run("cp fifo x")
+        // A writer still waiting (cp never opened the FIFO) is let through, so that it ends.
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        written.wait()
+        close(reader)
+        #expect(result.stderr == "")
+        #expect(result.status == .success)
+        #expect(try shell.path("x").info().kind == .regular)
+        #expect(try shell.path("x").readText() == "one\ntwo\n")
+    }
+
+    @Test("Text that procfs reports as 0 bytes long is copied whole")
+    func procfsText() throws {
+        let shell = TestShell()
+        #expect(shell.run("cp /proc/self/status status").status == .success)
+        let text = try shell.path("status").readText()
+        #expect(text.hasPrefix("Name:\t"))
+        #expect(text.hasSuffix("\n"))
+    }
+
+    @Test func aFIFODestinationIsWrittenInPlace() throws {
+        let shell = TestShell()
+        try TransferFixture.build(in: shell.directory.file)
+        try makeNode(shell.path("fifo"), .fifo)
+        // A reader is there already, so cp's open for writing does not wait.
+        let reader = open(shell.path("fifo").string, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        let result = shell.run("cp a fifo")
+        #expect(result.stderr == "")
+        #expect(result.status == .success)
+        #expect(try shell.path("fifo").info().kind == .fifo)
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(read(reader, &buffer, buffer.count) == 2)
+        #expect(buffer.prefix(2) == [0x61, 0x0A])
+        #expect(try temporaryLeftovers(in: shell.directory.file) == [])
+    }
+
+    @Test("A full device is written in place, and its error worded as GNU cp words it")
+    func fullDevice() throws {
+        let shell = TestShell()
+        try shell.write("big", String(repeating: "x", count: 1 << 16))
+        // As root, a full device of the test's own, lest a copier that replaces destinations
+        // replace /dev/full; otherwise a link to /dev/full, which no such user can replace.
+        if getuid() == 0 {
+            #expect(mknod(shell.path("full").string, S_IFCHR | 0o666, deviceNumber(major: 1, minor: 7)) == 0)
+        } else {
+            try shell.path("full").makeSymlink(to: "/dev/full")
+        }
+        let kind = try shell.path("full").info().kind
+        let result = shell.run("cp big full")
+        #expect(result.stderr == "cp: error writing 'full': No space left on device\n")
+        #expect(result.status == .failure)
+        #expect(try shell.path("full").info().kind == kind)
+        #expect(try temporaryLeftovers(in: shell.directory.file) == [])
+        guard coreutilsInstalled("cp") else { return }
+        let gnu = try runCoreutils("cp big full", in: shell.directory.file)
+        #expect(gnu.stderr == result.stderr)
+        #expect(gnu.status == result.status.code)
     }
 
     @Test func treeIsCopiedByteForByteWithSymlinksKept() throws {

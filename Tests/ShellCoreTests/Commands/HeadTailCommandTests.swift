@@ -4,7 +4,8 @@ import Testing
 @testable import ShellCore
 
 /// head and tail against GNU coreutils on files with and without a final newline, an empty
-/// file, a large file (tail reads it from the end), a directory and a missing file.
+/// file, a large file (tail reads it from the end), a directory, a missing file, and operands
+/// ending in a slash, which name directories.
 @Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/tail"), "needs GNU coreutils"))
 struct HeadTailCommandTests {
     static let lines: [(tool: String, arguments: [String])] = [
@@ -19,6 +20,9 @@ struct HeadTailCommandTests {
         ("tail", ["missing"]), ("tail", ["-n", "5", "numbers"]), ("tail", ["-n", "70000", "numbers"]),
         ("tail", ["-n", "+99990", "numbers"]), ("tail", ["-c", "100", "numbers"]), ("tail", ["-n", "1b", "numbers"]),
         ("tail", ["-n", "3", "blank-lines"]), ("tail", ["-n", "-2", "four"]),
+        ("head", ["four/"]), ("head", ["-n", "1", "link/"]), ("head", ["dir/"]),
+        ("head", ["four", "four/"]), ("tail", ["four/"]), ("tail", ["-n", "1", "link/"]), ("tail", ["dir/"]),
+        ("tail", ["-c", "2", "four/"]),
     ]
 
     @Test(arguments: lines)
@@ -30,6 +34,7 @@ struct HeadTailCommandTests {
         try shell.write("blank-lines", "\n\n\n\n\n")
         try shell.write("numbers", (1...100_000).map(String.init).joined(separator: "\n") + "\n")
         try shell.path("dir").makeDirectory()
+        try shell.path("link").makeSymlink(to: "four")
         let expected = try ReferenceTool.run("/usr/bin/" + tool, arguments, in: shell.directory.file)
         let result = shell.run(ReferenceTool.commandLine(tool, arguments))
         #expect(result.stdout == expected.stdout, "\(tool) \(arguments)")

@@ -177,6 +177,26 @@ import Testing
                 ])
     }
 
+    @Test("Across file systems a symlink or FIFO at the destination is replaced, never written through")
+    func acrossFileSystemsReplacesTheDestinationEntry() throws {
+        guard let elsewhere = try Self.otherFileSystem() else { return }
+        defer { elsewhere.remove() }
+        let shell = TestShell()
+        try TransferFixture.build(in: shell.directory.file)
+        try makeNode(shell.path("fifo"), .fifo)
+        for name in ["la", "dang", "fifo"] { try (elsewhere.file + name).write(text: "moved \(name)\n") }
+        let from = elsewhere.file.string
+        let result = shell.run("mv \(from)/la la && mv \(from)/dang dang && mv \(from)/fifo fifo")
+        #expect(result.stderr == "")
+        #expect(result.status == .success)
+        for name in ["la", "dang", "fifo"] {
+            #expect(try shell.path(name).info().kind == .regular, "\(name)")
+            #expect(try shell.path(name).readText() == "moved \(name)\n")
+        }
+        #expect(try shell.path("a").readText() == "a\n")
+        #expect(!shell.path("nowhere").exists)
+    }
+
     @Test func acrossFileSystemsMatchesGNUmv() throws {
         guard coreutilsInstalled("mv"), let elsewhere = try Self.otherFileSystem() else { return }
         defer { elsewhere.remove() }

@@ -57,6 +57,20 @@ func treeSnapshot(_ root: File) throws -> [String] {
     return lines.sorted { bytesPrecede(Array($0.utf8), Array($1.utf8)) }
 }
 
+/// Makes a FIFO or a socket (one nobody listens on) at `file`, as mknod(1) would.
+func makeNode(_ file: File, _ kind: FileKind) throws {
+    precondition(kind == .fifo || kind == .socket, "only FIFOs and sockets need no privilege")
+    let type = kind == .fifo ? S_IFIFO : S_IFSOCK
+    guard mknod(file.string, type | 0o644, 0) == 0 else {
+        throw NodeError(description: "mknod \(file): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// A FIFO or socket the fixture could not make.
+struct NodeError: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// What a GNU coreutils tool did: its output, messages and status.
 struct ToolRun: Equatable {
     var stdout: String
@@ -160,13 +174,16 @@ struct FixtureRow: CustomTestStringConvertible, Sendable {
     var coreutils: Coreutils = .same
     /// Symlinks to add to the fixture for this row: name and target.
     var links: [String: String] = [:]
+    /// FIFOs and sockets to add to the fixture for this row: name and kind.
+    var nodes: [String: FileKind] = [:]
 
     var testDescription: String { name }
 
-    /// Builds the fixture and this row's extra links below `root`.
+    /// Builds the fixture and this row's extra links and nodes below `root`.
     private func build(in root: File) throws {
         try TransferFixture.build(in: root)
         for (name, target) in links { try (root + name).makeSymlink(to: File(path: target)) }
+        for (name, kind) in nodes { try makeNode(root + name, kind) }
     }
 
     /// Output lines sorted, for tools that write them in directory order.
