@@ -55,11 +55,20 @@ extension File {
         result.sandbox = sandbox
         if let anchor, result.storage.count - 1 >= anchor.length,
             result.storage.count - 1 == anchor.length || result.storage[anchor.length] == 0x2F,
-            result.storage[..<anchor.length] == storage[..<anchor.length]
+            Self.samePrefix(result.storage, storage, length: anchor.length)
         {
             result.anchor = anchor
         }
         return result
+    }
+
+    /// Whether `a` and `b` start with the same `length` bytes (memcmp: paths deep in a tree are
+    /// tens of kilobytes, and this is asked for every entry a walk reaches).
+    private static func samePrefix(_ a: [UInt8], _ b: [UInt8], length: Int) -> Bool {
+        guard a.count >= length, b.count >= length else { return false }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in length == 0 || memcmp(a.baseAddress!, b.baseAddress!, length) == 0 }
+        }
     }
 
     /// This directory path, anchored to the directory itself when the path a system call would
