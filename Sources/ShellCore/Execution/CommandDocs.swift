@@ -89,6 +89,10 @@ enum CommandDocs {
             (`cp: 'a' and 'la' are the same file`). Both checks compare (device, inode), so symlinks, `..`
             and hard links in the spelling cannot hide the problem.
 
+            With `-r`, a directory met again below itself, by (device, inode) — a directory bind-mounted
+            inside itself — is not copied a second time: `cp: will not create hard link 'y/sub/mnt' to
+            directory 'y'`, as GNU words it; the rest is copied and the exit status is 1.
+
             Without `-p`, as with GNU cp, a new file gets the source's permission bits less the umask and no
             set-user-ID, set-group-ID or sticky bit (a copy of a set-user-ID program is an ordinary one); a
             new directory keeps its sticky bit; a file that replaces an existing one keeps that file's mode.
