@@ -47,8 +47,9 @@ extension File {
     /// An error on one entry is passed to `failed` and the removal goes on with the others; a
     /// directory whose entries were not all removed is left in place.
     /// - Parameters:
-    ///   - ignoringVanished: an entry below this one that is gone when its turn comes (another
-    ///     process removed it first: ENOENT) counts as removed, not as a failure, as `rm -f` has it.
+    ///   - ignoringVanished: an entry that is gone when its turn comes (another process removed
+    ///     it first: ENOENT), this directory included once the walk is in it, counts as removed,
+    ///     not as a failure, as `rm -f` has it.
     ///   - confirm: asked before each step; false skips it (and, for `.descend`, the directory).
     ///   - removed: told of each entry removed.
     ///   - failed: told of each error.
@@ -230,8 +231,8 @@ extension File {
                     }
                     removed(finished, .directory)
                 } catch {
-                    // A directory below the top that is gone was removed by someone else.
-                    if !(vanished(error) && !stack.isEmpty) {
+                    // A directory that is gone was removed by someone else.
+                    if !vanished(error) {
                         failed(FileError(.removeDirectory, finished, error))
                         done = false
                     }

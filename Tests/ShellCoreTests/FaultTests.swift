@@ -189,11 +189,13 @@ struct Fault: Sendable, CustomTestStringConvertible {
         arguments: [
             ("a file, at its unlink", [SyscallName.unlink], "gone", ["d/gone"]),
             ("a directory, at its opening", [SyscallName.open, .opendir], "sub", ["d/sub/x", "d/sub"]),
+            ("the operand itself, at its own removal", [SyscallName.rmdir], "/d", ["d"]),
         ])
     func vanishes(_ name: String, _ calls: [SyscallName], _ entry: String, _ victims: [String]) throws {
+        let spelled = entry.hasPrefix("/") ? String(entry.dropFirst()) : "d/\(entry)"
         for (line, stderr, status, removed) in [
             ("rm -rf d", "", ShellCore.ExitStatus.success, true),
-            ("rm -r d", "rm: cannot remove 'd/\(entry)': No such file or directory\n", .failure, false),
+            ("rm -r d", "rm: cannot remove '\(spelled)': No such file or directory\n", .failure, false),
         ] {
             let shell = TestShell()
             try shell.write("d/gone", "")
@@ -203,7 +205,7 @@ struct Fault: Sendable, CustomTestStringConvertible {
             let result = FaultPlan.$current.withValue(plan) { shell.run(line) }
             #expect(result.stderr == stderr, "\(name): \(line)")
             #expect(result.status == status, "\(name): \(line)")
-            #expect(shell.path("d").exists != removed, "\(name): \(line)")
+            #expect(shell.path("d").exists != (removed || victims == ["d"]), "\(name): \(line)")
             #expect(!shell.path("d/kept").exists, "\(name): \(line)")
         }
     }

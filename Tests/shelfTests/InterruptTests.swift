@@ -101,6 +101,44 @@ import Testing
     }
 }
 
+/// A command stopped half way does not leave half its output where `>` sends it.
+@Suite(.timeLimit(.minutes(1))) struct InterruptedRedirectionTests {
+    @Test(
+        "A signal while a command writes to > keeps the target's old contents",
+        arguments: [("SIGINT", SIGINT, 130), ("SIGTERM", SIGTERM, 143), ("SIGHUP", SIGHUP, 129)])
+    func signalKeepsTheOldContents(_ name: String, _ signal: Int32, _ expected: Int32) throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        try "precious\n".write(to: out, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ScriptTests.binary)
+        process.arguments = ["-c", "cat /dev/zero > out"]
+        process.currentDirectoryURL = directory
+        process.environment = ["HOME": directory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The signal comes once the output is under way: its temporary file has some of it.
+        var writing = false
+        for _ in 0..<2_000 where !writing {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            writing = names.contains { name in
+                name.hasSuffix(".shelf-tmp")
+                    && ((try? FileManager.default.attributesOfItem(atPath: directory.path + "/" + name)[.size] as? Int) ?? 0) > 0
+            }
+            if !writing { usleep(5_000) }
+        }
+        #expect(writing, "\(name): the output started")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == expected, "\(name)")
+        #expect(try String(contentsOf: out, encoding: .utf8) == "precious\n", "\(name)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out"], "\(name)")
+    }
+}
+
 /// A real file-size limit (`ulimit -f`): the copy fails with EFBIG, the old destination stays,
 /// and the script goes on.
 @Suite struct FileSizeLimitTests {

@@ -13,9 +13,12 @@ struct OutputTarget {
     private let replacement: Replacement?
     private let opened: OpenFile?
 
-    /// Opens `file` for a redirection.
+    /// Opens `file` for a redirection; `directoryOnly` when the target was written with a
+    /// trailing slash (`> f/`), which names a directory, so it can never be written to, as
+    /// `open(2)` of such a path with `O_CREAT` refuses it.
     /// - Throws: `FileError` (`.open`; `EISDIR` for a directory).
-    static func open(_ file: File, append: Bool) throws(FileError) -> OutputTarget {
+    static func open(_ file: File, append: Bool, directoryOnly: Bool = false) throws(FileError) -> OutputTarget {
+        if directoryOnly { throw FileError(.open, file, .isDirectory) }
         if append { return try inPlace(file, mode: .append) }
         // /dev/stdout, /dev/fd/N and /proc/self/fd/N name an open file of the caller's: renaming
         // over what they lead to would detach the caller's output, so write them in place.
@@ -56,8 +59,9 @@ struct OutputTarget {
         try replacement?.commit()
     }
 
-    /// Closes without putting anything in place: a replacement's temporary file is removed.
-    private func abandon() {
+    /// Closes without putting anything in place: a replacement's temporary file is removed and
+    /// the target keeps its old contents (what was appended or written in place stays).
+    func abandon() {
         opened?.close()
         replacement?.discard()
     }

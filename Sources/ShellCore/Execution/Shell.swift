@@ -168,7 +168,8 @@ public final class Shell {
                 // A target that fails to finish has cleaned up after itself.
                 try target?.finish()
                 target = nil
-                target = try OutputTarget.open(state.resolve(spelled.file), append: redirection.append)
+                target = try OutputTarget.open(
+                    state.resolve(spelled.file), append: redirection.append, directoryOnly: spelled.hasTrailingSlash)
             } catch {
                 stderr.line("shelf: " + Diagnostics.renderBare(error, as: spelled.bytes))
                 return (.failure, ignoreFailure)
@@ -180,7 +181,10 @@ public final class Shell {
         // Ctrl-C during the command ends the statement, whatever the command made of it.
         if state.isCancelled() && !output.isBroken { status = .interrupted }
         output.flush()
-        if let target {
+        if let target, status == .interrupted {
+            // Stopped half way (Ctrl-C, SIGTERM, SIGHUP): `>` leaves the old contents in place.
+            target.abandon()
+        } else if let target {
             do { try target.finish() } catch {
                 stderr.line("shelf: " + Diagnostics.render(error, phrase: "error writing"))
                 status = .failure
