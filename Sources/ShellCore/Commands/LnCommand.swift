@@ -102,7 +102,11 @@ public struct LnCommand: ShellCommand {
                 return false
             }
         }
-        do {
+        do throws(FileError) {
+            if link.count > 1, link.last == 0x2F {
+                // `y/` names a directory, and this one is not: the kernel would refuse the name.
+                throw FileError(.makeLink, linkFile, linkFile.exists ? .fileExists : .noSuchFileOrDirectory)
+            }
             try linkFile.makeLink(symbolic ? .symbolic : .hard, to: targetFile, replacing: force)
         } catch {
             let kind = symbolic ? Messages.symbolicLink : Messages.hardLink

@@ -36,6 +36,13 @@ public struct RealpathCommand: ShellCommand {
             do throws(FileError) {
                 if operand.bytes.isEmpty { throw FileError(.resolve, operand.file, .noSuchFileOrDirectory) }
                 let resolved = try context.resolve(operand).resolvingSymlinks(allowingMissing: missing)
+                // `x/` names a directory: an x that is something else fails, as in GNU realpath
+                // (unless -m, which asks nothing of what exists).
+                if operand.hasTrailingSlash, missing != .any, let kind = try? resolved.info(followSymlinks: true).kind,
+                    kind != .directory
+                {
+                    throw FileError(.resolve, operand.file, .notDirectory)
+                }
                 context.stdout.write(bytes: resolved.bytes)
                 context.stdout.write(byte: zeroTerminated ? 0x00 : 0x0A)
             } catch {

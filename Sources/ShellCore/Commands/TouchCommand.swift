@@ -27,6 +27,14 @@ public struct TouchCommand: ShellCommand {
         var status = ExitStatus.success
         for operand in operands {
             let target = context.resolve(operand)
+            // `x/` names a directory: touch makes none and sets no file's times through it.
+            let kind = operand.hasTrailingSlash ? try? target.info(followSymlinks: true).kind : nil
+            if operand.hasTrailingSlash, kind != .directory {
+                let problem = FileError(.setAttributes, operand.file, kind == nil ? .noSuchFileOrDirectory : .notDirectory)
+                context.error("\(Messages.settingTimes) \(Quoting.always(operand.bytes)): \(problem.reason)")
+                status = .failure
+                continue
+            }
             do {
                 do {
                     try target.setTimes(access: nil, modification: nil)
@@ -46,5 +54,6 @@ public struct TouchCommand: ShellCommand {
     private enum Messages {
         static let missingOperand = "missing file operand"
         static let cannotTouch = "cannot touch"
+        static let settingTimes = "setting times of"
     }
 }

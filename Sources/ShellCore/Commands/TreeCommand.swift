@@ -299,7 +299,8 @@ private struct Walk {
         line.removeAll(keepingCapacity: true)
         let info: FileInfo
         do {
-            info = try root.info()
+            // `f/` names a directory: a file there is as good as nothing, as for tree(1).
+            info = try operand.info(at: root, followSymlinks: false)
         } catch {
             // Nothing there: tree names it, counts nothing and fails.
             failed = true

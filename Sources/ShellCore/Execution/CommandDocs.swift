@@ -530,6 +530,8 @@ enum CommandDocs {
               written byte by byte: `\t`-style escapes for BEL to CR, `\\` and `\ ` for a backslash and a
               space, `\ooo` for any other byte outside printable ASCII (`é` is `\303\251`, `a b` is `a\ b`).
             - `-J` writes names the same way in every locale, as tree does (see [JSON output](../json.md)).
+            - An operand written with a trailing slash that is not a directory (`f/`) counts as nothing and
+              is marked `  [error opening dir]`, as tree(1) marks it.
             - A directory that cannot be opened is marked `  [error opening dir]` on its line; the walk goes
               on with the rest and the exit status is 2.
             - A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
