@@ -51,7 +51,8 @@ import Testing
                 arguments = [Array("-c".utf8), spelled(Array("$NAME".utf8))]
             case .root: arguments = [Array("--root".utf8), place, Array("-c".utf8), spelled(operand)]
             }
-            return RawProcess.run(ScriptTests.binary, arguments, environment: environment, input: input, in: directory.string)
+            return RawProcess.run(
+                ScriptTests.binary, arguments, environment: environment, input: input, in: directory.string)
         }
     }
 
@@ -63,10 +64,13 @@ import Testing
     }
 
     static let rows: [Row] = [
-        Row(line: "rm @") { _, place in try !(place + File(bytes: operand)).exists && (place + File(bytes: decoy)).exists },
+        Row(line: "rm @") { _, place in
+            try !(place + File(bytes: operand)).exists && (place + File(bytes: decoy)).exists
+        },
         Row(line: "cp @ copy") { _, place in try (place + "copy").readBytes() == Array("exact\n".utf8) },
         Row(line: "mv @ moved") { _, place in
-            try (place + "moved").readBytes() == Array("exact\n".utf8) && !(place + File(bytes: operand)).exists
+            try (place + "moved").readBytes() == Array("exact\n".utf8)
+                && !(place + File(bytes: operand)).exists
         },
         Row(line: "cat @") { result, _ in result.stdout == Array("exact\n".utf8) },
         Row(line: "ls @") { result, _ in result.stdout == operand + [0x0A] },
@@ -107,7 +111,10 @@ import Testing
         try (directory.file + File(bytes: Self.operand)).write(bytes: Array("exact\n".utf8))
         let line = Array("cat ".utf8) + Self.operand
         let environment =
-            Self.environment + [Array("HOME=".utf8) + directory.file.bytes, Array("XDG_STATE_HOME=".utf8) + directory.file.bytes]
+            Self.environment + [
+                Array("HOME=".utf8) + directory.file.bytes,
+                Array("XDG_STATE_HOME=".utf8) + directory.file.bytes,
+            ]
         let result = RawProcess.run(
             ScriptTests.binary, [Array("-i".utf8)], environment: environment,
             input: line + Array("\nhistory\n".utf8), in: directory.file.string)

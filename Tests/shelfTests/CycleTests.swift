@@ -11,13 +11,18 @@ struct CycleTests {
     @Test(
         "A directory mounted inside itself is walked once",
         arguments: [
-            ("ls -R x", "ls: x/sub/mnt: not listing already-listed directory", 2, "x:\nf\nsub\n\nx/sub:\nmnt\n"),
             (
-                "find x", "find: File system loop detected; 'x/sub/mnt' is part of the same file system loop as 'x'.",
+                "ls -R x", "ls: x/sub/mnt: not listing already-listed directory", 2,
+                "x:\nf\nsub\n\nx/sub:\nmnt\n"
+            ),
+            (
+                "find x",
+                "find: File system loop detected; 'x/sub/mnt' is part of the same file system loop as 'x'.",
                 1, "x\nx/f\nx/sub\n"
             ),
             (
-                "du x", "du: File system loop detected; 'x/sub/mnt' is part of the same file system loop as 'x'.", 1,
+                "du x",
+                "du: File system loop detected; 'x/sub/mnt' is part of the same file system loop as 'x'.", 1,
                 "4\tx/sub\n12\tx\n"
             ),
             ("tree --noreport x", "", 1, "x\n|-- f\n`-- sub\n    `-- mnt  [recursive, not followed]\n"),
@@ -29,13 +34,18 @@ struct CycleTests {
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("x/sub/mnt"), withIntermediateDirectories: true)
         try "f\n".write(to: directory.appendingPathComponent("x/f"), atomically: true, encoding: .utf8)
-        let command = "mount --bind x x/sub/mnt && exec \(ScriptTests.shellQuoted(ScriptTests.binary)) -c \(ScriptTests.shellQuoted(line))"
-        let result = try ScriptTests.run("/usr/bin/timeout", ["30", "/usr/bin/unshare", "-m", "/bin/sh", "-c", command], in: directory)
+        let command =
+            "mount --bind x x/sub/mnt && exec \(ScriptTests.shellQuoted(ScriptTests.binary)) -c \(ScriptTests.shellQuoted(line))"
+        let result = try ScriptTests.run(
+            "/usr/bin/timeout", ["30", "/usr/bin/unshare", "-m", "/bin/sh", "-c", command], in: directory)
         #expect(result.stderr.split(separator: "\n").first.map(String.init) ?? "" == message, "\(line)")
         #expect(result.status == status, "\(line)")
         if line.hasPrefix("du") {
             // Block counts depend on the file system: the shape is what counts.
-            #expect(result.stdout.split(separator: "\n").map { $0.split(separator: "\t").last ?? "" } == ["x/sub", "x"])
+            #expect(
+                result.stdout.split(separator: "\n").map { $0.split(separator: "\t").last ?? "" } == [
+                    "x/sub", "x",
+                ])
         } else if line.hasPrefix("tree") {
             #expect(result.stdout.hasSuffix("mnt  [recursive, not followed]\n"), "\(line)")
         } else {
@@ -43,7 +53,8 @@ struct CycleTests {
         }
         if line.hasPrefix("cp") {
             let copied = FileManager.default.fileExists(atPath: directory.appendingPathComponent("y/f").path)
-            let cycled = FileManager.default.fileExists(atPath: directory.appendingPathComponent("y/sub/mnt").path)
+            let cycled = FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("y/sub/mnt").path)
             #expect(copied && !cycled)
         }
     }

@@ -24,7 +24,7 @@ enum RawProcess {
         write(input, to: paths[0])
         let argv = ([Array(executable.utf8)] + arguments).map(cString)
         let envp = environment.map(cString)
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let spawned = spawn_with_files(
             executable, argv + [nil], envp + [nil], directory, paths[0], paths[1], paths[2], &pid)
@@ -33,7 +33,8 @@ enum RawProcess {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let exited = status & 0x7F == 0
         return Result(
-            stdout: read(paths[1]), stderr: read(paths[2]), status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F))
+            stdout: read(paths[1]), stderr: read(paths[2]),
+            status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F))
     }
 
     private static func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
