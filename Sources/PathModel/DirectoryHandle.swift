@@ -125,11 +125,33 @@ public final class DirectoryHandle: Sendable {
     ///   when reading it fails once open (an I/O error).
     /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func entries(at relative: [UInt8]) throws(FileError) -> [DirectoryEntry] {
+        try listing(at: relative, withIdentity: false).entries
+    }
+
+    /// `entries(at:)`, and the (device, inode) of the directory listed, taken from the
+    /// descriptor the listing reads (cheaper than a second lookup of `relative`), which tells a
+    /// directory that is one of its own ancestors (a bind mount inside itself).
+    /// - Throws: as `entries(at:)`; `.stat` when the descriptor cannot be examined.
+    /// Corresponds to `openat(2)`, `fstat(2)` and `getdents64(2)`.
+    public func entriesAndIdentity(at relative: [UInt8]) throws(FileError) -> (
+        entries: [DirectoryEntry], identity: FileIdentity
+    ) {
+        let listing = try listing(at: relative, withIdentity: true)
+        return (listing.entries, listing.identity!)
+    }
+
+    private func listing(at relative: [UInt8], withIdentity: Bool) throws(FileError) -> (
+        entries: [DirectoryEntry], identity: FileIdentity?
+    ) {
         var names: [UInt8] = []
         var slots: [(start: Int, count: Int, type: UInt8)] = []
         let stream: DirectoryStream
         do { stream = try openStream(at: relative) } catch { throw FileError(.list, path(relative), error) }
         defer { stream.close() }
+        var identity: FileIdentity?
+        if withIdentity {
+            do { identity = try Sys.identity(fd: stream.descriptor) } catch { throw FileError(.stat, path(relative), error) }
+        }
         do {
             while true {
                 let start = names.count
@@ -147,11 +169,12 @@ public final class DirectoryHandle: Sendable {
                 return order != 0 ? order < 0 : left.count < right.count
             }
         }
-        return slots.map { slot in
+        let entries = slots.map { slot in
             DirectoryEntry(
                 name: Array(names[slot.start..<(slot.start + slot.count)]),
                 kind: FileKind(directoryEntryType: slot.type))
         }
+        return (entries, identity)
     }
 
     /// Calls `body` for each entry of the directory at `relative` below this one (`[]` for this

@@ -123,7 +123,7 @@ private struct FindWalk {
         var stack: [Frame] = []
         // The identities of the directories on the stack, to tell one that is its own ancestor.
         var ancestors = Set<FileIdentity>()
-        enter(&stack, &ancestors, visit, Result { () throws(FileError) in try visit.open() })
+        enter(&stack, &ancestors, visit, Self.open(visit))
         // Each entry's path is spelled in one buffer, which a visit shares and gives back.
         var path: [UInt8] = []
         path.reserveCapacity(4096)
@@ -156,11 +156,11 @@ private struct FindWalk {
             }
             // A directory to descend into is opened first: one that is its own ancestor (a bind
             // mount inside itself) is reported in its place, as GNU find reports it.
-            var opened: Result<DirectoryHandle, FileError>?
+            var opened: Result<OpenedDirectory, FileError>?
             if visit.kind == .directory, command.maxDepth.map({ depth < $0 }) ?? true {
-                opened = Result { () throws(FileError) in try visit.open() }
-                if case .success(let handle) = opened, let identity = try? handle.identity(), ancestors.contains(identity),
-                    let ancestor = stack.last(where: { $0.identity == identity })
+                opened = Self.open(visit)
+                if case .success(let directory) = opened, ancestors.contains(directory.identity),
+                    let ancestor = stack.last(where: { $0.identity == directory.identity })
                 {
                     context.stdout.flush()
                     context.error(Diagnostics.fileSystemLoop(path, ancestor: ancestor.path))
@@ -173,14 +173,24 @@ private struct FindWalk {
         }
     }
 
+    /// A directory opened to be entered, and its (device, inode).
+    typealias OpenedDirectory = (handle: DirectoryHandle, identity: FileIdentity)
+
+    /// Opens the directory `visit` is about and examines its descriptor.
+    private static func open(_ visit: FindVisit) -> Result<OpenedDirectory, FileError> {
+        Result { () throws(FileError) in
+            let handle = try visit.open()
+            return (handle, try handle.identity())
+        }
+    }
+
     /// Lists a directory just opened and pushes it; a failure is reported and the walk goes on.
     private mutating func enter(
         _ stack: inout [Frame], _ ancestors: inout Set<FileIdentity>, _ visit: FindVisit,
-        _ opened: Result<DirectoryHandle, FileError>
+        _ opened: Result<OpenedDirectory, FileError>
     ) {
         do {
-            let handle = try opened.get()
-            let identity = try handle.identity()
+            let (handle, identity) = try opened.get()
             var entries: [DirectoryEntry] = []
             try handle.forEachEntry(at: []) { entries.append($0) }
             let reach: DirectoryReach

@@ -314,11 +314,13 @@ private struct Walk {
         appendName(shown, matching: shown, info: info)
         let handle: DirectoryHandle
         let nodes: [Node]
+        // The directory listed, whatever symlink led to it.
+        let identity: FileIdentity?
         spelling = Spelling()
         spelling.add(root, as: shown)
         do {
             handle = try DirectoryHandle(root)
-            nodes = try read(handle, [])
+            (nodes, identity) = try read(handle, []) ?? ([], nil)
         } catch {
             noteReadFailure(error)
             // It exists but cannot be listed (a file, an unreadable directory): tree counts a file.
@@ -340,10 +342,8 @@ private struct Walk {
         directories += 1
         prefix.removeAll(keepingCapacity: true)
         self.shown = shown
-        stack = [
-            Frame(handle: handle, relative: [], steps: 0, shownCount: shown.count, nodes: nodes, identity: info.identity)
-        ]
-        ancestors = [info.identity]
+        stack = [Frame(handle: handle, relative: [], steps: 0, shownCount: shown.count, nodes: nodes, identity: identity)]
+        ancestors = identity.map { [$0] } ?? []
         walk()
         stack.removeAll()
         ancestors.removeAll()
@@ -513,19 +513,16 @@ private struct Walk {
                 if node.linkTarget == nil && command.maxLevel.map({ stack.count < $0 }) ?? true {
                     do {
                         let (handle, relative, steps) = try location(of: node.name, below: top)
-                        var identity = node.info?.identity
-                        if identity == nil { identity = try handle.info(at: relative).identity }
-                        if let identity, ancestors.contains(identity) {
+                        if let listing = try read(handle, relative) {
+                            if !listing.nodes.isEmpty {
+                                child = Frame(
+                                    handle: handle, relative: relative, steps: steps, shownCount: shown.count,
+                                    nodes: listing.nodes, identity: listing.identity)
+                            }
+                        } else {
                             // A bind mount of a directory inside itself: drawn once, not again.
                             line.append(contentsOf: Drawing.recursive)
                             cycled = true
-                        } else {
-                            let nodes = try read(handle, relative)
-                            if !nodes.isEmpty {
-                                child = Frame(
-                                    handle: handle, relative: relative, steps: steps, shownCount: shown.count,
-                                    nodes: nodes, identity: identity)
-                            }
                         }
                     } catch where error.operation == .read {
                         // Opened, then failed while being read: said on standard error.
@@ -587,20 +584,25 @@ private struct Walk {
     }
 
     /// The entries of the directory at `relative` below `handle` that tree lists, in its order.
-    private mutating func read(_ handle: DirectoryHandle, _ relative: [UInt8]) throws(FileError) -> [Node] {
+    /// And the directory's identity; nil when it is one of the directories being listed above it.
+    private mutating func read(_ handle: DirectoryHandle, _ relative: [UInt8]) throws(FileError) -> (
+        nodes: [Node], identity: FileIdentity?
+    )? {
         if isCancelled() {
             cancelled = true
-            return []
+            return ([], nil)
         }
+        let listing = try handle.entriesAndIdentity(at: relative)
+        if ancestors.contains(listing.identity) { return nil }
         var nodes: [Node] = []
-        for entry in try handle.entries(at: relative) {
+        for entry in listing.entries {
             if !command.all && entry.isHidden { continue }
             if let node = classify(entry, handle, relative) { nodes.append(node) }
         }
         if command.directoriesFirst {
             nodes = nodes.filter(\.isDirectory) + nodes.filter { !$0.isDirectory }
         }
-        return nodes
+        return (nodes, listing.identity)
     }
 
     /// The entry as a node, or nil when the options leave it out. Looks at the disk only for
