@@ -54,8 +54,10 @@ public struct MkdirCommand: ShellCommand {
                 }
             } catch {
                 // The directory that could not be made, a parent perhaps, as the operand spells it.
-                let failed = spelledPath(error.path, operand: operand, target: target).map(File.init(bytes:)) ?? operand.file
-                context.report(FileError(error.operation, failed, error.errno), Messages.cannotCreate)
+                // The operand itself as typed, a trailing slash included, as GNU names it.
+                let failed =
+                    error.path == target ? operand.bytes : spelledPath(error.path, operand: operand, target: target) ?? operand.bytes
+                context.error("\(Messages.cannotCreate) \(Quoting.always(failed)): \(error.reason)")
                 status = .failure
             }
         }

@@ -40,7 +40,9 @@ public struct RmdirCommand: ShellCommand {
                 } catch {
                     // GNU says which directory for a parent that -p could not remove.
                     let phrase = spelled == operand.file ? Messages.failed : Messages.failedParent
-                    context.report(FileError(error.operation, spelled, error.errno), phrase)
+                    // The operand itself as typed, a trailing slash included, as GNU names it.
+                    let named = spelled == operand.file ? operand.bytes : spelled.bytes
+                    context.error("\(phrase) \(Quoting.always(named)): \(error.reason)")
                     status = .failure
                     break
                 }
