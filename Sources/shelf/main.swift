@@ -68,7 +68,8 @@ if !interactive {
         do {
             let input = try script.open(.read)
             defer { input.close() }
-            return ScriptRunner(shell: shell, origin: String(decoding: scriptPath, as: UTF8.self)).run(input: input)
+            // Named in messages as it was given, or shell-escaped when it must be (not UTF-8, control bytes).
+            return ScriptRunner(shell: shell, origin: Quoting.bare(scriptPath)).run(input: input)
         } catch {
             ProcessEnvironment.fail("shelf: " + Diagnostics.renderBare(error, as: scriptPath), status: .notFound)
         }

@@ -105,6 +105,17 @@ import Testing
         #expect(String(decoding: listed.stdout, as: UTF8.self).contains("only-in-list"))
     }
 
+    @Test("A script whose name is not UTF-8 is named shell-escaped in messages, never with U+FFFD")
+    func scriptNameInMessages() throws {
+        let directory = try PrivateDirectory()
+        let name = Array("s".utf8) + [0xFE]
+        try (directory.file + File(bytes: name)).write(bytes: Array("cat missing\necho never\n".utf8))
+        let result = RawProcess.run(
+            ScriptTests.binary, [name], environment: Self.environment, in: directory.file.string)
+        #expect(String(decoding: result.stderr, as: UTF8.self) == "cat: missing: No such file or directory\nshelf: stopped at 's'$'\\376':1\n")
+        #expect(result.status == 1)
+    }
+
     @Test("History keeps the bytes typed, in `history` and in the history file")
     func historyKeepsBytes() throws {
         let directory = try PrivateDirectory()

@@ -54,7 +54,7 @@ public struct CatCommand: ShellCommand {
                     continue
                 }
                 if info.kind == .regular, info.identity == outputIdentity {
-                    context.error("\(Quoting.needsQuoting(operand.bytes) ? Quoting.ifNeeded(operand.bytes) : operand.text): \(Messages.inputIsOutput)")
+                    context.error("\(Quoting.bare(operand.bytes)): \(Messages.inputIsOutput)")
                     status = .failure
                     continue
                 }

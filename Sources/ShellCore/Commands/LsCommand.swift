@@ -343,8 +343,7 @@ private struct ListingRun {
                 // A bind mount of a directory inside itself: listed once, as GNU ls lists it.
                 writer.flush()
                 let spelled = directory.shown
-                let name = Quoting.needsQuoting(spelled) ? Quoting.ifNeeded(spelled) : String(decoding: spelled, as: UTF8.self)
-                context.error("\(name): \(LsCommand.Messages.alreadyListed)")
+                context.error("\(Quoting.bare(spelled)): \(LsCommand.Messages.alreadyListed)")
                 status = 2
                 return []
             }

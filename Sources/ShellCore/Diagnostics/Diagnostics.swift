@@ -25,7 +25,7 @@ public enum Diagnostics {
 
     /// `path: reason`, the shape `cat` and `cd` use (`cat: x: No such file or directory`).
     public static func renderBare(_ error: FileError, as spelled: [UInt8]) -> String {
-        let name = Quoting.needsQuoting(spelled) ? Quoting.ifNeeded(spelled) : String(decoding: spelled, as: UTF8.self)
+        let name = Quoting.bare(spelled)
         return "\(name): \(error.reason)"
     }
 

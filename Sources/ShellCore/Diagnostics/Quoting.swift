@@ -13,6 +13,12 @@ public enum Quoting {
     /// `always(_:)` for text.
     public static func always(_ text: String) -> String { always(Array(text.utf8)) }
 
+    /// A name at the head of a message (`cat: NAME: reason`), as GNU's `quotef` writes it: as it
+    /// is when `ifNeeded` would leave it so, else in `ifNeeded`'s quoting.
+    public static func bare(_ bytes: [UInt8]) -> String {
+        needsQuoting(bytes) ? ifNeeded(bytes) : String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Whether a name would be printed differently from its bytes by `ifNeeded`.
     public static func needsQuoting(_ bytes: [UInt8]) -> Bool {
         if bytes.isEmpty { return true }

@@ -136,7 +136,7 @@ public final class Shell {
             return (.usage, ignoreFailure)
         }
         guard let parsed else {
-            let spelled = Quoting.needsQuoting(arguments[0].bytes) ? Quoting.ifNeeded(arguments[0].bytes) : name
+            let spelled = Quoting.bare(arguments[0].bytes)
             let hint = Shell.suggestion(for: name).map { "; did you mean '\($0)'?" } ?? ""
             stderr.line("shelf: \(spelled): command not found\(hint)")
             return (.notFound, ignoreFailure)
