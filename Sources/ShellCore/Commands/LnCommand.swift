@@ -109,14 +109,27 @@ public struct LnCommand: ShellCommand {
             }
             try linkFile.makeLink(symbolic ? .symbolic : .hard, to: targetFile, replacing: force)
         } catch {
-            let kind = symbolic ? Messages.symbolicLink : Messages.hardLink
-            context.error("\(Messages.failedToCreate) \(kind) \(Quoting.always(link)): \(error.reason)")
+            context.error("\(Self.failure(linking: link, to: target.bytes, symbolic: symbolic, error)): \(error.reason)")
             return false
         }
         if verbose {
             context.stdout.line("\(Quoting.always(link)) \(symbolic ? "->" : "=>") \(Quoting.always(target.bytes))")
         }
         return true
+    }
+
+    /// GNU ln's words for a link it could not make: a hard link names its source too, unless the
+    /// trouble is the destination's alone (it exists, or the disk is full or read-only).
+    private static func failure(linking link: [UInt8], to source: [UInt8], symbolic: Bool, _ error: FileError) -> String {
+        let named = "\(Messages.failedToCreate) \(symbolic ? Messages.symbolicLink : Messages.hardLink) \(Quoting.always(link))"
+        if symbolic {
+            return error.errno == .fileNameTooLong || source.isEmpty ? "\(named) -> \(Quoting.always(source))" : named
+        }
+        if error.errno == .tooManyLinks { return "\(Messages.failedToCreate) \(Messages.hardLink) to \(Quoting.always(source))" }
+        switch error.errno {
+        case .fileExists, .diskQuotaExceeded, .noSpace, .readOnlyFileSystem: return named
+        default: return "\(named) => \(Quoting.always(source))"
+        }
     }
 
     private enum Messages {

@@ -11,7 +11,8 @@ struct LnCommandTests {
     static let lines = [
         "ln a b; ln a b", "ln -s a b", "ln nope c", "ln d e", "ln -f a a", "ln -s x y", "ln a d", "ln -s a ld",
         "ln -sfn a ld", "ln a b c", "ln a b; ln -sf a b", "ln a", "ln -v a v1", "ln -sv a v2", "ln -s a b d",
-        "ln -f a b; ln -f a b", "ln -sf ../a d/up", "ln -n -s a ld",
+        "ln -f a b; ln -f a b", "ln -sf ../a d/up", "ln -n -s a ld", "ln a nodir/x", "ln -s a nodir/x", "ln a z/",
+        "ln -s a z/", "ln -s a a/",
     ]
 
     @Test(arguments: lines)
