@@ -150,15 +150,15 @@ public struct Copier {
     private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
         var everything = true
         var pending: [TreeStep] = [.copy(source: source, info: info, destination: destination, existing: existing)]
-        // The directories being copied, from the top down to the current one, and their copies:
-        // one met again below itself (a bind mount inside itself) is not copied a second time.
-        var ancestors: [(identity: FileIdentity, copy: File)] = []
-        var ancestorIdentities = Set<FileIdentity>()
+        // The directories being copied, from the top down to the current one, by identity, with
+        // their copies: one met again below itself (a bind mount inside itself) is not copied a
+        // second time.
+        var ancestors: [FileIdentity: File] = [:]
         while let step = pending.popLast() {
             if isCancelled() { return false }
             guard case .copy(let directory, let directoryInfo, var target, let targetInfo) = step else {
                 if case .finish(let sourceInfo, let target) = step {
-                    ancestorIdentities.remove(ancestors.removeLast().identity)
+                    ancestors[sourceInfo.identity] = nil
                     if !finish(target, like: sourceInfo) { everything = false }
                 }
                 continue
@@ -189,8 +189,7 @@ public struct Copier {
             target = target.anchored()
             let source = directory.anchored()
             pending.append(.finish(source: directoryInfo, destination: target))
-            ancestors.append((directoryInfo.identity, target))
-            ancestorIdentities.insert(directoryInfo.identity)
+            ancestors[directoryInfo.identity] = target
             let nearSource = source.anchored(beyond: 0)
             let nearTarget = target.anchored(beyond: 0)
             let entries: [DirectoryEntry]
@@ -219,10 +218,9 @@ public struct Copier {
                     continue
                 }
                 if childInfo.kind == .directory {
-                    if ancestorIdentities.contains(childInfo.identity),
-                        let ancestor = ancestors.last(where: { $0.identity == childInfo.identity })
-                    {
-                        failed(FileError(.directoryCycle, childTarget, .tooManySymbolicLinkLevels, destination: ancestor.copy))
+                    if let ancestorCopy = ancestors[childInfo.identity] {
+                        failed(
+                            FileError(.directoryCycle, childTarget, .tooManySymbolicLinkLevels, destination: ancestorCopy))
                         everything = false
                         continue
                     }

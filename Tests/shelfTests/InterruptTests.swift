@@ -60,6 +60,37 @@ import Testing
     }
 }
 
+/// Starts shelf with `arguments` in `directory` (no input, output discarded), sends it `signal`
+/// once its work is under way — a temporary file of at least `minimumSize` bytes is there — and
+/// waits for it to end.
+/// - Returns: whether the work was seen under way, and how the process ended.
+private func send(
+    _ signal: Int32, toShelf arguments: [String], in directory: URL, onceATemporaryFileHas minimumSize: Int
+) throws -> (underWay: Bool, reason: Process.TerminationReason, status: Int32) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ScriptTests.binary)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.environment = ["HOME": directory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    var underWay = false
+    for _ in 0..<2_000 where !underWay {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        underWay = names.contains { name in
+            guard name.hasSuffix(".shelf-tmp") else { return false }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: directory.path + "/" + name)
+            return (attributes?[.size] as? Int ?? 0) >= minimumSize
+        }
+        if !underWay { usleep(5_000) }
+    }
+    kill(process.processIdentifier, signal)
+    process.waitUntilExit()
+    return (underWay, process.terminationReason, process.terminationStatus)
+}
+
 /// SIGTERM and SIGHUP (a closed terminal window) stop shelf as Ctrl-C does: the command in
 /// progress stops cleanly, and shelf exits with 128 + the signal's number.
 @Suite(.timeLimit(.minutes(1))) struct TerminationTests {
@@ -75,27 +106,11 @@ import Testing
         close(big)
         try "cp big copy\necho never > out\n".write(
             to: directory.appendingPathComponent("script"), atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ScriptTests.binary)
-        process.arguments = ["script"]
-        process.currentDirectoryURL = directory
-        process.environment = ["HOME": directory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
         // The signal comes once the copy is under way: its temporary file exists.
-        var copying = false
-        for _ in 0..<2_000 where !copying {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            copying = names.contains { $0.hasSuffix(".shelf-tmp") }
-            if !copying { usleep(5_000) }
-        }
-        #expect(copying, "\(name): the copy started")
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "\(name)")
-        #expect(process.terminationStatus == expected, "\(name)")
+        let ended = try send(signal, toShelf: ["script"], in: directory, onceATemporaryFileHas: 0)
+        #expect(ended.underWay, "\(name): the copy started")
+        #expect(ended.reason == .exit, "\(name)")
+        #expect(ended.status == expected, "\(name)")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names == ["big", "script"], "\(name)")
     }
@@ -111,29 +126,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out")
         try "precious\n".write(to: out, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ScriptTests.binary)
-        process.arguments = ["-c", "cat /dev/zero > out"]
-        process.currentDirectoryURL = directory
-        process.environment = ["HOME": directory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
         // The signal comes once the output is under way: its temporary file has some of it.
-        var writing = false
-        for _ in 0..<2_000 where !writing {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            writing = names.contains { name in
-                name.hasSuffix(".shelf-tmp")
-                    && ((try? FileManager.default.attributesOfItem(atPath: directory.path + "/" + name)[.size] as? Int) ?? 0) > 0
-            }
-            if !writing { usleep(5_000) }
-        }
-        #expect(writing, "\(name): the output started")
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == expected, "\(name)")
+        let ended = try send(
+            signal, toShelf: ["-c", "cat /dev/zero > out"], in: directory, onceATemporaryFileHas: 1)
+        #expect(ended.underWay, "\(name): the output started")
+        #expect(ended.status == expected, "\(name)")
         #expect(try String(contentsOf: out, encoding: .utf8) == "precious\n", "\(name)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out"], "\(name)")
     }

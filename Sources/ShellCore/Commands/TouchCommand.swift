@@ -28,12 +28,12 @@ public struct TouchCommand: ShellCommand {
         for operand in operands {
             let target = context.resolve(operand)
             // `x/` names a directory: touch makes none and sets no file's times through it.
-            let kind = operand.hasTrailingSlash ? try? target.info(followSymlinks: true).kind : nil
-            if operand.hasTrailingSlash, kind != .directory {
-                let problem = FileError(.setAttributes, operand.file, kind == nil ? .noSuchFileOrDirectory : .notDirectory)
-                context.error("\(Messages.settingTimes) \(Quoting.always(operand.bytes)): \(problem.reason)")
-                status = .failure
-                continue
+            if operand.hasTrailingSlash {
+                do { _ = try operand.info(at: target, followSymlinks: true) } catch {
+                    context.error("\(Messages.settingTimes) \(Quoting.always(operand.bytes)): \(error.reason)")
+                    status = .failure
+                    continue
+                }
             }
             do {
                 do {
