@@ -14,6 +14,7 @@
 
 const unsigned int pathmodel_rename_noreplace = RENAME_NOREPLACE;
 const long pathmodel_utime_now = UTIME_NOW;
+const long pathmodel_utime_omit = UTIME_OMIT;
 const int pathmodel_o_path = O_PATH;
 
 static void pathmodel_fill(const struct statx *sx, pathmodel_stat *out) {

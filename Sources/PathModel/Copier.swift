@@ -257,14 +257,11 @@ public struct Copier {
     /// may not give files away keeps them. Changing the owner clears the set-user-ID and
     /// set-group-ID bits, so it comes before the mode.
     private func setOwner(_ target: File, like sourceInfo: FileInfo) throws(FileError) {
-        do throws(Errno) {
-            try target.withLocation(following: false) { (dir, name, _) throws(Errno) in
-                try Sys.chown(name, at: dir, uid: sourceInfo.userID, gid: sourceInfo.groupID, follow: false)
-            }
-        } catch where error == .notPermitted || error == .invalidArgument {
+        do {
+            try target.volume.setAttributes(
+                of: target, .owner(user: sourceInfo.userID, group: sourceInfo.groupID), following: false)
+        } catch where error.errno == .notPermitted || error.errno == .invalidArgument {
             // Not the user's to give away: it stays theirs.
-        } catch {
-            throw FileError(.setAttributes, target, error)
         }
     }
 
@@ -341,15 +338,8 @@ public struct Copier {
         _ source: File, info: FileInfo, to target: File, named destination: File, existing: FileInfo?,
         isNew: Bool
     ) throws(FileError) {
-        let input: Int32
-        do {
-            input = try source.withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.open(name, at: dir, flags: O_RDONLY | O_NOCTTY | (follow ? 0 : O_NOFOLLOW))
-            }
-        } catch {
-            throw FileError(.open, source, error)
-        }
-        defer { Sys.close(input) }
+        let input = try source.open(.read)
+        defer { input.close() }
         if let existing, options.destinations == .writeThrough, existing.kind != .regular {
             try writeInPlace(from: input, source: source, to: target, named: destination)
         } else {
@@ -362,24 +352,18 @@ public struct Copier {
     /// Writes everything from `input` into `target`, a device or FIFO, opened for writing: such
     /// a file is never replaced (and a temporary file could not stand in for it).
     private func writeInPlace(
-        from input: Int32, source: File, to target: File, named destination: File
+        from input: OpenFile, source: File, to target: File, named destination: File
     ) throws(FileError) {
-        let output: Int32
-        do {
-            output = try target.withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.open(name, at: dir, flags: O_WRONLY | O_TRUNC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW))
-            }
-        } catch {
-            throw FileError(.createFile, destination, error)
-        }
-        defer { Sys.close(output) }
+        let output: OpenFile
+        do { output = try target.open(.truncate) } catch { throw FileError(.createFile, destination, error.errno) }
+        defer { output.close() }
         try transfer(from: input, source: source, to: output, destination: destination)
     }
 
     /// Writes everything from `input` to a new temporary file beside `destination`, gives it its
     /// mode (and with `preserve`, owner and times), and renames it into place.
     private func writeReplacement(
-        from input: Int32, source: File, info: FileInfo, to destination: File, existingMode: UInt32?,
+        from input: OpenFile, source: File, info: FileInfo, to destination: File, existingMode: UInt32?,
         isNew: Bool
     ) throws(FileError) {
         // Without `preserve`, as GNU cp: a new file gets no set-id or sticky bit (a copy of a
@@ -390,28 +374,26 @@ public struct Copier {
         // what the mode lacks; a file it replaces keeps the old mode, set explicitly.
         let madeWithMode = existingMode == nil && (mode & 0o777 | 0o600) & ~umask == mode
         do throws(FileError) {
-            defer { Sys.close(temporary.descriptor) }
-            try transfer(from: input, source: source, to: temporary.descriptor, destination: destination)
-            do throws(Errno) {
-                // The owner first: changing it clears the set-user-ID and set-group-ID bits.
-                if options.preserve {
-                    do {
-                        try Sys.chown(fd: temporary.descriptor, uid: info.userID, gid: info.groupID)
-                    } catch where error == .notPermitted || error == .invalidArgument {
-                        // As cp -p does: a user who may not give files away keeps them.
-                    }
+            let output = temporary.output.named(destination)
+            defer { output.close() }
+            try transfer(from: input, source: source, to: output, destination: destination)
+            // The owner first: changing it clears the set-user-ID and set-group-ID bits.
+            if options.preserve {
+                do {
+                    try output.setAttributes(.owner(user: info.userID, group: info.groupID))
+                } catch where error.errno == .notPermitted || error.errno == .invalidArgument {
+                    // As cp -p does: a user who may not give files away keeps them.
                 }
-                if !madeWithMode { try Sys.chmod(fd: temporary.descriptor, mode: mode_t(mode)) }
-                if options.preserve {
-                    try Sys.setTimes(fd: temporary.descriptor, access: info.accessTime.timespec, modification: info.modificationTime.timespec)
-                }
-            } catch {
-                throw FileError(.setAttributes, destination, error)
             }
+            var change = AttributeChange()
+            if !madeWithMode { change.permissions = mode }
+            if options.preserve {
+                change.accessTime = .to(info.accessTime)
+                change.modificationTime = .to(info.modificationTime)
+            }
+            try output.setAttributes(change)
             if options.sync {
-                do throws(Errno) { try Sys.fsync(temporary.descriptor) } catch {
-                    throw FileError(.write, destination, error)
-                }
+                do { try output.sync() } catch { throw FileError(.write, destination, error.errno) }
             }
             try commit(temporary.file, to: destination, source: source, isNew: isNew)
         } catch {
@@ -421,9 +403,9 @@ public struct Copier {
     }
 
     /// Moves all bytes from `input` to `output`, in the kernel when it can.
-    private func transfer(from input: Int32, source: File, to output: Int32, destination: File) throws(FileError) {
-        var kernelCopy = true
-        while kernelCopy {
+    private func transfer(from input: OpenFile, source: File, to output: OpenFile, destination: File) throws(FileError) {
+        var kernelCopy = input.descriptor != nil && output.descriptor != nil
+        while kernelCopy, let input = input.descriptor, let output = output.descriptor {
             if isCancelled() { throw FileError(.write, destination, .canceled) }
             do {
                 // 64 MiB at a time, so that a cancellation is seen within a fraction of a second.
@@ -440,9 +422,9 @@ public struct Copier {
         while true {
             if isCancelled() { throw FileError(.write, destination, .canceled) }
             let count: Int
-            do { count = try Sys.read(input, into: &buffer) } catch { throw FileError(.read, source, error) }
+            do { count = try input.read(into: &buffer) } catch { throw FileError(.read, source, error.errno) }
             if count == 0 { return }
-            do { try Sys.writeAll(output, Array(buffer[..<count])) } catch { throw FileError(.write, destination, error) }
+            try output.write(buffer[..<count])
             transferred(UInt64(count))
         }
     }
@@ -452,14 +434,12 @@ public struct Copier {
     private func commit(_ temporary: File, to destination: File, source: File, isNew: Bool) throws(FileError) {
         guard isNew else { return try temporary.renameReplacing(destination) }
         do {
-            try temporary.renameEntry(to: destination, noReplace: true)
-        } catch .fileExists {
+            try temporary.renameEntry(to: destination, replacing: false)
+        } catch where error.errno == .fileExists {
             throw FileError(.copy, source, .fileExists, destination: destination)
-        } catch .invalidArgument {
+        } catch where error.errno == .invalidArgument {
             // The file system cannot refuse to replace (no RENAME_NOREPLACE): rename over it.
             try temporary.renameReplacing(destination)
-        } catch {
-            throw FileError(.rename, temporary, error, destination: destination)
         }
     }
 
@@ -495,7 +475,7 @@ public struct Copier {
         of source: File, at destination: File, isNew: Bool, _ make: (File) throws(FileError) -> Void
     ) throws(FileError) {
         let temporary = try destination.makeTemporarySibling(mode: 0o600)
-        Sys.close(temporary.descriptor)
+        temporary.output.close()
         temporary.file.removeQuietlyAfterFailure()
         do {
             try make(temporary.file)

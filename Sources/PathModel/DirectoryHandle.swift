@@ -1,39 +1,25 @@
-import Glibc
-import Synchronization
-import SystemPackage
-
 /// An open directory from which the entries below it are reached by relative paths, as the
-/// `*at` system calls do.
+/// `*at` system calls do, on any volume.
 ///
 /// A walk that keeps a handle every couple of thousand bytes of path can go deeper than a single
 /// path may spell (`PATH_MAX`), and the kernel resolves short relative paths faster than long
-/// absolute ones. The descriptor is closed when the last reference to the handle goes.
-///
-/// For a directory in a sandbox, a call that follows no final symlink on one of its own entries,
-/// or on an entry whose parent the kernel finds beneath it (`RESOLVE_BENEATH`), goes through the
-/// descriptor: neither can leave the directory. Other relative paths (`..` above it, symlinks that
-/// lead out) are resolved in the sandbox, from its top, like any other path there, since the
-/// descriptor does not confine the symlinks below it.
+/// absolute ones. On the local volume the descriptor is closed when the last reference to the
+/// handle goes.
 ///
 ///     let top = try DirectoryHandle(File(path: "/srv"))
 ///     let names = try top.entries(at: Array("www".utf8))   // the entries of /srv/www
 public final class DirectoryHandle: Sendable {
+    /// The volume's open directory.
+    private let directory: any VolumeDirectory
+
     /// The directory's path, used to name files in errors.
-    public let file: File
-    private let descriptor: Int32
+    public var file: File { directory.file }
 
     /// Opens the directory at `file`, following a final symlink.
     /// - Throws: `FileError` with operation `.list`.
     /// Corresponds to `open(2)` with `O_DIRECTORY`.
     public init(_ file: File) throws(FileError) {
-        self.file = file
-        do {
-            descriptor = try file.withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.open(name, at: dir, flags: O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW))
-            }
-        } catch {
-            throw FileError(.list, file, error)
-        }
+        directory = try file.volume.openDirectory(file)
     }
 
     /// Opens the directory at `relative` below `parent` (`[]` for `parent` itself), following a
@@ -41,144 +27,35 @@ public final class DirectoryHandle: Sendable {
     /// - Throws: `FileError` with operation `.list`.
     /// Corresponds to `openat(2)` with `O_DIRECTORY`.
     public init(_ relative: [UInt8], in parent: DirectoryHandle) throws(FileError) {
-        file = parent.path(relative)
-        do {
-            descriptor = try parent.withRelative(relative, following: true, refusesSymlinks: true) {
-                (dir, name, follow) throws(Errno) in
-                try Sys.open(name, at: dir, flags: O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW))
-            }
-        } catch {
-            throw FileError(.list, file, error)
-        }
-    }
-
-    deinit { Sys.close(descriptor) }
-
-    /// Calls `body` with the directory descriptor, name and follow flag for a `*at` call on
-    /// `relative` below this directory (`.` for `[]`).
-    ///
-    /// In a sandbox, an entry of this directory, or one beneath it, is reached through the
-    /// descriptor with the follow flag off (`withEntryBelow`); when `following` asks for a symlink
-    /// to be followed, that is done only for a call that `refusesSymlinks` (fails with ELOOP or
-    /// ENOTDIR on one, as `O_NOFOLLOW` opens do), which is then made again on the path resolved in
-    /// the sandbox. Anything else is resolved in the sandbox, as `File.withLocation` does.
-    private func withRelative<R>(
-        _ relative: [UInt8], following: Bool, refusesSymlinks: Bool = false,
-        _ body: (Int32, UnsafePointer<CChar>, Bool) throws(Errno) -> R
-    ) throws(Errno) -> R {
-        let spelled = relative.isEmpty ? [0x2E] : relative
-        guard file.sandbox != nil else {
-            return try withCName(spelled) { (name) throws(Errno) in try body(descriptor, name, following) }
-        }
-        if !following || refusesSymlinks || relative.isEmpty {
-            do {
-                if let result = try withEntryBelow(relative, body) { return result }
-            } catch where following && (error == .tooManySymbolicLinkLevels || error == .notDirectory) {
-                // Perhaps a symlink (O_NOFOLLOW | O_DIRECTORY gives ENOTDIR for one): followed
-                // below, inside the sandbox.
-            }
-        }
-        return try path(relative).withLocation(following: following, body)
-    }
-
-    /// In a sandbox, calls `body` on `relative` through this directory's descriptor when that
-    /// cannot leave it: an entry of its own, or one whose parent the kernel finds beneath it
-    /// (`openat2(2)` with `RESOLVE_BENEATH`). A final symlink is not followed. Nil when the
-    /// parent cannot be found that way (it is above, a symlink leads out, the kernel has no
-    /// `openat2`): the caller resolves it in the sandbox, which also reports any error.
-    private func withEntryBelow<R>(
-        _ relative: [UInt8], _ body: (Int32, UnsafePointer<CChar>, Bool) throws(Errno) -> R
-    ) throws(Errno) -> R? {
-        guard let slash = relative.lastIndex(of: 0x2F) else {
-            // An entry of this directory: nothing to resolve.
-            if relative == [0x2E, 0x2E] { return nil }
-            return try withCName(relative.isEmpty ? [0x2E] : relative) { (name) throws(Errno) in
-                try body(descriptor, name, false)
-            }
-        }
-        let name = Array(relative[(slash + 1)...])
-        if name.isEmpty || name == [0x2E] || name == [0x2E, 0x2E] { return nil }
-        guard let sandbox = file.sandbox, sandbox.kernelResolves.load(ordering: .relaxed) else { return nil }
-        let parent: Int32
-        do {
-            parent = try withCName(Array(relative[..<slash])) { (raw) throws(Errno) in
-                try Sys.openBeneath(raw, in: descriptor, flags: Sys.pathOnly | O_DIRECTORY)
-            }
-        } catch {
-            return nil
-        }
-        defer { Sys.close(parent) }
-        return try withCName(name) { (raw) throws(Errno) in try body(parent, raw, false) }
+        directory = try parent.directory.openDirectory(at: relative)
     }
 
     /// The path of `relative` below this directory, for messages.
-    public func path(_ relative: [UInt8]) -> File {
-        relative.isEmpty ? file : file + File(bytes: relative)
-    }
+    public func path(_ relative: [UInt8]) -> File { directory.path(relative) }
 
     /// The entries of the directory at `relative` below this one (`[]` for this one), sorted by
     /// bytes, without `.` and `..`.
-    ///
-    /// The names are read into one buffer and sorted there, which is several times faster for a
-    /// large directory than sorting arrays of names.
     /// - Throws: `FileError` with operation `.list` when the directory cannot be opened, `.read`
     ///   when reading it fails once open (an I/O error).
     /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func entries(at relative: [UInt8]) throws(FileError) -> [DirectoryEntry] {
-        try listing(at: relative, withIdentity: false).entries
+        try directory.sortedEntries(at: relative, withIdentity: false).entries
     }
 
-    /// `entries(at:)`, and the (device, inode) of the directory listed, taken from the
-    /// descriptor the listing reads (cheaper than a second lookup of `relative`), which tells a
+    /// `entries(at:)`, and the identity of the directory listed (device and inode locally),
+    /// taken from the listing itself (cheaper than a second lookup of `relative`), which tells a
     /// directory that is one of its own ancestors (a bind mount inside itself).
-    /// - Throws: as `entries(at:)`; `.stat` when the descriptor cannot be examined.
+    /// - Throws: as `entries(at:)`; `.stat` when the directory cannot be examined.
     /// Corresponds to `openat(2)`, `fstat(2)` and `getdents64(2)`.
     public func entriesAndIdentity(at relative: [UInt8]) throws(FileError) -> (
         entries: [DirectoryEntry], identity: FileIdentity
     ) {
-        let listing = try listing(at: relative, withIdentity: true)
+        let listing = try directory.sortedEntries(at: relative, withIdentity: true)
         return (listing.entries, listing.identity!)
     }
 
-    private func listing(at relative: [UInt8], withIdentity: Bool) throws(FileError) -> (
-        entries: [DirectoryEntry], identity: FileIdentity?
-    ) {
-        var names: [UInt8] = []
-        var slots: [(start: Int, count: Int, type: UInt8)] = []
-        let stream: DirectoryStream
-        do { stream = try openStream(at: relative) } catch { throw FileError(.list, path(relative), error) }
-        defer { stream.close() }
-        var identity: FileIdentity?
-        if withIdentity {
-            do { identity = try Sys.identity(fd: stream.descriptor) } catch { throw FileError(.stat, path(relative), error) }
-        }
-        do {
-            while true {
-                let start = names.count
-                guard let type = try stream.next(appendingNameTo: &names) else { break }
-                slots.append((start, names.count - start, type))
-            }
-        } catch {
-            throw FileError(.read, path(relative), error)
-        }
-        names.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            slots.sort { left, right in
-                let common = Swift.min(left.count, right.count)
-                let order = memcmp(base + left.start, base + right.start, common)
-                return order != 0 ? order < 0 : left.count < right.count
-            }
-        }
-        let entries = slots.map { slot in
-            DirectoryEntry(
-                name: Array(names[slot.start..<(slot.start + slot.count)]),
-                kind: FileKind(directoryEntryType: slot.type))
-        }
-        return (entries, identity)
-    }
-
     /// Calls `body` for each entry of the directory at `relative` below this one (`[]` for this
-    /// one), in the order the kernel gives them, without `.` and `..`. Entries read before an
+    /// one), in the order the volume gives them, without `.` and `..`. Entries read before an
     /// error have been passed to `body` when it is thrown.
     /// - Throws: `FileError` with operation `.list` when the directory cannot be opened, `.read`
     ///   when reading it fails once open (an I/O error), or what `body` throws.
@@ -186,59 +63,29 @@ public final class DirectoryHandle: Sendable {
     public func forEachEntry(
         at relative: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError) {
-        let stream: DirectoryStream
-        do { stream = try openStream(at: relative) } catch { throw FileError(.list, path(relative), error) }
-        defer { stream.close() }
-        while true {
-            let next: (name: [UInt8], type: UInt8)?
-            do { next = try stream.next() } catch { throw FileError(.read, path(relative), error) }
-            guard let next else { return }
-            try body(DirectoryEntry(name: next.name, kind: FileKind(directoryEntryType: next.type)))
-        }
+        try directory.forEachEntry(at: relative, identity: nil, body)
     }
 
-    /// A directory stream on `relative` below this directory (`.` for `[]`).
-    private func openStream(at relative: [UInt8]) throws(Errno) -> DirectoryStream {
-        try withRelative(relative, following: true, refusesSymlinks: true) { (dir, name, follow) throws(Errno) in
-            try Sys.openDirectory(name, at: dir, follow: follow)
-        }
-    }
-
-    /// What the kernel knows about the entry at `relative` below this directory; a symlink is
+    /// What the volume knows about the entry at `relative` below this directory; a symlink is
     /// described, not followed, unless asked. A symlink's target is not read here (`linkTarget`
     /// is nil): `linkTarget(at:)` gives it byte for byte.
     /// - Throws: `FileError` with operation `.stat`.
     /// Corresponds to `fstatat(2)` (as `statx(2)`).
     public func info(at relative: [UInt8], followSymlinks: Bool = false) throws(FileError) -> FileInfo {
-        do {
-            return FileInfo(
-                try withRelative(relative, following: followSymlinks) { (dir, name, follow) throws(Errno) in
-                    try Sys.stat(name, at: dir, follow: follow)
-                })
-        } catch {
-            throw FileError(.stat, path(relative), error)
-        }
+        try directory.info(at: relative, following: followSymlinks)
     }
 
-    /// The (device, inode) of this directory itself, which tells a directory reached again
-    /// (through a bind mount of one of its ancestors) from a new one.
+    /// The identity of this directory itself, which tells a directory reached again (through a
+    /// bind mount of one of its ancestors) from a new one.
     /// - Throws: `FileError` with operation `.stat`.
     /// Corresponds to `fstat(2)`.
-    public func identity() throws(FileError) -> FileIdentity {
-        do { return try Sys.identity(fd: descriptor) } catch { throw FileError(.stat, file, error) }
-    }
+    public func identity() throws(FileError) -> FileIdentity { try directory.identity() }
 
     /// The target the symlink at `relative` below this directory holds, exactly as written in the
     /// link (a trailing or doubled slash is kept).
     /// - Throws: `FileError` with operation `.readLink` (`EINVAL` when it is not a symlink).
     /// Corresponds to `readlinkat(2)`.
     public func linkTarget(at relative: [UInt8]) throws(FileError) -> [UInt8] {
-        do {
-            return try withRelative(relative, following: false) { (dir, name, _) throws(Errno) in
-                try Sys.readlink(name, at: dir)
-            }
-        } catch {
-            throw FileError(.readLink, path(relative), error)
-        }
+        try directory.linkTarget(at: relative)
     }
 }

@@ -7,12 +7,6 @@ extension File {
     ///   `EROFS` on a read-only file system).
     /// Corresponds to `access(2)` with `W_OK`.
     public func checkWritable() throws(FileError) {
-        do {
-            try withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.access(name, at: dir, mode: W_OK, follow: follow)
-            }
-        } catch {
-            throw FileError(.open, self, error)
-        }
+        try volume.checkAccess(of: self, write: true)
     }
 }

@@ -14,13 +14,7 @@ extension File {
     @discardableResult
     public func makeDirectory(intermediates: Bool = false, mode: UInt32 = 0o777) throws(FileError) -> [File] {
         if !intermediates {
-            do {
-                try withLocation(following: false) { (dir, name, _) throws(Errno) in
-                    try Sys.mkdir(name, at: dir, mode: mode_t(mode))
-                }
-            } catch {
-                throw FileError(.makeDirectory, self, error)
-            }
+            try volume.makeDirectory(self, permissions: mode)
             return [self]
         }
         var missing: [File] = []
@@ -56,14 +50,10 @@ extension File {
         var created: [File] = []
         for directory in missing.reversed() {
             do {
-                try directory.withLocation(following: false) { (dir, name, _) throws(Errno) in
-                    try Sys.mkdir(name, at: dir, mode: mode_t(mode))
-                }
+                try volume.makeDirectory(directory, permissions: mode)
                 created.append(directory)
-            } catch where error == .fileExists && directory.isDirectory {
+            } catch where error.errno == .fileExists && directory.isDirectory {
                 continue  // made by someone else meanwhile: mkdir -p accepts that.
-            } catch {
-                throw FileError(.makeDirectory, directory, error)
             }
         }
         return created
@@ -76,14 +66,10 @@ extension File {
     /// - Throws: `FileError` with operation `.createFile`.
     /// Corresponds to `open(2)` with `O_CREAT`.
     public func createFile(exclusive: Bool = false, mode: UInt32 = 0o666) throws(FileError) {
-        let flags = O_WRONLY | O_CREAT | O_NOCTTY | (exclusive ? O_EXCL : 0)
         do {
-            let fd = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.open(name, at: dir, flags: flags | (follow ? 0 : O_NOFOLLOW), mode: mode_t(mode))
-            }
-            Sys.close(fd)
+            try volume.open(self, exclusive ? .create : .append, permissions: mode).close()
         } catch {
-            throw FileError(.createFile, self, error)
+            throw FileError(.createFile, self, error.errno)
         }
     }
 
@@ -101,7 +87,7 @@ extension File {
         let contiguous = Array(bytes)
         let destination = try resolvingFinalSymlinks()
         if !atomically {
-            try destination.writeInPlace(contiguous, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY)
+            try destination.writeInPlace(contiguous, mode: .truncate)
             return
         }
         let replacement = try destination.openReplacement()
@@ -125,7 +111,7 @@ extension File {
     /// - Throws: `FileError` with operation `.write` or `.open`.
     /// Corresponds to `open(2)` with `O_APPEND` and `write(2)`.
     public func append<Bytes: Collection>(bytes: Bytes) throws(FileError) where Bytes.Element == UInt8 {
-        try writeInPlace(Array(bytes), flags: O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY)
+        try writeInPlace(Array(bytes), mode: .append)
     }
 
     /// Adds `text` as UTF-8 to the end of the file, creating it when missing.
@@ -136,27 +122,20 @@ extension File {
     /// - Throws: `FileError` with operation `.open` or `.read`.
     /// Corresponds to `open(2)` and `read(2)`.
     public func readBytes() throws(FileError) -> [UInt8] {
-        let fd: Int32
+        let input = try volume.open(self, .read, permissions: 0)
+        defer { input.close() }
         do {
-            fd = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.open(name, at: dir, flags: O_RDONLY | O_NOCTTY | (follow ? 0 : O_NOFOLLOW))
-            }
-        } catch {
-            throw FileError(.open, self, error)
-        }
-        defer { Sys.close(fd) }
-        do throws(Errno) {
-            let size = try Sys.stat(fd: fd).size
+            let size = try input.info().size
             var result: [UInt8] = []
             result.reserveCapacity(Int(clamping: size) + 1)
             var chunk = [UInt8](repeating: 0, count: Swift.max(65536, Swift.min(Int(clamping: size) + 1, 1 << 24)))
             while true {
-                let count = try Sys.read(fd, into: &chunk)
+                let count = try input.read(into: &chunk)
                 if count == 0 { return result }
                 result.append(contentsOf: chunk[..<count])
             }
         } catch {
-            throw FileError(.read, self, error)
+            throw FileError(.read, self, error.errno)
         }
     }
 
@@ -175,13 +154,9 @@ extension File {
     /// Corresponds to `symlink(2)`.
     public func makeSymlink(to target: File) throws(FileError) {
         do {
-            try target.withCString { (targetPath) throws(Errno) in
-                try withLocation(following: false) { (dir, name, _) throws(Errno) in
-                    try Sys.symlink(targetPath, at: name, in: dir)
-                }
-            }
+            try volume.makeSymlink(self, target: target.bytes)
         } catch {
-            throw FileError(.makeLink, self, error, destination: target)
+            throw FileError(.makeLink, self, error.errno, destination: target)
         }
     }
 
@@ -189,28 +164,15 @@ extension File {
     /// - Throws: `FileError` with operation `.makeLink`.
     /// Corresponds to `link(2)`.
     public func makeHardLink(to existing: File) throws(FileError) {
-        do {
-            try existing.withLocation(following: false) { (existingDir, existingName, _) throws(Errno) in
-                try withLocation(following: false) { (dir, name, _) throws(Errno) in
-                    try Sys.link(existingName, at: existingDir, to: name, at: dir)
-                }
-            }
-        } catch {
-            throw FileError(.makeLink, self, error, destination: existing)
-        }
+        guard existing.volume === volume else { throw FileError(.makeLink, self, .improperLink, destination: existing) }
+        try volume.makeHardLink(self, to: existing)
     }
 
     /// Sets the permission bits (following a symlink).
     /// - Throws: `FileError` with operation `.setAttributes`.
     /// Corresponds to `chmod(2)`.
     public func setPermissions(_ mode: UInt32) throws(FileError) {
-        do {
-            try withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.chmod(name, at: dir, mode: mode_t(mode), follow: follow)
-            }
-        } catch {
-            throw FileError(.setAttributes, self, error)
-        }
+        try volume.setAttributes(of: self, .permissions(mode), following: true)
     }
 
     /// Sets access and modification times; nil means now. A symlink itself is changed, not its target,
@@ -218,14 +180,9 @@ extension File {
     /// - Throws: `FileError` with operation `.setAttributes`.
     /// Corresponds to `utimensat(2)`.
     public func setTimes(access: Timestamp?, modification: Timestamp?, followSymlinks: Bool = true) throws(FileError) {
-        do {
-            try withLocation(following: followSymlinks) { (dir, name, follow) throws(Errno) in
-                try Sys.setTimes(
-                    name, at: dir, access: access?.timespec, modification: modification?.timespec, follow: follow)
-            }
-        } catch {
-            throw FileError(.setAttributes, self, error)
-        }
+        let change = AttributeChange.times(access: access.map(TimeChange.to) ?? .now,
+                                           modification: modification.map(TimeChange.to) ?? .now)
+        try volume.setAttributes(of: self, change, following: followSymlinks)
     }
 
     /// Renames this entry within its directory and returns the new path.
@@ -239,11 +196,7 @@ extension File {
             throw FileError(.rename, self, .invalidArgument, destination: File(path: newName))
         }
         let target = parent.appending(entryName: Array(newName.utf8))
-        do {
-            try renameEntry(to: target, noReplace: true)
-        } catch {
-            throw FileError(.rename, self, error, destination: target)
-        }
+        try renameEntry(to: target, replacing: false)
         return target
     }
 
@@ -255,35 +208,20 @@ extension File {
         for _ in 0..<40 {
             let target: File
             do {
-                target = File(bytes: try current.withLocation(following: false) { (dir, name, _) throws(Errno) in
-                    try Sys.readlink(name, at: dir)
-                })
-            } catch where error == .invalidArgument || error == .noSuchFileOrDirectory {
+                target = File(bytes: try current.volume.linkTarget(of: current))
+            } catch where error.errno == .invalidArgument || error.errno == .noSuchFileOrDirectory {
                 return current
-            } catch {
-                throw FileError(.readLink, current, error)
             }
             current = target.isAbsolute ? current.rehoming(target) : current.parent + target
         }
         throw FileError(.open, self, .tooManySymbolicLinkLevels)
     }
 
-    /// Opens the file with `flags` and writes all of `bytes`.
-    func writeInPlace(_ bytes: [UInt8], flags: Int32) throws(FileError) {
-        let fd: Int32
-        do {
-            fd = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.open(name, at: dir, flags: flags | (follow ? 0 : O_NOFOLLOW))
-            }
-        } catch {
-            throw FileError(.open, self, error)
-        }
-        defer { Sys.close(fd) }
-        do {
-            try Sys.writeAll(fd, bytes)
-        } catch {
-            throw FileError(.write, self, error)
-        }
+    /// Opens the file in `mode` and writes all of `bytes`.
+    func writeInPlace(_ bytes: [UInt8], mode: OpenMode) throws(FileError) {
+        let output = try volume.open(self, mode, permissions: 0o666)
+        defer { output.close() }
+        try output.write(bytes[...])
     }
 
     /// How a link refers to its target.
@@ -346,19 +284,15 @@ extension File {
 
     /// Creates a new, empty, uniquely named file next to this one (`.name.XXXXXXXX.shelf-tmp`)
     /// and returns it open for writing.
-    func makeTemporarySibling(mode: UInt32) throws(FileError) -> (file: File, descriptor: Int32) {
+    func makeTemporarySibling(mode: UInt32) throws(FileError) -> (file: File, output: OpenFile) {
         for _ in 0..<100 {
             let candidate = temporarySiblingName()
             do {
-                let fd = try candidate.withLocation(following: false) { (dir, name, _) throws(Errno) in
-                    try Sys.open(
-                        name, at: dir, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, mode: mode_t(mode & 0o777) | 0o600)
-                }
-                return (candidate, fd)
-            } catch where error == .fileExists {
+                return (candidate, try volume.open(candidate, .create, permissions: (mode & 0o777) | 0o600))
+            } catch where error.errno == .fileExists {
                 continue
             } catch {
-                throw FileError(.createFile, self, error)
+                throw FileError(.createFile, self, error.errno)
             }
         }
         throw FileError(.createFile, self, .fileExists)
@@ -366,32 +300,29 @@ extension File {
 
     /// Renames this file over `destination`, replacing what is there.
     func renameReplacing(_ destination: File) throws(FileError) {
-        do {
-            try renameEntry(to: destination, noReplace: false)
-        } catch {
-            throw FileError(.rename, self, error, destination: destination)
-        }
+        try renameEntry(to: destination, replacing: true)
     }
 
     /// Unlinks a temporary file after a failed write. The original failure is what the caller
     /// reports; a failure to clean up here cannot be reported more usefully than that one.
     func removeQuietlyAfterFailure() {
-        _ = try? withLocation(following: false) { (dir, name, _) throws(Errno) in try Sys.unlink(name, at: dir) }
+        try? volume.removeFile(self)
     }
 
-    /// rename(2) of this entry to `destination`; neither final symlink is followed.
-    func renameEntry(to destination: File, noReplace: Bool) throws(Errno) {
-        try withLocation(following: false) { (oldDir, oldName, _) throws(Errno) in
-            try destination.withLocation(following: false) { (newDir, newName, _) throws(Errno) in
-                try Sys.rename(oldName, at: oldDir, to: newName, at: newDir, noReplace: noReplace)
-            }
+    /// Renames this entry to `destination` on the same volume; neither final symlink is followed.
+    /// - Throws: `FileError` with operation `.rename` (`EXDEV` for another volume).
+    func renameEntry(to destination: File, replacing: Bool) throws(FileError) {
+        guard destination.volume === volume else {
+            throw FileError(.rename, self, .improperLink, destination: destination)
         }
+        try volume.rename(self, to: destination, replacing: replacing)
     }
 
-    /// `path` in this file's sandbox, if it has one: an absolute symlink target means a path
-    /// from the sandbox's top.
+    /// `path` on this file's volume: an absolute symlink target means a path from its top.
     func rehoming(_ path: File) -> File {
-        sandbox?.file(path) ?? path
+        var result = path.on(volume)
+        result.anchor = nil
+        return result
     }
 }
 

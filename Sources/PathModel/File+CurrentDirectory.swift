@@ -10,7 +10,7 @@ extension File {
     /// Corresponds to `chdir(2)`, or `fchdir(2)` in a sandbox.
     public func makeCurrentDirectory() throws(FileError) {
         do {
-            guard sandbox != nil else {
+            guard !isLocal else {
                 return try withCString { (path) throws(Errno) in try Sys.changeDirectory(path) }
             }
             try withLocation(following: true) { (dir, name, _) throws(Errno) in

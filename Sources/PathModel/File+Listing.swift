@@ -43,21 +43,7 @@ extension File {
     ///   when reading it fails once open (an I/O error).
     /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func forEachEntry(_ body: (DirectoryEntry) throws(FileError) -> Void) throws(FileError) {
-        let stream: DirectoryStream
-        do {
-            stream = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.openDirectory(name, at: dir, follow: follow)
-            }
-        } catch {
-            throw FileError(.list, self, error)
-        }
-        defer { stream.close() }
-        while true {
-            let next: (name: [UInt8], type: UInt8)?
-            do { next = try stream.next() } catch { throw FileError(.read, self, error) }
-            guard let next else { return }
-            try body(DirectoryEntry(name: next.name, kind: FileKind(directoryEntryType: next.type)))
-        }
+        try volume.forEachEntry(of: self, limit: nil, body)
     }
 
     /// The entries of this directory, sorted by bytes, without `.` and `..`.

@@ -21,23 +21,25 @@ extension File {
     static let anchorDistance = 2048
 
     /// Calls `body` with the directory descriptor and name a `*at` system call on this file
-    /// should use, and whether that call should follow a final symlink.
-    ///
-    /// Outside a sandbox that is the current directory, the whole path and `following` as
-    /// asked, or the anchor and the rest of the path after it. Inside one it is the parent
-    /// resolved in the sandbox, the last name, and false: a final symlink has already been
-    /// resolved in the sandbox when `following` asked for it, and must not be followed again by
-    /// the kernel, which knows nothing of the sandbox.
+    /// should use, and whether that call should follow a final symlink: the local volume's or a
+    /// sandbox's `withLocation`. A volume that the kernel does not reach gives `ENOTSUP`: code
+    /// that may meet one goes through `volume` instead.
     @inline(__always)
     func withLocation<R>(
         following: Bool, _ body: (_ directory: Int32, _ name: UnsafePointer<CChar>, _ follow: Bool) throws(Errno) -> R
     ) throws(Errno) -> R {
-        if let sandbox {
-            let (directory, name) = try sandbox.locate(bytes, following: following)
-            defer { Sys.close(directory) }
-            return try withCName(name) { (raw) throws(Errno) in try body(directory, raw, false) }
-        }
-        return try storage.withUnsafeBufferPointer { (buffer) throws(Errno) -> R in
+        if isLocal { return try withLocalLocation(following: following, body) }
+        guard let sandbox = volume as? Sandbox else { throw .notSupported }
+        return try sandbox.withLocation(of: self, following: following, body)
+    }
+
+    /// The local volume's location: the current directory and the whole path, following as
+    /// asked, or the anchor and the rest of the path after it.
+    @inline(__always)
+    func withLocalLocation<R>(
+        following: Bool, _ body: (_ directory: Int32, _ name: UnsafePointer<CChar>, _ follow: Bool) throws(Errno) -> R
+    ) throws(Errno) -> R {
+        try storage.withUnsafeBufferPointer { (buffer) throws(Errno) -> R in
             let start = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             guard let anchor else { return try body(Sys.cwd, start, following) }
             // The rest after the anchor's bytes and their slash; the anchored directory is `.`.
@@ -48,11 +50,11 @@ extension File {
         }
     }
 
-    /// `result`, a path built from this one, in this path's sandbox, and anchored as this one is
+    /// `result`, a path built from this one, on this path's volume, and anchored as this one is
     /// when it still starts with the anchored directory's path.
     func inheriting(_ result: File) -> File {
         var result = result
-        result.sandbox = sandbox
+        result.volume = volume
         if let anchor, result.storage.count - 1 >= anchor.length,
             result.storage.count - 1 == anchor.length || result.storage[anchor.length] == 0x2F,
             Self.samePrefix(result.storage, storage, length: anchor.length)
@@ -75,10 +77,10 @@ extension File {
     /// be given is longer than `distance` bytes: by default `anchorDistance`, so that walks below
     /// it never hand the kernel a path near `PATH_MAX`; 0 anchors every directory, so that the
     /// calls on its entries are given bare names and the kernel looks up one name each.
-    /// Unchanged in a sandbox, or when the directory cannot be opened (the next call on it
-    /// reports why).
+    /// Unchanged on any volume but the local one, or when the directory cannot be opened (the
+    /// next call on it reports why).
     func anchored(beyond distance: Int = File.anchorDistance) -> File {
-        guard sandbox == nil, byteCount - (anchor?.length ?? 0) > distance else { return self }
+        guard isLocal, byteCount - (anchor?.length ?? 0) > distance else { return self }
         do {
             let descriptor = try withLocation(following: false) { (dir, name, _) throws(Errno) in
                 try Sys.open(name, at: dir, flags: Sys.pathOnly | O_DIRECTORY | O_NOFOLLOW)

@@ -5,21 +5,13 @@ extension File {
     /// - Throws: `FileError` with operation `.removeDirectory` (`ENOTEMPTY`, `ENOTDIR`…).
     /// Corresponds to `rmdir(2)`.
     public func removeEmptyDirectory() throws(FileError) {
-        do {
-            try withLocation(following: false) { (dir, name, _) throws(Errno) in try Sys.rmdir(name, at: dir) }
-        } catch {
-            throw FileError(.removeDirectory, self, error)
-        }
+        try volume.removeDirectory(self)
     }
 
     /// Removes this entry if it is not a directory (a symlink itself, never its target).
     /// - Throws: `FileError` with operation `.remove` (`EISDIR` for a directory).
     /// Corresponds to `unlink(2)`.
     public func removeFile() throws(FileError) {
-        do {
-            try withLocation(following: false) { (dir, name, _) throws(Errno) in try Sys.unlink(name, at: dir) }
-        } catch {
-            throw FileError(.remove, self, error)
-        }
+        try volume.removeFile(self)
     }
 }

@@ -14,9 +14,9 @@ extension File {
     /// Corresponds to `renameat2(2)`, with `RENAME_NOREPLACE` unless `replacing`.
     public func moveByRenaming(to destination: File, replacing: Bool) throws(FileError) {
         do {
-            try renameEntry(to: destination, noReplace: !replacing)
+            try renameEntry(to: destination, replacing: replacing)
         } catch {
-            throw FileError(.move, self, error, destination: destination)
+            throw FileError(.move, self, error.errno, destination: destination)
         }
     }
 }

@@ -21,7 +21,7 @@ extension File {
     /// - Throws: `FileError` with operation `.resolve` (`ELOOP` after 40 links).
     /// Corresponds to `lstat(2)` and `readlink(2)` on each component.
     public func resolvingSymlinks(allowingMissing missing: MissingComponents = .none) throws(FileError) -> File {
-        let start = isAbsolute || sandbox != nil ? self : File.current + self
+        let start = isAbsolute || !isLocal ? self : File.current + self
         var pending = start.componentBytes.reversed().map { Array($0) }
         let top = rehoming(File.root)
         var resolved = top
@@ -64,12 +64,6 @@ extension File {
     /// - Throws: `FileError` with operation `.stat` (`EACCES` when it cannot).
     /// Corresponds to `access(2)` with `X_OK`.
     public func checkSearchable() throws(FileError) {
-        do {
-            try withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.access(name, at: dir, mode: X_OK, follow: follow)
-            }
-        } catch {
-            throw FileError(.stat, self, error)
-        }
+        try volume.checkAccess(of: self, write: false)
     }
 }

@@ -257,8 +257,8 @@ extension File {
     /// Corresponds to `stat(2)` on each existing ancestor of `other`.
     public func contains(_ other: File) throws(FileError) -> Bool {
         let mine = try info(followSymlinks: true).identity
-        // A relative path in a sandbox starts at its top, not at the process's directory.
-        let start = other.sandbox == nil ? File.current : File.root
+        // A relative path on another volume starts at its top, not at the process's directory.
+        let start = other.isLocal ? File.current : File.root.on(other.volume)
         var cursor = (other.isAbsolute ? other : start + other).normalized
         while true {
             do {
@@ -296,18 +296,18 @@ extension File {
     /// Corresponds to `renameat2(2)`, with `RENAME_NOREPLACE` unless `force`.
     public func move(to destination: File, force: Bool = false) throws(FileError) {
         do {
-            try renameEntry(to: destination, noReplace: !force)
+            try renameEntry(to: destination, replacing: force)
             return
-        } catch where error == .improperLink {
+        } catch where error.errno == .improperLink {
             // Another file system: copy, then remove the source below.
-        } catch where error == .invalidArgument {
+        } catch where error.errno == .invalidArgument {
             // EINVAL from rename(2) usually means "into itself"; say so when the disk confirms it.
             // If the check itself fails, the rename's own error is the one to report.
             let intoItself: Bool
             do { intoItself = try contains(destination) } catch { intoItself = false }
-            throw FileError(intoItself ? .copyIntoItself : .move, self, error, destination: destination)
+            throw FileError(intoItself ? .copyIntoItself : .move, self, error.errno, destination: destination)
         } catch {
-            throw FileError(.move, self, error, destination: destination)
+            throw FileError(.move, self, error.errno, destination: destination)
         }
         var copier = Copier(
             options: CopyOptions(

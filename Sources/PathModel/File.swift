@@ -19,13 +19,20 @@ public struct File: Sendable {
     /// The normalised path bytes followed by one NUL, so that system calls take them as they are.
     @usableFromInline internal var storage: [UInt8]
 
-    /// The sandbox whose top this path's `/` means, or nil for the whole file system. Paths
-    /// built from this one (`+`, `parent`, `normalized`…) stay in the same sandbox.
-    public internal(set) var sandbox: Sandbox?
+    /// The volume this path is on: the local file system unless the path was made on another
+    /// (`Sandbox.file(_:)`, `MemoryVolume.file(_:)`…). Paths built from this one (`+`, `parent`,
+    /// `normalized`…) stay on the same volume.
+    public internal(set) var volume: any Volume = LocalVolume.shared
+
+    /// The sandbox whose top this path's `/` means, or nil when its volume is not a sandbox.
+    public var sandbox: Sandbox? { volume as? Sandbox }
+
+    /// Whether this path is on the local file system, reached from the process's directory.
+    var isLocal: Bool { volume === LocalVolume.shared }
 
     /// An open directory that a leading part of this path names, from which system calls reach
-    /// the rest by a short relative path: how a deep walk goes below `PATH_MAX`. Never set in a
-    /// sandbox, and dropped by anything that does not keep that leading part.
+    /// the rest by a short relative path: how a deep walk goes below `PATH_MAX`. Only on the
+    /// local volume, and dropped by anything that does not keep that leading part.
     var anchor: Anchor?
 
     /// A path from raw bytes; a NUL byte ends the path.
@@ -217,14 +224,14 @@ public struct File: Sendable {
     }
 
     /// This path relative to `base`, lexically: `/a/b/c` relative to `/a/x` is `../b/c`. The
-    /// result is in this path's sandbox, where a relative path starts at the top: join it to
+    /// result is on this path's volume, where a relative path starts at the top: join it to
     /// `base` to reach the file.
     ///
     /// Returns nil when syntax alone cannot tell: one path is absolute and the other is not, the
-    /// two are in different sandboxes, or `base` climbs with `..` above what the two share
+    /// two are on different volumes, or `base` climbs with `..` above what the two share
     /// (`a` relative to `../b` would need the name of the directory `..` leaves).
     public func relative(to base: File) -> File? {
-        guard isAbsolute == base.isAbsolute, sandbox == base.sandbox else { return nil }
+        guard isAbsolute == base.isAbsolute, volume === base.volume else { return nil }
         // `normalized` spells an empty path `.`, which is no component to climb out of.
         let mine = normalized.componentBytes.filter { !isDot($0) }
         let theirs = base.normalized.componentBytes.filter { !isDot($0) }
@@ -239,7 +246,7 @@ public struct File: Sendable {
     /// The path with a leading `~` or `~/` replaced by `home`; `~user` by that user's home.
     ///
     /// A path that does not start with `~`, or names a user the system does not know, is returned
-    /// unchanged. A path in a sandbox stays in it: the home's bytes name a directory inside.
+    /// unchanged. A path on another volume stays on it: the home's bytes name a directory there.
     public func expandingTilde(home: File = .home) -> File {
         guard storage.first == 0x7E else { return self }
         let rest = storage.dropLast().dropFirst()
@@ -261,11 +268,19 @@ public struct File: Sendable {
         directory + File(path: component)
     }
 
+    /// The same path's bytes on `volume`: `File.root.on(volume)` is that volume's top.
+    public func on(_ volume: any Volume) -> File {
+        var result = self
+        result.volume = volume
+        if !result.isLocal { result.anchor = nil }
+        return result
+    }
+
     /// Joins two paths; the right side is appended even when it starts with `/`.
-    /// The result is in the left side's sandbox, or the right side's when the left has none.
+    /// The result is on the left side's volume, or the right side's when the left is local.
     public static func + (directory: File, rest: File) -> File {
         var joined = directory.inheriting(directory.joining(rest))
-        if joined.sandbox == nil { joined.sandbox = rest.sandbox }
+        if joined.isLocal { joined.volume = rest.volume }
         return joined
     }
 
@@ -313,16 +328,16 @@ public struct File: Sendable {
 }
 
 extension File: Hashable {
-    /// Two paths are equal when they have the same bytes in the same sandbox (an anchor is only
+    /// Two paths are equal when they have the same bytes on the same volume (an anchor is only
     /// a way to reach the path).
     public static func == (lhs: File, rhs: File) -> Bool {
-        lhs.storage == rhs.storage && lhs.sandbox == rhs.sandbox
+        lhs.storage == rhs.storage && lhs.volume === rhs.volume
     }
 
-    /// Hashes the bytes and the sandbox.
+    /// Hashes the bytes and the volume.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(storage)
-        hasher.combine(sandbox)
+        hasher.combine(ObjectIdentifier(volume))
     }
 }
 

@@ -20,6 +20,20 @@ public enum FileKind: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The `S_IFMT` bits of a mode for this kind (0 for `.unknown`).
+    public var typeBits: UInt32 {
+        switch self {
+        case .regular: return UInt32(S_IFREG)
+        case .directory: return UInt32(S_IFDIR)
+        case .symlink: return UInt32(S_IFLNK)
+        case .fifo: return UInt32(S_IFIFO)
+        case .socket: return UInt32(S_IFSOCK)
+        case .characterDevice: return UInt32(S_IFCHR)
+        case .blockDevice: return UInt32(S_IFBLK)
+        case .unknown: return 0
+        }
+    }
+
     /// The kind a `readdir` `d_type` names, or nil when the file system did not say (`DT_UNKNOWN`).
     init?(directoryEntryType type: UInt8) {
         switch Int32(type) {
@@ -104,6 +118,31 @@ public struct FileInfo: Sendable, Hashable {
     /// The identity of the file on this machine: (device, inode).
     public var identity: FileIdentity { FileIdentity(device: device, inode: inode) }
 
+    /// Metadata from its parts, as a volume that is not the kernel's describes its entries.
+    /// `blocks` counts 512-byte units; times default to the epoch.
+    public init(
+        kind: FileKind, permissions: UInt32, size: UInt64, identity: FileIdentity, linkCount: UInt32 = 1,
+        userID: UInt32 = 0, groupID: UInt32 = 0, modificationTime: Timestamp = Timestamp(seconds: 0),
+        accessTime: Timestamp? = nil, changeTime: Timestamp? = nil, linkTarget: File? = nil
+    ) {
+        self.kind = kind
+        mode = kind.typeBits | (permissions & 0o7777)
+        self.size = size
+        blocks = (size + 511) / 512
+        blockSize = 4096
+        self.userID = userID
+        self.groupID = groupID
+        self.linkCount = linkCount
+        inode = identity.inode
+        device = identity.device
+        representedDevice = 0
+        self.modificationTime = modificationTime
+        self.accessTime = accessTime ?? modificationTime
+        self.changeTime = changeTime ?? modificationTime
+        creationTime = nil
+        self.linkTarget = linkTarget
+    }
+
     init(_ raw: pathmodel_stat, linkTarget: File? = nil) {
         kind = FileKind(mode: raw.mode)
         mode = raw.mode
@@ -131,6 +170,12 @@ public struct FileIdentity: Sendable, Hashable {
     public var device: UInt64
     /// The inode number.
     public var inode: UInt64
+
+    /// An identity from its parts.
+    public init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
 }
 
 extension File {
@@ -141,41 +186,20 @@ extension File {
     /// - Throws: `FileError` with operation `.stat`.
     /// Corresponds to `statx(2)`, plus `readlink(2)` for a symlink.
     public func info(followSymlinks: Bool = false) throws(FileError) -> FileInfo {
-        do {
-            return try withLocation(following: followSymlinks) { (dir, name, follow) throws(Errno) in
-                let raw = try Sys.stat(name, at: dir, follow: follow)
-                guard FileKind(mode: raw.mode) == .symlink else { return FileInfo(raw) }
-                return FileInfo(raw, linkTarget: rehoming(File(bytes: try Sys.readlink(name, at: dir))))
-            }
-        } catch {
-            throw FileError(.stat, self, error)
-        }
+        try volume.info(of: self, following: followSymlinks)
     }
 
-    /// The target a symbolic link holds, as written in the link; in a sandbox, a path in it.
+    /// The target a symbolic link holds, as written in the link; on another volume, a path there.
     /// - Throws: `FileError` with operation `.readLink` (`EINVAL` when this is not a symlink).
     /// Corresponds to `readlink(2)`.
     public func linkTarget() throws(FileError) -> File {
-        do {
-            return rehoming(File(bytes: try withLocation(following: false) { (dir, name, _) throws(Errno) in
-                try Sys.readlink(name, at: dir)
-            }))
-        } catch {
-            throw FileError(.readLink, self, error)
-        }
+        rehoming(File(bytes: try volume.linkTarget(of: self)))
     }
 
-    /// The kind of entry at this path without following a final symlink, or nil when nothing is
-    /// there or it cannot be examined. Corresponds to `lstat(2)`.
+    /// The kind of entry at this path, or nil when nothing is there or it cannot be examined.
+    /// Corresponds to `lstat(2)` or `stat(2)`.
     private func kind(followingSymlinks follow: Bool) -> FileKind? {
-        do {
-            let raw = try withLocation(following: follow) { (dir, name, follow) throws(Errno) in
-                try Sys.stat(name, at: dir, follow: follow)
-            }
-            return FileKind(mode: raw.mode)
-        } catch {
-            return nil
-        }
+        try? volume.info(of: self, following: follow).kind
     }
 
     /// Whether an entry exists at this path (a dangling symlink counts; it is there).
@@ -197,12 +221,10 @@ extension File {
     /// Whether this path is a directory with no entries. Looks at the disk; false when it cannot
     /// be read. Corresponds to `open(2)` and `getdents64(2)`.
     public var isEmptyDirectory: Bool {
+        var empty = true
         do {
-            let stream = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.openDirectory(name, at: dir, follow: follow)
-            }
-            defer { stream.close() }
-            return try stream.next() == nil
+            try volume.forEachEntry(of: self, limit: 1) { _ in empty = false }
+            return empty
         } catch {
             return false
         }

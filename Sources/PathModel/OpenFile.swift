@@ -1,20 +1,57 @@
 import Glibc
 import SystemPackage
 
-/// An open file descriptor with the few operations a shell needs: read, write, copy, close.
+/// An open file with the few operations a shell needs: read, write, copy, close. On a volume the
+/// kernel reaches it is a file descriptor; on others (memory, remote storage) the volume's own
+/// stream.
 ///
-/// It does not close itself; call `close()` (or use `File.withOpened`). The three standard
-/// streams exist as static members and are never closed by the shell.
+/// It does not close itself; call `close()`. The three standard streams exist as static members
+/// and are never closed by the shell.
 public struct OpenFile: Sendable, Hashable {
-    /// The descriptor number.
-    public let descriptor: Int32
+    /// What reads and writes go to.
+    enum Backing: Sendable {
+        case descriptor(Int32)
+        case stream(any FileStream)
+    }
+
+    let backing: Backing
     /// The path it was opened from, for messages (`-` for the standard streams).
     public let file: File
 
     /// Wraps an existing descriptor.
     public init(descriptor: Int32, file: File) {
-        self.descriptor = descriptor
+        backing = .descriptor(descriptor)
         self.file = file
+    }
+
+    /// Wraps a volume's stream.
+    public init(stream: any FileStream, file: File) {
+        backing = .stream(stream)
+        self.file = file
+    }
+
+    /// The descriptor number, or nil for a volume's stream.
+    public var descriptor: Int32? {
+        if case .descriptor(let fd) = backing { return fd }
+        return nil
+    }
+
+    /// Two open files are equal when they are the same descriptor or the same stream.
+    public static func == (lhs: OpenFile, rhs: OpenFile) -> Bool {
+        lhs.identity == rhs.identity && lhs.file == rhs.file
+    }
+
+    /// Hashes the descriptor or stream and the path.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identity)
+        hasher.combine(file)
+    }
+
+    private var identity: Int {
+        switch backing {
+        case .descriptor(let fd): return Int(fd)
+        case .stream(let stream): return ObjectIdentifier(stream).hashValue
+        }
     }
 
     /// Standard input (descriptor 0).
@@ -24,18 +61,27 @@ public struct OpenFile: Sendable, Hashable {
     /// Standard error (descriptor 2).
     public static let standardError = OpenFile(descriptor: 2, file: "-")
 
-    /// Whether the descriptor is a terminal. Corresponds to `isatty(3)`.
-    public var isTerminal: Bool { Sys.isTerminal(descriptor) }
+    /// Whether the descriptor is a terminal (never a volume's stream). Corresponds to `isatty(3)`.
+    public var isTerminal: Bool { descriptor.map(Sys.isTerminal) ?? false }
 
     /// Whether a read would return without waiting: input is waiting, the writer has gone, or the
-    /// descriptor is a regular file (always). Corresponds to `poll(2)` with no timeout.
-    public var isReadable: Bool { Sys.isReadable(descriptor) }
+    /// descriptor is a regular file or a volume's stream (always). Corresponds to `poll(2)` with
+    /// no timeout.
+    public var isReadable: Bool { descriptor.map(Sys.isReadable) ?? true }
 
     /// Reads up to `buffer.count` bytes into `buffer`; returns the count, 0 at the end.
     /// - Throws: `FileError` with operation `.read`.
     /// Corresponds to `read(2)`.
     public func read(into buffer: inout [UInt8]) throws(FileError) -> Int {
-        do { return try Sys.read(descriptor, into: &buffer) } catch { throw FileError(.read, file, error) }
+        switch backing {
+        case .descriptor(let fd):
+            do { return try Sys.read(fd, into: &buffer) } catch { throw FileError(.read, file, error) }
+        case .stream(let stream):
+            let result: Result<Int, FileError> = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(FileError) in try stream.read(into: raw) }
+            }
+            return try result.get()
+        }
     }
 
     /// Reads everything from the offset to the end (of a file, a pipe, a terminal's input).
@@ -56,14 +102,27 @@ public struct OpenFile: Sendable, Hashable {
     /// - Throws: `FileError` with operation `.read`.
     /// Corresponds to `pread(2)`.
     public func read(into buffer: inout [UInt8], at offset: UInt64) throws(FileError) -> Int {
-        do { return try Sys.read(descriptor, into: &buffer, at: offset) } catch { throw FileError(.read, file, error) }
+        switch backing {
+        case .descriptor(let fd):
+            do { return try Sys.read(fd, into: &buffer, at: offset) } catch { throw FileError(.read, file, error) }
+        case .stream(let stream):
+            let result: Result<Int, FileError> = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(FileError) in try stream.read(into: raw, at: offset) }
+            }
+            return try result.get()
+        }
     }
 
     /// Writes all of `bytes`.
     /// - Throws: `FileError` with operation `.write` (`EPIPE` when the reader has gone).
     /// Corresponds to `write(2)`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
-        do { try Sys.writeAll(descriptor, bytes) } catch { throw FileError(.write, file, error) }
+        switch backing {
+        case .descriptor(let fd):
+            do { try Sys.writeAll(fd, bytes) } catch { throw FileError(.write, file, error) }
+        case .stream(let stream):
+            try stream.write(bytes)
+        }
     }
 
     /// Writes all of `bytes`.
@@ -79,7 +138,51 @@ public struct OpenFile: Sendable, Hashable {
     /// What the kernel knows about the open file. Corresponds to `fstat(2)`.
     /// - Throws: `FileError` with operation `.stat`.
     public func info() throws(FileError) -> FileInfo {
-        do { return FileInfo(try Sys.stat(fd: descriptor)) } catch { throw FileError(.stat, file, error) }
+        switch backing {
+        case .descriptor(let fd):
+            do { return FileInfo(try Sys.stat(fd: fd)) } catch { throw FileError(.stat, file, error) }
+        case .stream(let stream):
+            return try stream.info()
+        }
+    }
+
+    /// Changes the open file's owner, then permission bits, then times (changing the owner
+    /// clears the set-user-ID and set-group-ID bits), whatever its name now leads to.
+    /// - Throws: `FileError` with operation `.setAttributes`.
+    /// Corresponds to `fchown(2)`, `fchmod(2)` and `futimens(2)`.
+    public func setAttributes(_ change: AttributeChange) throws(FileError) {
+        switch backing {
+        case .descriptor(let fd):
+            do throws(Errno) {
+                if change.user != nil || change.group != nil {
+                    try Sys.chown(fd: fd, uid: change.user ?? UInt32.max, gid: change.group ?? UInt32.max)
+                }
+                if let permissions = change.permissions { try Sys.chmod(fd: fd, mode: mode_t(permissions)) }
+                if change.accessTime != .keep || change.modificationTime != .keep {
+                    try Sys.setTimes(fd: fd, access: change.accessTime.timespec, modification: change.modificationTime.timespec)
+                }
+            } catch {
+                throw FileError(.setAttributes, file, error)
+            }
+        case .stream(let stream):
+            try stream.setAttributes(change)
+        }
+    }
+
+    /// Flushes what was written to the storage, so that a crash right after leaves it there.
+    /// - Throws: `FileError` with operation `.sync`.
+    /// Corresponds to `fsync(2)`; a volume's stream is stored when it is closed.
+    public func sync() throws(FileError) {
+        guard let descriptor else { return }
+        do { try Sys.fsync(descriptor) } catch { throw FileError(.sync, file, error) }
+    }
+
+    /// The same open file, named `file` in messages.
+    func named(_ file: File) -> OpenFile {
+        switch backing {
+        case .descriptor(let fd): return OpenFile(descriptor: fd, file: file)
+        case .stream(let stream): return OpenFile(stream: stream, file: file)
+        }
     }
 
     /// Copies everything from this descriptor's offset to its end into `output`, in the kernel
@@ -104,10 +207,11 @@ public struct OpenFile: Sendable, Hashable {
     private func copyInKernel(
         to output: OpenFile, isCancelled: () -> Bool, _ call: (Int32, Int32, Int) throws(Errno) -> Int
     ) throws(FileError) -> Bool {
+        guard let descriptor, let outputDescriptor = output.descriptor else { return false }
         while true {
             if isCancelled() { throw FileError(.write, output.file, .canceled) }
             do {
-                if try call(descriptor, output.descriptor, 1 << 24) == 0 { return true }
+                if try call(descriptor, outputDescriptor, 1 << 24) == 0 { return true }
             } catch where Self.kernelCopyRefusals.contains(error) {
                 return false
             } catch {
@@ -121,8 +225,13 @@ public struct OpenFile: Sendable, Hashable {
         .improperLink, .noFunction, .invalidArgument, .notSupported, .notPermitted, .badFileDescriptor,
     ]
 
-    /// Closes the descriptor. Corresponds to `close(2)`.
-    public func close() { Sys.close(descriptor) }
+    /// Closes the descriptor, or ends the volume's stream. Corresponds to `close(2)`.
+    public func close() {
+        switch backing {
+        case .descriptor(let fd): Sys.close(fd)
+        case .stream(let stream): stream.close()
+        }
+    }
 }
 
 extension File {
@@ -134,26 +243,15 @@ extension File {
         case truncate
         /// Write at the end, creating the file.
         case append
+        /// Write a new file; fail with `EEXIST` when anything is there.
+        case create
     }
 
     /// Opens this file.
     /// - Throws: `FileError` with operation `.open`.
     /// Corresponds to `open(2)`.
     public func open(_ mode: OpenMode) throws(FileError) -> OpenFile {
-        let flags: Int32
-        switch mode {
-        case .read: flags = O_RDONLY | O_NOCTTY
-        case .truncate: flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY
-        case .append: flags = O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY
-        }
-        do {
-            let fd = try withLocation(following: true) { (dir, name, follow) throws(Errno) in
-                try Sys.open(name, at: dir, flags: flags | (follow ? 0 : O_NOFOLLOW))
-            }
-            return OpenFile(descriptor: fd, file: self)
-        } catch {
-            throw FileError(.open, self, error)
-        }
+        try volume.open(self, mode, permissions: 0o666)
     }
 
     /// Opens a new temporary file next to this path for an atomic replacement: write to it, then
@@ -169,14 +267,14 @@ extension File {
         }
         let temporary = try destination.makeTemporarySibling(mode: mode)
         do {
-            try Sys.chmod(fd: temporary.descriptor, mode: mode_t(mode))
+            // The new file's mode was cut by the umask; the old file's is kept whole.
+            try temporary.output.setAttributes(.permissions(mode))
         } catch {
-            Sys.close(temporary.descriptor)
+            temporary.output.close()
             temporary.file.removeQuietlyAfterFailure()
-            throw FileError(.setAttributes, temporary.file, error)
+            throw error
         }
-        return Replacement(output: OpenFile(descriptor: temporary.descriptor, file: self), temporary: temporary.file,
-                           destination: destination)
+        return Replacement(output: temporary.output.named(self), temporary: temporary.file, destination: destination)
     }
 }
 
@@ -196,9 +294,9 @@ public struct Replacement: Sendable {
     /// Corresponds to `fsync(2)`, `close(2)` and `rename(2)`.
     public func commit(sync: Bool = false) throws(FileError) {
         if sync {
-            do { try Sys.fsync(output.descriptor) } catch {
+            do { try output.sync() } catch {
                 discard()
-                throw FileError(.sync, destination, error)
+                throw FileError(.sync, destination, error.errno)
             }
         }
         output.close()

@@ -23,7 +23,7 @@ import SystemPackage
 ///
 /// Relative paths resolve from the sandbox's top. Paths keep their spelling inside the sandbox,
 /// so `path`, errors and listings show `/index.html`, not the directory outside.
-public final class Sandbox: Sendable, Hashable {
+public final class Sandbox: DescriptorVolume, Hashable {
     /// The directory that is `/` inside, as it was given.
     public let directory: File
     /// An `O_PATH` descriptor of the directory, from which every path inside is resolved.
@@ -53,18 +53,15 @@ public final class Sandbox: Sendable, Hashable {
 
     deinit { Sys.close(descriptor) }
 
-    /// `/` inside the sandbox.
-    public var root: File { file(File.root) }
-
-    /// The file at `path` inside the sandbox (relative paths start at its top).
-    public func file(_ path: String) -> File { file(File(path: path)) }
-
-    /// The file at `path`'s bytes inside the sandbox (a path from another sandbox is re-homed).
-    public func file(_ path: File) -> File {
-        var result = path
-        result.sandbox = self
-        result.anchor = nil
-        return result
+    /// The parent resolved in the sandbox, the last name, and false: a final symlink has
+    /// already been resolved in the sandbox when `following` asked for it, and must not be
+    /// followed again by the kernel, which knows nothing of the sandbox.
+    func withLocation<R>(
+        of file: File, following: Bool, _ body: (_ directory: Int32, _ name: UnsafePointer<CChar>, _ follow: Bool) throws(Errno) -> R
+    ) throws(Errno) -> R {
+        let (directory, name) = try locate(file.bytes, following: following)
+        defer { Sys.close(directory) }
+        return try withCName(name) { (raw) throws(Errno) in try body(directory, raw, false) }
     }
 
     /// Two sandboxes are equal only when they are the same instance.

@@ -51,6 +51,8 @@ extern const int pathmodel_o_path;
 
 /// UTIME_NOW: the tv_nsec value that tells utimensat(2) to use the current time.
 extern const long pathmodel_utime_now;
+/// UTIME_OMIT: the tv_nsec value that tells utimensat(2) to leave that time as it is.
+extern const long pathmodel_utime_omit;
 
 /// openat2(2) of `path` with `dirfd` taken as the root directory (RESOLVE_IN_ROOT) and
 /// procfs magic links refused (RESOLVE_NO_MAGICLINKS); -1 with ENOSYS where the kernel has none.

@@ -246,9 +246,13 @@ enum Sys {
         }
     }
 
-    /// Sets access and modification times of an open file.
-    static func setTimes(fd: Int32, access: timespec, modification: timespec) throws(Errno) {
-        var times = (access, modification)
+    /// A time for `setTimes` that leaves that time as it is.
+    static let unchangedTime = timespec(tv_sec: 0, tv_nsec: Int(pathmodel_utime_omit))
+
+    /// Sets access and modification times of an open file; `nil` means "now".
+    static func setTimes(fd: Int32, access: timespec?, modification: timespec?) throws(Errno) {
+        let now = timespec(tv_sec: 0, tv_nsec: Int(pathmodel_utime_now))
+        var times = (access ?? now, modification ?? now)
         _ = try retrying(.utimens) {
             withUnsafePointer(to: &times) { $0.withMemoryRebound(to: timespec.self, capacity: 2) { futimens(fd, $0) } }
         }
@@ -345,6 +349,14 @@ enum Sys {
     }
 
     static func userID() -> uid_t { getuid() }
+    static func groupID() -> gid_t { getgid() }
+
+    /// The time of day, for volumes that keep their own timestamps.
+    static func now() -> Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(seconds: Int64(spec.tv_sec), nanoseconds: UInt32(spec.tv_nsec))
+    }
     static func umask() -> mode_t {
         let mask = Glibc.umask(0)
         _ = Glibc.umask(mask)

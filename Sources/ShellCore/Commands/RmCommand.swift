@@ -233,7 +233,7 @@ public struct RmCommand: ShellCommand {
     private func isRootDirectory(_ target: File, operand: Argument) -> Bool {
         if target.normalized.isRoot { return true }
         do {
-            let root = try (target.sandbox?.root ?? File.root).info(followSymlinks: true).identity
+            let root = try File.root.on(target.volume).info(followSymlinks: true).identity
             return try target.info(followSymlinks: operand.hasTrailingSlash).identity == root
         } catch {
             return false  // Not there, or not examinable: then it is not the root, which is.

@@ -59,15 +59,16 @@ public final class ShellState {
     /// The user's well-known places as this shell's variables place them (`@docs`, `@config`…).
     public var places: WellKnownPlaces { WellKnownPlaces(environment: environment) }
 
-    /// The sandbox the session runs in (`--root`), whose top is `/` for every operand; nil for
-    /// the whole file system. It is `cwd`'s, which every path the shell resolves shares.
-    public var sandbox: Sandbox? { cwd.sandbox }
+    /// The volume the session runs on, whose top is `/` for every operand: the local file
+    /// system, the sandbox of `--root`, or another. It is `cwd`'s, which every path the shell
+    /// resolves shares.
+    public var volume: any Volume { cwd.volume }
 
-    /// The absolute path an operand names: itself when absolute, else joined to `cwd`; in the
-    /// session's sandbox, if it has one. An empty operand stays empty, so that the kernel answers
-    /// ENOENT as it does for coreutils.
+    /// The absolute path an operand names: itself when absolute, else joined to `cwd`; on the
+    /// session's volume. An empty operand stays empty, so that the volume answers ENOENT as the
+    /// kernel does for coreutils.
     public func resolve(_ path: File) -> File {
-        if path.byteCount == 0 { return path }
-        return path.isAbsolute ? sandbox?.file(path) ?? path : cwd + path
+        if path.byteCount == 0 { return path.on(volume) }
+        return path.isAbsolute ? path.on(volume) : cwd + path
     }
 }

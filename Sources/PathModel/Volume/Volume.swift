@@ -1,0 +1,249 @@
+/// Where a `File`'s path leads: the local file system, a directory confined as its own root, a
+/// tree kept in memory, and later storage that is not a disk at all.
+///
+/// A volume offers the operations the shell's commands need and nothing else. Each takes the
+/// `File` it acts on (a path on this volume) and throws `FileError` data: the operation, the path
+/// and the errno that best says what went wrong. Everything a `File` does beyond these (`mkdir
+/// -p`, atomic writes, links that replace, resolving symlinks, walks) is built from them in
+/// PathModel, once for every volume.
+///
+/// A volume says what it cannot do in `capabilities`, so a command can refuse with a clear
+/// message before it starts rather than stop halfway. To add one, follow the checklist in
+/// docs/ARCHITECTURE.md; `MemoryVolume` is the worked example.
+public protocol Volume: AnyObject, Sendable {
+    /// What this volume can do beyond listing, reading and writing files.
+    var capabilities: VolumeCapabilities { get }
+
+    /// What is known about the entry at `file`; a final symlink is described, not followed,
+    /// unless `following`. A symlink's `linkTarget` is filled in.
+    /// - Throws: `FileError` with operation `.stat`.
+    func info(of file: File, following: Bool) throws(FileError) -> FileInfo
+
+    /// The bytes the symlink at `file` holds, exactly as written.
+    /// - Throws: `FileError` with operation `.readLink` (`EINVAL` when it is not a symlink).
+    func linkTarget(of file: File) throws(FileError) -> [UInt8]
+
+    /// Opens the directory at `file` (following a final symlink) to list it and reach what is
+    /// below it by relative paths.
+    /// - Throws: `FileError` with operation `.list`.
+    func openDirectory(_ file: File) throws(FileError) -> any VolumeDirectory
+
+    /// Calls `body` with the entries of the directory at `file` (following a final symlink), in
+    /// the volume's own order, without `.` and `..`; stops after `limit` entries when given.
+    /// - Throws: `FileError` with operation `.list` (cannot open) or `.read` (reading failed).
+    func forEachEntry(of file: File, limit: Int?, _ body: (DirectoryEntry) throws(FileError) -> Void) throws(FileError)
+
+    /// Opens the file at `file` (following a final symlink) as a stream of bytes. `.read` starts
+    /// at the first byte; `.truncate` creates or empties it; `.append` creates it and writes at
+    /// the end; `.create` makes a new file and fails with `EEXIST` when anything is there (a
+    /// final symlink is not followed then).
+    /// - Parameter permissions: the mode bits of a file that the call creates (less the umask).
+    /// - Throws: `FileError` with operation `.open` (`.createFile` for `.create`).
+    func open(_ file: File, _ mode: File.OpenMode, permissions: UInt32) throws(FileError) -> OpenFile
+
+    /// Creates the directory `file`; its parent must exist.
+    /// - Throws: `FileError` with operation `.makeDirectory`.
+    func makeDirectory(_ file: File, permissions: UInt32) throws(FileError)
+
+    /// Removes the entry at `file`, which is not a directory; a symlink itself is removed.
+    /// - Throws: `FileError` with operation `.remove`.
+    func removeFile(_ file: File) throws(FileError)
+
+    /// Removes the empty directory at `file`.
+    /// - Throws: `FileError` with operation `.removeDirectory`.
+    func removeDirectory(_ file: File) throws(FileError)
+
+    /// Renames the entry at `source` to `destination` on this volume in one step, replacing what
+    /// is there unless `replacing` is false (then `EEXIST`). Neither final symlink is followed.
+    /// - Throws: `FileError` with operation `.rename`, `destination` set.
+    func rename(_ source: File, to destination: File, replacing: Bool) throws(FileError)
+
+    /// Creates a symbolic link at `file` that holds `target`'s bytes.
+    /// - Throws: `FileError` with operation `.makeLink`.
+    func makeSymlink(_ file: File, target: [UInt8]) throws(FileError)
+
+    /// Creates a hard link at `file` to the existing entry `existing` on this volume.
+    /// - Throws: `FileError` with operation `.makeLink` (`EPERM`/`ENOTSUP` where the volume has
+    ///   no hard links; see `capabilities`).
+    func makeHardLink(_ file: File, to existing: File) throws(FileError)
+
+    /// Changes the attributes `change` names of the entry at `file`; a final symlink is followed
+    /// when `following`.
+    /// - Throws: `FileError` with operation `.setAttributes`.
+    func setAttributes(of file: File, _ change: AttributeChange, following: Bool) throws(FileError)
+
+    /// Whether the calling user may write (`write`) or search (`!write`) the entry at `file`,
+    /// following a final symlink.
+    /// - Throws: `FileError` with operation `.open` (write) or `.stat` (search).
+    func checkAccess(of file: File, write: Bool) throws(FileError)
+}
+
+extension Volume {
+    /// The file at `path` on this volume; on any volume but the local one, relative paths start
+    /// at its top.
+    public func file(_ path: String) -> File { file(File(path: path)) }
+
+    /// The file at `path`'s bytes on this volume (a path from another volume is re-homed).
+    public func file(_ path: File) -> File { path.on(self) }
+
+    /// `/` on this volume.
+    public var root: File { file(File.root) }
+}
+
+/// What a volume can do beyond listing, reading and writing files, so that a command refuses
+/// at once with a clear error instead of doing half a job.
+public struct VolumeCapabilities: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: UInt32
+    /// A capability set from its bits.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Several names for one file (`ln`, `cp -l`).
+    public static let hardLinks = VolumeCapabilities(rawValue: 1 << 0)
+    /// Symbolic links.
+    public static let symlinks = VolumeCapabilities(rawValue: 1 << 1)
+    /// Permission bits that can be set.
+    public static let permissions = VolumeCapabilities(rawValue: 1 << 2)
+    /// Owners and groups that can be set.
+    public static let owners = VolumeCapabilities(rawValue: 1 << 3)
+    /// Renaming in one step, replacing or not (`mv` without copying).
+    public static let atomicRename = VolumeCapabilities(rawValue: 1 << 4)
+    /// Device files, FIFOs and sockets.
+    public static let specialFiles = VolumeCapabilities(rawValue: 1 << 5)
+    /// A current directory the kernel knows, that programs started from the shell inherit.
+    public static let processDirectory = VolumeCapabilities(rawValue: 1 << 6)
+
+    /// Everything a POSIX file system does.
+    public static let posix: VolumeCapabilities = [
+        .hardLinks, .symlinks, .permissions, .owners, .atomicRename, .specialFiles, .processDirectory,
+    ]
+}
+
+/// The attributes one `setAttributes` call changes; what is nil or `.keep` stays as it is.
+public struct AttributeChange: Sendable, Hashable {
+    /// New permission bits (`chmod`).
+    public var permissions: UInt32?
+    /// The new access time.
+    public var accessTime: TimeChange = .keep
+    /// The new modification time.
+    public var modificationTime: TimeChange = .keep
+    /// The new owner's user ID (`chown`).
+    public var user: UInt32?
+    /// The new group ID (`chown`, `chgrp`).
+    public var group: UInt32?
+
+    /// A change of nothing yet; set the fields to change.
+    public init() {}
+
+    /// A change of the permission bits alone.
+    public static func permissions(_ mode: UInt32) -> AttributeChange {
+        var change = AttributeChange()
+        change.permissions = mode
+        return change
+    }
+
+    /// A change of the two times alone.
+    public static func times(access: TimeChange, modification: TimeChange) -> AttributeChange {
+        var change = AttributeChange()
+        change.accessTime = access
+        change.modificationTime = modification
+        return change
+    }
+
+    /// A change of owner and group alone; nil leaves that one.
+    public static func owner(user: UInt32?, group: UInt32?) -> AttributeChange {
+        var change = AttributeChange()
+        change.user = user
+        change.group = group
+        return change
+    }
+}
+
+/// What one time of a file becomes.
+public enum TimeChange: Sendable, Hashable {
+    /// Left as it is.
+    case keep
+    /// The current time.
+    case now
+    /// This time.
+    case to(Timestamp)
+}
+
+/// An open directory of a volume, from which the entries below it are reached by relative paths
+/// (`[]` for the directory itself). `DirectoryHandle` is the public face of one.
+public protocol VolumeDirectory: AnyObject, Sendable {
+    /// The directory's path, used to name files in errors.
+    var file: File { get }
+
+    /// Opens the directory at `relative` below this one, following a final symlink.
+    /// - Throws: `FileError` with operation `.list`.
+    func openDirectory(at relative: [UInt8]) throws(FileError) -> any VolumeDirectory
+
+    /// Calls `body` with each entry of the directory at `relative`, in the volume's own order,
+    /// without `.` and `..`; with `identity`, first gives the listed directory's identity.
+    /// - Throws: `FileError` with operation `.list` (cannot open), `.read` (reading failed once
+    ///   open), `.stat` (no identity), or what `body` throws.
+    func forEachEntry(
+        at relative: [UInt8], identity: ((FileIdentity) -> Void)?,
+        _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError)
+
+    /// The sorted entries of the directory at `relative`, and its identity when asked.
+    /// - Throws: as `forEachEntry`.
+    func sortedEntries(at relative: [UInt8], withIdentity: Bool) throws(FileError) -> (
+        entries: [DirectoryEntry], identity: FileIdentity?
+    )
+
+    /// What is known about the entry at `relative`; a symlink is not followed unless asked, and
+    /// its target is not read (`linkTarget(at:)` gives it).
+    /// - Throws: `FileError` with operation `.stat`.
+    func info(at relative: [UInt8], following: Bool) throws(FileError) -> FileInfo
+
+    /// The identity of this directory itself.
+    /// - Throws: `FileError` with operation `.stat`.
+    func identity() throws(FileError) -> FileIdentity
+
+    /// The bytes the symlink at `relative` holds.
+    /// - Throws: `FileError` with operation `.readLink`.
+    func linkTarget(at relative: [UInt8]) throws(FileError) -> [UInt8]
+}
+
+extension VolumeDirectory {
+    /// The path of `relative` below this directory, for messages.
+    public func path(_ relative: [UInt8]) -> File {
+        relative.isEmpty ? file : file + File(bytes: relative)
+    }
+
+    /// Sorts by bytes as `LC_ALL=C` does; the default for volumes without a faster way.
+    public func sortedEntries(at relative: [UInt8], withIdentity: Bool) throws(FileError) -> (
+        entries: [DirectoryEntry], identity: FileIdentity?
+    ) {
+        var entries: [DirectoryEntry] = []
+        var found: FileIdentity?
+        try forEachEntry(at: relative, identity: withIdentity ? { found = $0 } : nil) { entries.append($0) }
+        entries.sort { bytesPrecede($0.name, $1.name) }
+        return (entries, found)
+    }
+}
+
+/// An open stream of bytes on a volume that is not reached through a file descriptor (the
+/// in-memory volume, remote storage). `OpenFile` is its public face.
+public protocol FileStream: AnyObject, Sendable {
+    /// Reads up to `buffer.count` bytes at the stream's offset; 0 at the end.
+    /// - Throws: `FileError` with operation `.read`.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(FileError) -> Int
+    /// Reads up to `buffer.count` bytes at `offset`, leaving the stream's offset alone.
+    /// - Throws: `FileError` with operation `.read`.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(FileError) -> Int
+    /// Writes all of `bytes` at the stream's offset (at the end when appending).
+    /// - Throws: `FileError` with operation `.write`.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(FileError)
+    /// What is known about the open file.
+    /// - Throws: `FileError` with operation `.stat`.
+    func info() throws(FileError) -> FileInfo
+    /// Changes the open file's attributes.
+    /// - Throws: `FileError` with operation `.setAttributes`.
+    func setAttributes(_ change: AttributeChange) throws(FileError)
+    /// Ends the stream; what was written becomes the file's contents.
+    func close()
+}
