@@ -47,10 +47,14 @@ public struct TransferConflict: Error, Sendable, Hashable {
         _ source: File, _ info: FileInfo, _ destination: File, existing: FileInfo?
     ) -> TransferConflict? {
         guard let existing else { return nil }
-        if existing.identity == info.identity { return TransferConflict(.sameFile, source: source, destination: destination) }
+        if existing.identity == info.identity {
+            return TransferConflict(.sameFile, source: source, destination: destination)
+        }
         switch (info.kind == .directory, existing.kind == .directory) {
-        case (true, false): return TransferConflict(.directoryOverNonDirectory, source: source, destination: destination)
-        case (false, true): return TransferConflict(.nonDirectoryOverDirectory, source: source, destination: destination)
+        case (true, false):
+            return TransferConflict(.directoryOverNonDirectory, source: source, destination: destination)
+        case (false, true):
+            return TransferConflict(.nonDirectoryOverDirectory, source: source, destination: destination)
         default: return nil
         }
     }
@@ -58,8 +62,10 @@ public struct TransferConflict: Error, Sendable, Hashable {
     /// `.intoItself` when `destination` is the directory `source` or lies below it, spelled
     /// through `..` or symlinks or not.
     /// - Throws: `FileError` when the ancestors of `destination` cannot be looked up.
-    public static func intoItself(_ source: File, _ destination: File) throws(FileError) -> TransferConflict? {
-        try source.contains(destination) ? TransferConflict(.intoItself, source: source, destination: destination) : nil
+    public static func intoItself(_ source: File, _ destination: File) throws(FileError) -> TransferConflict?
+    {
+        try source.contains(destination)
+            ? TransferConflict(.intoItself, source: source, destination: destination) : nil
     }
 }
 

@@ -12,7 +12,8 @@ public enum Diagnostics {
         let path = Quoting.always(error.path.bytes)
         guard let phrase else {
             let words = defaultPhrase(error.operation)
-            guard let destination = error.destination, [.rename, .move, .copy].contains(error.operation) else {
+            guard let destination = error.destination, [.rename, .move, .copy].contains(error.operation)
+            else {
                 return "\(words) \(path): \(error.reason)"
             }
             return "\(words) \(path) to \(Quoting.always(destination.bytes)): \(error.reason)"
@@ -24,7 +25,8 @@ public enum Diagnostics {
     /// name): `'a' and 'b' are the same file`, `cannot overwrite directory 'b' with non-directory`.
     /// `moving` words a directory moved into itself as mv does, else as cp does; `quoted` names
     /// each path as the user spelled it.
-    static func render(_ conflict: TransferConflict, moving: Bool = false, quoted: (File) -> String) -> String {
+    static func render(_ conflict: TransferConflict, moving: Bool = false, quoted: (File) -> String) -> String
+    {
         let source = quoted(conflict.source)
         let destination = quoted(conflict.destination)
         switch conflict.kind {

@@ -46,7 +46,10 @@ struct DiagnosticsTests {
                 FileError(.makeDirectory, "missing/child", .noSuchFileOrDirectory),
                 "cannot create directory 'missing/child': No such file or directory"
             ),
-            (FileError(.list, "it's", .permissionDenied), "cannot open directory \"it's\": Permission denied"),
+            (
+                FileError(.list, "it's", .permissionDenied),
+                "cannot open directory \"it's\": Permission denied"
+            ),
         ] as [(FileError, String)])
     func fileError(_ error: FileError, _ expected: String) {
         #expect(Diagnostics.render(error, phrase: nil) == expected)
@@ -64,7 +67,9 @@ struct DiagnosticsTests {
     @Test("A command's own phrase replaces the operation's")
     func phrase() {
         let error = FileError(.remove, "a b", .notPermitted)
-        #expect(Diagnostics.render(error, phrase: "cannot touch") == "cannot touch 'a b': Operation not permitted")
+        #expect(
+            Diagnostics.render(error, phrase: "cannot touch") == "cannot touch 'a b': Operation not permitted"
+        )
     }
 
     @Test("reason is strerror's text")
@@ -107,6 +112,8 @@ struct DiagnosticsTests {
         ])
     func conflict(_ row: ConflictRow) {
         let conflict = TransferConflict(row.kind, source: "a", destination: "d/b")
-        #expect(Diagnostics.render(conflict, moving: row.moving, quoted: { Quoting.always($0.bytes) }) == row.expected)
+        #expect(
+            Diagnostics.render(conflict, moving: row.moving, quoted: { Quoting.always($0.bytes) })
+                == row.expected)
     }
 }
