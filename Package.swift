@@ -19,7 +19,10 @@ let package = Package(
             dependencies: ["CPathModel", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(name: "PathModelFoundation", dependencies: ["PathModel"]),
-        .target(name: "ShellCore", dependencies: ["PathModel"]),
+        .target(
+            name: "ShellCore",
+            dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline"), .linkedLibrary("tinfo")]),
         .executableTarget(
             name: "shelf",

@@ -28,7 +28,7 @@ public struct CopyOptions: Sendable, Hashable {
     public enum Destinations: Sendable, Hashable {
         /// Write into the file it is or leads to (`cp`): a regular file is replaced through a
         /// temporary name beside it, a device or FIFO is opened and written in place, and a
-        /// symlink that leads nowhere is refused (`writeThroughDanglingSymlink`).
+        /// symlink that leads nowhere is refused (`TransferConflict.Kind.danglingDestinationSymlink`).
         case writeThrough
         /// Replace the entry itself with a new file, whatever it is or leads to (`mv`).
         case replace
@@ -81,8 +81,8 @@ public struct Copier {
     /// Told of each entry copied (`cp -v`); a directory only when it was created, not when an
     /// existing one is merged into.
     public var copied: (_ source: File, _ destination: File) -> Void = { _, _ in }
-    /// Told of each error; the copy goes on with the other entries.
-    public var failed: (FileError) -> Void = { _ in }
+    /// Told of each failed operation and each conflict; the copy goes on with the other entries.
+    public var failed: (TransferError) -> Void = { _ in }
     /// Polled between files and chunks; true stops the copy (the partial file is removed).
     public var isCancelled: () -> Bool = { false }
     /// Told of the bytes each chunk of file data moved, for progress reports.
@@ -101,7 +101,7 @@ public struct Copier {
         do {
             info = try source.info(followSymlinks: options.followSourceSymlink)
         } catch {
-            failed(error)
+            failed(.file(error))
             return false
         }
         let existing: FileInfo?
@@ -110,25 +110,25 @@ public struct Copier {
         } catch where error.errno == .noSuchFileOrDirectory {
             existing = nil
         } catch {
-            failed(error)
+            failed(.file(error))
             return false
         }
-        if let existing, existing.identity == info.identity {
-            failed(FileError(.sameFile, source, .invalidArgument, destination: destination))
+        if info.kind == .directory && !options.recursive {
+            failed(.file(FileError(.copy, source, .isDirectory, destination: destination)))
+            return false
+        }
+        if let conflict = TransferConflict.between(source, info, destination, existing: existing) {
+            failed(.conflict(conflict))
             return false
         }
         if info.kind == .directory {
-            guard options.recursive else {
-                failed(FileError(.copy, source, .isDirectory, destination: destination))
-                return false
-            }
             do {
-                if try source.contains(destination) {
-                    failed(FileError(.copyIntoItself, source, .invalidArgument, destination: destination))
+                if let conflict = try TransferConflict.intoItself(source, destination) {
+                    failed(.conflict(conflict))
                     return false
                 }
             } catch {
-                failed(error)
+                failed(.file(error))
                 return false
             }
             return copyTree(source, info: info, to: destination, existing: existing)
@@ -164,7 +164,7 @@ public struct Copier {
                 continue
             }
             if let targetInfo, targetInfo.kind != .directory {
-                failed(FileError(.copy, directory, .notDirectory, destination: target))
+                failed(.conflict(TransferConflict(.directoryOverNonDirectory, source: directory, destination: target)))
                 everything = false
                 continue
             }
@@ -176,7 +176,7 @@ public struct Copier {
                 do {
                     try target.makeDirectory(mode: directoryInfo.permissions | 0o700)
                 } catch {
-                    failed(error)
+                    failed(.file(error))
                     everything = false
                     continue
                 }
@@ -194,7 +194,7 @@ public struct Copier {
             let nearTarget = target.anchored(beyond: 0)
             let entries: [DirectoryEntry]
             do { entries = try nearSource.entries() } catch {
-                failed(error)
+                failed(.file(error))
                 everything = false
                 continue
             }
@@ -213,14 +213,16 @@ public struct Copier {
                         childExisting = nil
                     }
                 } catch {
-                    failed(error)
+                    failed(.file(error))
                     everything = false
                     continue
                 }
                 if childInfo.kind == .directory {
                     if let ancestorCopy = ancestors[childInfo.identity] {
                         failed(
-                            FileError(.directoryCycle, childTarget, .tooManySymbolicLinkLevels, destination: ancestorCopy))
+                            .conflict(
+                                TransferConflict(
+                                    .directoryCycle(ancestorCopy: ancestorCopy), source: child, destination: childTarget)))
                         everything = false
                         continue
                     }
@@ -248,7 +250,7 @@ public struct Copier {
             }
             return true
         } catch {
-            failed(error)
+            failed(.file(error))
             return false
         }
     }
@@ -275,20 +277,20 @@ public struct Copier {
         var target = destination
         var existing = existing
         if copiesData && options.destinations == .writeThrough && !isNew {
-            do { (target, existing) = try dataTarget(destination, existing: existing) } catch {
+            do { (target, existing) = try dataTarget(source, destination, existing: existing) } catch {
                 failed(error)
                 return false
             }
         }
         if let existing {
             if existing.kind == .directory {
-                failed(FileError(.copy, source, .isDirectory, destination: destination))
+                failed(.conflict(TransferConflict(.nonDirectoryOverDirectory, source: source, destination: destination)))
                 return false
             }
             switch options.overwrite {
             case .skip: return true
             case .fail:
-                failed(FileError(.copy, source, .fileExists, destination: destination))
+                failed(.file(FileError(.copy, source, .fileExists, destination: destination)))
                 return false
             case .ifNewer where existing.modificationTime >= info.modificationTime:
                 return true
@@ -306,7 +308,7 @@ public struct Copier {
                 try copySpecial(source, info: info, to: destination, isNew: isNew)
             }
         } catch {
-            failed(error)
+            failed(.file(error))
             return false
         }
         copied(source, destination)
@@ -315,18 +317,23 @@ public struct Copier {
 
     /// Where data written through `destination` lands: the file its symlinks lead to, and what
     /// is there (nil for nothing). `existing` is what is known of `destination` already.
-    /// - Throws: `FileError` with operation `.writeThroughDanglingSymlink` for a symlink that
-    ///   leads nowhere: GNU cp will not guess where such a file should be made.
-    private func dataTarget(_ destination: File, existing: FileInfo?) throws(FileError) -> (File, FileInfo?) {
-        let resolved = try destination.resolvingFinalSymlinks()
+    /// - Throws: `.conflict` with `.danglingDestinationSymlink` for a symlink that leads
+    ///   nowhere: GNU cp will not guess where such a file should be made.
+    private func dataTarget(
+        _ source: File, _ destination: File, existing: FileInfo?
+    ) throws(TransferError) -> (File, FileInfo?) {
+        let resolved: File
+        do { resolved = try destination.resolvingFinalSymlinks() } catch { throw .file(error) }
         if let existing, existing.kind != .symlink { return (resolved, existing) }
         do {
             return (resolved, try resolved.info())
         } catch where error.errno == .noSuchFileOrDirectory {
             guard resolved == destination else {
-                throw FileError(.writeThroughDanglingSymlink, destination, .noSuchFileOrDirectory)
+                throw .conflict(TransferConflict(.danglingDestinationSymlink, source: source, destination: destination))
             }
             return (destination, nil)
+        } catch {
+            throw .file(error)
         }
     }
 

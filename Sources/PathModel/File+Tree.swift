@@ -13,7 +13,7 @@ extension File {
     /// Removes this file, or this directory and everything in it. Symlinks are removed, never
     /// followed, and the walk goes by directory descriptor so that a directory swapped for a
     /// symlink meanwhile is not followed either.
-    /// - Throws: the first `FileError` met (`.remove`, `.removeDirectory` or `.list`); everything
+    /// - Throws: the first `TransferError` met.(`.remove`, `.removeDirectory` or `.list`); everything
     ///   that could be removed before it is gone.
     /// Corresponds to `unlinkat(2)` and `openat(2)` with `O_NOFOLLOW`.
     public func delete() throws(FileError) {
@@ -25,7 +25,7 @@ extension File {
     ///
     /// The directory is opened without following a final symlink, so a symlink to a directory is
     /// refused as not a directory, and what it points to is left as it is.
-    /// - Throws: the first `FileError` met; everything that could be removed before it is gone.
+    /// - Throws: the first `TransferError` met. everything that could be removed before it is gone.
     ///   `.list` with `ENOTDIR` when this path is a symlink (what `O_NOFOLLOW | O_DIRECTORY`
     ///   gives) or anything else but a directory.
     /// Corresponds to `openat(2)` with `O_NOFOLLOW | O_DIRECTORY` and `unlinkat(2)`.
@@ -278,12 +278,12 @@ extension File {
     /// existing destination file keeps its old contents if the copy fails.
     /// - Parameter force: replace existing destination files (directories are merged); otherwise
     ///   an existing destination fails with `EEXIST`.
-    /// - Throws: the first `FileError` met.
+    /// - Throws: the first `TransferError` met.
     /// Corresponds to `copy_file_range(2)` (with a `read`/`write` fallback), `mkdir(2)`,
     /// `symlink(2)`, `fchmod(2)`, `futimens(2)` and `rename(2)`.
-    public func copy(to destination: File, force: Bool = false) throws(FileError) {
+    public func copy(to destination: File, force: Bool = false) throws(TransferError) {
         var copier = Copier(options: CopyOptions(recursive: true, overwrite: force ? .replace : .fail, preserve: true))
-        var first: FileError?
+        var first: TransferError?
         copier.failed = { if first == nil { first = $0 } }
         copier.copy(self, to: destination)
         if let first { throw first }
@@ -292,9 +292,9 @@ extension File {
     /// Moves this entry to `destination` (the new path). Within one file system this is a
     /// rename; across file systems the tree is copied, synced, and only then the source removed.
     /// - Parameter force: replace an existing destination; otherwise fail with `EEXIST`.
-    /// - Throws: `FileError` with operation `.move`, `.copyIntoItself`, or the copy's errors.
+    /// - Throws: `.file` with operation `.move`, `.conflict` with `.intoItself`, or the copy's errors.
     /// Corresponds to `renameat2(2)`, with `RENAME_NOREPLACE` unless `force`.
-    public func move(to destination: File, force: Bool = false) throws(FileError) {
+    public func move(to destination: File, force: Bool = false) throws(TransferError) {
         do {
             try renameEntry(to: destination, replacing: force)
             return
@@ -303,20 +303,20 @@ extension File {
         } catch where error.errno == .invalidArgument {
             // EINVAL from rename(2) usually means "into itself"; say so when the disk confirms it.
             // If the check itself fails, the rename's own error is the one to report.
-            let intoItself: Bool
-            do { intoItself = try contains(destination) } catch { intoItself = false }
-            throw FileError(intoItself ? .copyIntoItself : .move, self, error.errno, destination: destination)
+            let conflict: TransferConflict?
+            do { conflict = try TransferConflict.intoItself(self, destination) } catch { conflict = nil }
+            throw conflict.map { .conflict($0) } ?? .file(FileError(.move, self, error.errno, destination: destination))
         } catch {
-            throw FileError(.move, self, error.errno, destination: destination)
+            throw .file(FileError(.move, self, error.errno, destination: destination))
         }
         var copier = Copier(
             options: CopyOptions(
                 recursive: true, overwrite: force ? .replace : .fail, preserve: true, sync: true,
                 destinations: .replace))
-        var first: FileError?
+        var first: TransferError?
         copier.failed = { if first == nil { first = $0 } }
         copier.copy(self, to: destination)
         if let first { throw first }
-        try delete()
+        do { try delete() } catch { throw .file(error) }
     }
 }

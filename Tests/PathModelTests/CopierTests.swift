@@ -10,7 +10,7 @@ struct CopierTests {
     struct Outcome {
         var result: Bool
         var copied: [File] = []
-        var failures: [FileError] = []
+        var failures: [TransferError] = []
     }
 
     static func run(
@@ -18,7 +18,7 @@ struct CopierTests {
         confirmReplace: @escaping (File, File) -> Bool = { _, _ in true }
     ) -> Outcome {
         var copied: [File] = []
-        var failures: [FileError] = []
+        var failures: [TransferError] = []
         var copier = Copier(options: options)
         copier.confirmReplace = confirmReplace
         copier.copied = { _, to in copied.append(to) }
@@ -75,7 +75,7 @@ struct CopierTests {
             let outcome = Self.run(CopyOptions(overwrite: row.overwrite), source, destination)
             #expect(outcome.result == row.expectedResult)
             #expect(try destination.readText() == row.expectedText)
-            #expect(outcome.failures.map(\.errno) == (row.expectedErrno.map { [$0] } ?? []))
+            #expect(outcome.failures.map(\.errno) == (row.expectedErrno.map { [$0] } ?? []) as [Errno?])
             #expect(outcome.copied == (row.expectedText == "source" ? [destination] : []))
         }
     }
@@ -179,12 +179,12 @@ struct CopierTests {
             let destination = dir + "destination"
             let outcome = Self.run(CopyOptions(recursive: false), source, destination)
             #expect(!outcome.result)
-            #expect(outcome.failures == [FileError(.copy, source, .isDirectory, destination: destination)])
+            #expect(outcome.failures == [.file(FileError(.copy, source, .isDirectory, destination: destination))])
             #expect(!rawExists(destination))
         }
     }
 
-    @Test("A file onto an existing directory reports EISDIR")
+    @Test("A file onto an existing directory reports the conflict")
     func fileOntoDirectory() throws {
         try withScratch { dir in
             let source = dir + "source"
@@ -192,12 +192,15 @@ struct CopierTests {
             let destination = dir + "destination"
             try destination.makeDirectory()
             let outcome = Self.run(CopyOptions(), source, destination)
-            #expect(outcome.failures == [FileError(.copy, source, .isDirectory, destination: destination)])
+            #expect(
+                outcome.failures == [
+                    .conflict(TransferConflict(.nonDirectoryOverDirectory, source: source, destination: destination))
+                ])
             #expect(destination.isEmptyDirectory)
         }
     }
 
-    @Test("A directory onto an existing file reports ENOTDIR")
+    @Test("A directory onto an existing file reports the conflict")
     func directoryOntoFile() throws {
         try withScratch { dir in
             let source = dir + "source"
@@ -205,7 +208,10 @@ struct CopierTests {
             let destination = dir + "destination"
             try destination.write(text: "keep")
             let outcome = Self.run(CopyOptions(), source, destination)
-            #expect(outcome.failures == [FileError(.copy, source, .notDirectory, destination: destination)])
+            #expect(
+                outcome.failures == [
+                    .conflict(TransferConflict(.directoryOverNonDirectory, source: source, destination: destination))
+                ])
             #expect(try destination.readText() == "keep")
         }
     }
@@ -222,7 +228,7 @@ struct CopierTests {
             let plan = failing([.copyFileRange, .write], with: .ioError)
             let outcome = injecting(plan) { Self.run(CopyOptions(overwrite: .replace), source, destination) }
             #expect(!outcome.result)
-            #expect(outcome.failures == [FileError(.write, destination, .ioError)])
+            #expect(outcome.failures == [.file(FileError(.write, destination, .ioError))])
             #expect(outcome.copied.isEmpty)
             #expect(try destination.readText() == "old content")
             #expect(try destination.info().permissions == 0o640)
@@ -242,7 +248,7 @@ struct CopierTests {
                 name == .copyFileRange ? .noFunction : name == .read ? .ioError : nil
             }
             let outcome = injecting(plan) { Self.run(CopyOptions(), source, destination) }
-            #expect(outcome.failures == [FileError(.read, source, .ioError)])
+            #expect(outcome.failures == [.file(FileError(.read, source, .ioError))])
             #expect(!rawExists(destination))
             #expect(leftoverTemporaries(in: dir).isEmpty)
         }
@@ -272,12 +278,12 @@ struct CopierTests {
             let source = dir + "source"
             try source.write(text: "abc")
             var copier = Copier(options: CopyOptions())
-            var failures: [FileError] = []
+            var failures: [TransferError] = []
             copier.failed = { failures.append($0) }
             copier.isCancelled = { true }
             let result = copier.copy(source, to: dir + "destination")
             #expect(!result)
-            #expect(failures == [FileError(.write, dir + "destination", .canceled)])
+            #expect(failures == [.file(FileError(.write, dir + "destination", .canceled))])
             #expect(rawNames(dir) == [Array("source".utf8)])
         }
     }
@@ -391,8 +397,8 @@ struct CopierTests {
             #expect(!(dir + "nowhere").exists)
             if destinations == .writeThrough {
                 #expect(!outcome.result)
-                let refusal = FileError(.writeThroughDanglingSymlink, dir + "link", .noSuchFileOrDirectory)
-                #expect(outcome.failures == [refusal])
+                let refusal = TransferConflict(.danglingDestinationSymlink, source: dir + "source", destination: dir + "link")
+                #expect(outcome.failures == [.conflict(refusal)])
                 #expect(try (dir + "link").info().kind == .symlink)
             } else {
                 #expect(outcome.result)
@@ -412,7 +418,10 @@ struct CopierTests {
             try (destination + "b").write(text: "existing")
             let outcome = Self.run(CopyOptions(overwrite: .fail), source, destination)
             #expect(!outcome.result)
-            #expect(outcome.failures.map(\.path) == [source + "b"])
+            #expect(
+                outcome.failures == [
+                    .file(FileError(.copy, source + "b", .fileExists, destination: destination + "b"))
+                ])
             #expect(try (destination + "a").readText() == "a")
             #expect(try (destination + "b").readText() == "existing")
             #expect(try (destination + "c").readText() == "c")
@@ -453,7 +462,8 @@ struct CopierTests {
             }
             let outcome = injecting(plan) { Self.run(CopyOptions(), source, destination) }
             #expect(!outcome.result)
-            #expect(outcome.failures == [FileError(.copy, source + "a", .fileExists, destination: destination + "a")])
+            #expect(
+                outcome.failures == [.file(FileError(.copy, source + "a", .fileExists, destination: destination + "a"))])
             #expect(try (destination + "a").readText() == "theirs")
             #expect(try (destination + "b").readText() == "copied")
             #expect(leftoverTemporaries(in: destination).isEmpty)

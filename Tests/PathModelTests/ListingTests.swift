@@ -109,7 +109,6 @@ struct ListingTests {
             let target = dir + name
             let error = #expect(throws: FileError.self) { try target.entries() }
             #expect(error == FileError(.list, target, errno))
-            #expect(error?.description.hasPrefix("cannot open directory '\(target.string)': ") == true)
         }
     }
 
@@ -129,7 +128,6 @@ struct ListingTests {
                 if runningAsRoot { try injecting(plan) { try list() } } else { try list() }
             }
             #expect(error == FileError(.list, locked, .permissionDenied))
-            #expect(error?.description == "cannot open directory '\(locked.string)': Permission denied")
             // The parent still lists, locked entry included.
             #expect(try dir.childNames() == ["locked"])
         }

@@ -304,8 +304,8 @@ struct TreeTests {
             let destination = dir + "destination"
             try source.write(text: "new")
             try destination.write(text: "old")
-            let error = #expect(throws: FileError.self) { try source.copy(to: destination) }
-            #expect(error == FileError(.copy, source, .fileExists, destination: destination))
+            let error = #expect(throws: TransferError.self) { try source.copy(to: destination) }
+            #expect(error == .file(FileError(.copy, source, .fileExists, destination: destination)))
             #expect(try destination.readText() == "old")
             try source.copy(to: destination, force: true)
             #expect(try destination.readText() == "new")
@@ -316,52 +316,47 @@ struct TreeTests {
     func copyMissing() throws {
         try withScratch { dir in
             let missing = dir + "missing"
-            #expect(throws: FileError(.stat, missing, .noSuchFileOrDirectory)) {
+            #expect(throws: TransferError.file(FileError(.stat, missing, .noSuchFileOrDirectory))) {
                 try missing.copy(to: dir + "x")
             }
             #expect(!(dir + "x").exists)
         }
     }
 
-    @Test("copy into itself is refused with .copyIntoItself and creates nothing")
+    @Test("copy into itself is refused with the .intoItself conflict and creates nothing")
     func copyIntoItself() throws {
         try withScratch { dir in
             let tree = dir + "tree"
             try Self.populate(tree)
             let inside = tree + "sub/copy"
-            let error = #expect(throws: FileError.self) { try tree.copy(to: inside) }
-            #expect(error?.operation == .copyIntoItself)
-            #expect(error?.path == tree)
-            #expect(error?.destination == inside)
+            let error = #expect(throws: TransferError.self) { try tree.copy(to: inside) }
+            #expect(error == .conflict(TransferConflict(.intoItself, source: tree, destination: inside)))
             #expect(!rawExists(inside))
-            #expect(
-                error?.description
-                    == "cannot copy a directory, '\(tree.string)', into itself, '\(inside.string)'")
             // Spelled through .. or a symlink, it is still inside.
             let sneaky = tree + "sub/../abs/x"
-            #expect(throws: FileError.self) { try tree.copy(to: sneaky) }
+            #expect(throws: TransferError.self) { try tree.copy(to: sneaky) }
             #expect(!rawExists(tree + "sub/x"))
         }
     }
 
-    @Test("copy onto itself is refused with .sameFile", arguments: [false, true])
+    @Test("copy onto itself is refused with the .sameFile conflict", arguments: [false, true])
     func copyOntoItself(_ force: Bool) throws {
         try withScratch { dir in
             let file = dir + "f"
             try file.write(text: "keep")
-            let error = #expect(throws: FileError.self) { try file.copy(to: file, force: force) }
-            #expect(error?.operation == .sameFile)
+            let error = #expect(throws: TransferError.self) { try file.copy(to: file, force: force) }
+            #expect(error == .conflict(TransferConflict(.sameFile, source: file, destination: file)))
             #expect(try file.readText() == "keep")
             // A hard link is the same file under another name.
             let hard = dir + "hard"
             try hard.makeHardLink(to: file)
-            let hardError = #expect(throws: FileError.self) { try file.copy(to: hard, force: true) }
-            #expect(hardError?.operation == .sameFile)
+            let hardError = #expect(throws: TransferError.self) { try file.copy(to: hard, force: true) }
+            #expect(hardError == .conflict(TransferConflict(.sameFile, source: file, destination: hard)))
             #expect(try file.readText() == "keep")
             // A directory onto itself, too.
             let sub = dir + "sub"
             try sub.makeDirectory()
-            #expect(throws: FileError.self) { try sub.copy(to: sub, force: force) }
+            #expect(throws: TransferError.self) { try sub.copy(to: sub, force: force) }
         }
     }
 
@@ -377,11 +372,11 @@ struct TreeTests {
             try (destination + "same.txt").write(text: "from destination")
             try (destination + "only.txt").write(text: "only")
 
-            let error = #expect(throws: FileError.self) { try source.copy(to: destination) }
+            let error = #expect(throws: TransferError.self) { try source.copy(to: destination) }
             #expect(
                 error
-                    == FileError(
-                        .copy, source + "same.txt", .fileExists, destination: destination + "same.txt"))
+                    == .file(
+                        FileError(.copy, source + "same.txt", .fileExists, destination: destination + "same.txt")))
             #expect(try destination.childNames() == ["new.txt", "only.txt", "same.txt"])
             #expect(try (destination + "new.txt").readText() == "new")
             #expect(try (destination + "same.txt").readText() == "from destination")
@@ -468,8 +463,8 @@ struct TreeTests {
             let destination = dir + "destination"
             try source.write(text: "S")
             try destination.write(text: "D")
-            let error = #expect(throws: FileError.self) { try source.move(to: destination) }
-            #expect(error == FileError(.move, source, .fileExists, destination: destination))
+            let error = #expect(throws: TransferError.self) { try source.move(to: destination) }
+            #expect(error == .file(FileError(.move, source, .fileExists, destination: destination)))
             #expect(try source.readText() == "S")
             #expect(try destination.readText() == "D")
             try source.move(to: destination, force: true)
@@ -478,14 +473,13 @@ struct TreeTests {
         }
     }
 
-    @Test("move(to:) into itself is refused with .copyIntoItself")
+    @Test("move(to:) into itself is refused with the .intoItself conflict")
     func moveIntoItself() throws {
         try withScratch { dir in
             let tree = dir + "tree"
             try Self.populate(tree)
-            let error = #expect(throws: FileError.self) { try tree.move(to: tree + "sub/inside") }
-            #expect(error?.operation == .copyIntoItself)
-            #expect(error?.errno == .invalidArgument)
+            let error = #expect(throws: TransferError.self) { try tree.move(to: tree + "sub/inside") }
+            #expect(error == .conflict(TransferConflict(.intoItself, source: tree, destination: tree + "sub/inside")))
             #expect(tree.isDirectory)
             #expect(!rawExists(tree + "sub/inside"))
         }
@@ -495,7 +489,7 @@ struct TreeTests {
     func moveMissing() throws {
         try withScratch { dir in
             let missing = dir + "missing"
-            #expect(throws: FileError(.move, missing, .noSuchFileOrDirectory, destination: dir + "x")) {
+            #expect(throws: TransferError.file(FileError(.move, missing, .noSuchFileOrDirectory, destination: dir + "x"))) {
                 try missing.move(to: dir + "x")
             }
         }
@@ -548,7 +542,7 @@ struct TreeTests {
                 let destination = tmp + "d"
                 try source.write(text: "S")
                 try destination.write(text: "D")
-                let error = #expect(throws: FileError.self) { try source.move(to: destination) }
+                let error = #expect(throws: TransferError.self) { try source.move(to: destination) }
                 #expect(error?.errno == .fileExists)
                 #expect(try source.readText() == "S")
                 #expect(try destination.readText() == "D")
@@ -565,7 +559,7 @@ struct TreeTests {
                 let tree = shm + "tree"
                 try Self.populate(tree)
                 let plan = failing([.copyFileRange, .write], with: .noSpace)
-                let error = #expect(throws: FileError.self) {
+                let error = #expect(throws: TransferError.self) {
                     try injecting(plan) { try tree.move(to: tmp + "moved") }
                 }
                 #expect(error?.errno == .noSpace)

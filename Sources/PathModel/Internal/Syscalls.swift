@@ -1,56 +1,12 @@
 // The one door to the kernel: every file-system call PathModel makes goes through this file.
 // Each trampoline retries EINTR, turns a failure into a thrown `Errno`, and consults the
-// fault-injection plan that tests may install.
+// fault-injection plan that tests may install (FaultPlan.swift). The user database
+// (UserDatabase.swift) and the parsing of directory records (DirectoryStream.swift) sit beside it.
 
 import CPathModel
 import Glibc
 import Synchronization
 import SystemPackage
-
-/// The system calls PathModel makes, named so that tests can inject faults into one of them.
-@_spi(FaultInjection)
-public enum SyscallName: String, Sendable, CaseIterable {
-    case open, close, read, write, fsync, stat, mkdir, unlink, rmdir, rename, symlink, readlink
-    case link, chmod, chown, utimens, opendir, readdir, copyFileRange, mknod, access, sendfile
-    case chdir, openat2
-}
-
-/// A plan of injected failures: which call fails, with which errno, for which paths.
-@_spi(FaultInjection)
-public struct FaultPlan: Sendable {
-    /// Decides whether a call fails; `path` is the call's path argument, when it has one.
-    public let decide: @Sendable (SyscallName, String?) -> Errno?
-
-    /// A plan from a deciding closure.
-    public init(_ decide: @escaping @Sendable (SyscallName, String?) -> Errno?) {
-        self.decide = decide
-    }
-
-    /// The plan in force for the current task, if any.
-    @TaskLocal public static var current: FaultPlan?
-}
-
-/// Whether a system call that a signal interrupted (`EINTR`) should give up rather than be
-/// retried. A program that catches SIGINT sets a check of its own flag here, once for the
-/// process (signals are process-wide), so that Ctrl-C ends a read from a FIFO nobody writes to,
-/// or an `open(2)` of one nobody opens for writing.
-///
-///     Interruption.isRequested = { interrupted }
-public enum Interruption {
-    /// The check in force; nil retries every `EINTR`.
-    public static var isRequested: (@Sendable () -> Bool)? {
-        get { check.withLock { $0 } }
-        set { check.withLock { $0 = newValue } }
-    }
-
-    private static let check = Mutex<(@Sendable () -> Bool)?>(nil)
-}
-
-@inline(__always)
-private func injected(_ call: SyscallName, _ path: UnsafePointer<CChar>?) -> Errno? {
-    guard let plan = FaultPlan.current else { return nil }
-    return plan.decide(call, path.map { String(cString: $0) })
-}
 
 @inline(__always)
 private func lastErrno() -> Errno { Errno(rawValue: pathmodel_errno()) }
@@ -309,6 +265,12 @@ enum Sys {
         return (stream, identity, entries)
     }
 
+    /// Fills `buffer` with the next `struct linux_dirent64` records of the open directory `fd`;
+    /// returns the bytes filled, 0 at the end.
+    static func readEntries(_ fd: Int32, into buffer: UnsafeMutableRawPointer, capacity: Int) throws(Errno) -> Int {
+        try retrying(.readdir) { pathmodel_getdents64(fd, buffer, capacity) }
+    }
+
     /// Checks permission as the real user; `mode` is a mask of R_OK, W_OK, X_OK.
     static func access(_ path: UnsafePointer<CChar>, at dir: Int32, mode: Int32, follow: Bool) throws(Errno) {
         _ = try retrying(.access, path) { faccessat(dir, path, mode, follow ? 0 : AT_SYMLINK_NOFOLLOW) }
@@ -363,42 +325,6 @@ enum Sys {
         return mask
     }
 
-    /// The login name for a user id, or nil when the user database has none.
-    static func userName(_ uid: uid_t) -> String? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return String(cString: entry.pw_name)
-    }
-
-    /// The home directory for a user id from the user database.
-    static func homeDirectory(_ uid: uid_t) -> [UInt8]? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return Array(UnsafeRawBufferPointer(start: entry.pw_dir, count: strlen(entry.pw_dir)))
-    }
-
-    /// The home directory of a named user from the user database.
-    static func homeDirectory(named name: String) -> [UInt8]? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return Array(UnsafeRawBufferPointer(start: entry.pw_dir, count: strlen(entry.pw_dir)))
-    }
-
-    /// The group name for a group id, or nil when the group database has none.
-    static func groupName(_ gid: gid_t) -> String? {
-        var entry = group()
-        var result: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 8192)
-        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return String(cString: entry.gr_name)
-    }
-
     /// A random number for temporary names. The kernel's randomness is drawn 256 numbers at a
     /// time, so that a copy of many small files does not make a `getrandom(2)` call for each.
     static func randomNumber() -> UInt64 {
@@ -418,62 +344,4 @@ enum Sys {
 
     /// The random numbers drawn and not yet used.
     private static let randomNumbers = Mutex<[UInt64]>([])
-}
-
-/// An open directory read with `getdents64(2)` into a buffer of its own (no `DIR`, so opening
-/// one costs no `fstat` or `fcntl`); yields entries until the end, then must be closed.
-final class DirectoryStream {
-    /// The descriptor behind the stream, for *at calls relative to the directory.
-    let descriptor: Int32
-    private let buffer: UnsafeMutableRawPointer
-    /// Where the next record starts in `buffer`, and how much of it the last read filled.
-    private var position = 0
-    private var filled = 0
-
-    private static let capacity = 32 * 1024
-    /// Offsets in a `struct linux_dirent64` record: its length, its type, its NUL-terminated name.
-    private static let lengthOffset = 16
-    private static let typeOffset = 18
-    private static let nameOffset = 19
-
-    /// A stream over the open directory `descriptor`, which it now owns.
-    init(descriptor: Int32) {
-        self.descriptor = descriptor
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.capacity, alignment: 8)
-    }
-
-    /// The next entry's name bytes and `d_type`, skipping `.` and `..`; nil at the end.
-    func next() throws(Errno) -> (name: [UInt8], type: UInt8)? {
-        var name: [UInt8] = []
-        guard let type = try next(appendingNameTo: &name) else { return nil }
-        return (name, type)
-    }
-
-    /// Appends the next entry's name bytes to `names` and returns its `d_type`, skipping `.` and
-    /// `..`; nil at the end. Lets a listing keep every name in one buffer.
-    func next(appendingNameTo names: inout [UInt8]) throws(Errno) -> UInt8? {
-        while true {
-            if let fault = injected(.readdir, nil) { throw fault }
-            if position >= filled {
-                let count = try retrying(.readdir) { pathmodel_getdents64(descriptor, buffer, Self.capacity) }
-                if count == 0 { return nil }
-                filled = count
-                position = 0
-            }
-            let record = buffer + position
-            position += Int(record.loadUnaligned(fromByteOffset: Self.lengthOffset, as: UInt16.self))
-            let start = (record + Self.nameOffset).assumingMemoryBound(to: CChar.self)
-            let name = UnsafeRawBufferPointer(start: start, count: strlen(start))
-            if name.count == 1 && name[0] == 0x2E { continue }
-            if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { continue }
-            names.append(contentsOf: name)
-            return record.load(fromByteOffset: Self.typeOffset, as: UInt8.self)
-        }
-    }
-
-    /// Closes the descriptor and frees the buffer.
-    func close() {
-        Sys.close(descriptor)
-        buffer.deallocate()
-    }
 }

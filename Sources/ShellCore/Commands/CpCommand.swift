@@ -87,8 +87,7 @@ public struct CpCommand: ShellCommand {
         if session.plan.slashedNewDestination && info.kind != .directory {
             // `cp a x/`: the slash asks for a directory, and x is none.
             let phrase = item.destination.exists ? Messages.cannotStat : Messages.cannotCreateRegular
-            context.error(
-                "\(phrase) \(destination): \(FileError(.stat, item.destination, .notDirectory).reason)")
+            context.error("\(phrase) \(destination): \(Diagnostics.reason(.notDirectory))")
             return false
         }
         if info.kind != .directory && session.wouldReplaceJustMade(item, context: context) { return false }
@@ -98,7 +97,7 @@ public struct CpCommand: ShellCommand {
         var everything = true
         // With -f, the errors of a file's first attempt are held back: it may be tried again.
         let mayRetry = force && info.kind != .directory
-        var heldBack: [FileError] = []
+        var heldBack: [TransferError] = []
         var copier = Copier(
             options: CopyOptions(
                 recursive: recursive, overwrite: clobber == .keep ? .skip : update ? .ifNewer : .replace,
@@ -147,7 +146,7 @@ public struct CpCommand: ShellCommand {
                 try item.destination.removeFile()
                 copier.copy(item.source, to: item.destination)
             } catch {
-                heldBack.append(error)
+                heldBack.append(.file(error))
                 everything = false
             }
         }

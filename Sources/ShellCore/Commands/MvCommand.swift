@@ -47,7 +47,7 @@ public struct MvCommand: ShellCommand {
             info = try item.operand.info(at: item.source, followSymlinks: false)
             if item.operand.hasTrailingSlash, item.source.isSymlink {
                 // `link/` names the directory behind the link, which rename(2) does not move.
-                let reason = FileError(.move, item.source, .notDirectory).reason
+                let reason = Diagnostics.reason(.notDirectory)
                 context.error("\(Messages.cannotMove) \(source) \(Messages.to) \(destination): \(reason)")
                 return false
             }
@@ -57,7 +57,7 @@ public struct MvCommand: ShellCommand {
         }
         if session.plan.slashedNewDestination && info.kind != .directory {
             // `mv a x/`: the slash asks for a directory, and only a directory is moved to one.
-            let reason = FileError(.move, item.source, .notDirectory).reason
+            let reason = Diagnostics.reason(.notDirectory)
             let phrase =
                 item.destination.exists
                 ? Messages.cannotStat : "\(Messages.cannotMove) \(source) \(Messages.to)"
@@ -73,22 +73,12 @@ public struct MvCommand: ShellCommand {
             context.error("\(Messages.cannotStat) \(destination): \(error.reason)")
             return false
         }
-        if let existing {
-            if existing.identity == info.identity {
-                context.error("\(source) \(Messages.and) \(destination) \(Messages.sameFile)")
-                return false
-            }
-            if info.kind == .directory && existing.kind != .directory {
-                context.error(
-                    "\(Messages.cannotOverwriteNonDirectory) \(destination) \(Messages.withDirectory) \(source)"
-                )
-                return false
-            }
-            if info.kind != .directory && existing.kind == .directory {
-                context.error(
-                    "\(Messages.cannotOverwriteDirectory) \(destination) \(Messages.withNonDirectory)")
-                return false
-            }
+        let spelling = item.spelling
+        if let conflict = TransferConflict.between(item.source, info, item.destination, existing: existing) {
+            context.error(Diagnostics.render(conflict, moving: true, quoted: spelling.quoted))
+            return false
+        }
+        if existing != nil {
             switch clobber {
             case .keep: return true
             case .ask:
@@ -102,9 +92,8 @@ public struct MvCommand: ShellCommand {
         }
         if info.kind == .directory {
             do {
-                if try item.source.contains(item.destination) {
-                    context.error(
-                        "\(Messages.cannotMove) \(source) \(Messages.toSubdirectory) \(destination)")
+                if let conflict = try TransferConflict.intoItself(item.source, item.destination) {
+                    context.error(Diagnostics.render(conflict, moving: true, quoted: spelling.quoted))
                     return false
                 }
             } catch {
@@ -125,8 +114,8 @@ public struct MvCommand: ShellCommand {
             return true  // Made by someone else since it was looked for: -n keeps it.
         } catch {
             // rename(2) may say EEXIST for a directory that is not empty; GNU words both alike.
-            let shown = error.errno == .fileExists ? FileError(.move, item.source, .directoryNotEmpty) : error
-            context.error("\(Messages.cannotMove) \(source) \(Messages.to) \(destination): \(shown.reason)")
+            let reason = Diagnostics.reason(error.errno == .fileExists ? .directoryNotEmpty : error.errno)
+            context.error("\(Messages.cannotMove) \(source) \(Messages.to) \(destination): \(reason)")
             return false
         }
         if existing == nil { session.made.insert(item.destination) }
@@ -142,7 +131,7 @@ public struct MvCommand: ShellCommand {
     ) -> Bool {
         let spelling = item.spelling
         if let existing, existing.kind == .directory, !item.destination.isEmptyDirectory {
-            let reason = FileError(.move, item.source, .directoryNotEmpty).reason
+            let reason = Diagnostics.reason(.directoryNotEmpty)
             context.error(
                 "\(Messages.cannotMove) \(spelling.quoted(item.source)) \(Messages.to) \(spelling.quoted(item.destination)): \(reason)"
             )
@@ -150,7 +139,7 @@ public struct MvCommand: ShellCommand {
         }
         let progress = ProgressLine(context, totalBytes: info.kind == .regular ? info.size : nil)
         defer { progress?.erase() }
-        let report = { (error: FileError) in
+        let report = { (error: TransferError) in
             progress?.erase()
             if error.errno != .canceled { context.error(CopyWording.describe(error, spelling: spelling)) }
         }
@@ -172,7 +161,7 @@ public struct MvCommand: ShellCommand {
         }
         if !copier.copy(item.source, to: item.destination) || context.isCancelled {
             if existing == nil {
-                item.destination.removeTree(failed: { if $0.errno != .noSuchFileOrDirectory { report($0) } })
+                item.destination.removeTree(failed: { if $0.errno != .noSuchFileOrDirectory { report(.file($0)) } })
             }
             return false
         }
@@ -190,13 +179,6 @@ public struct MvCommand: ShellCommand {
         static let cannotStat = "cannot stat"
         static let cannotMove = "cannot move"
         static let to = "to"
-        static let toSubdirectory = "to a subdirectory of itself,"
-        static let and = "and"
-        static let sameFile = "are the same file"
-        static let cannotOverwriteNonDirectory = "cannot overwrite non-directory"
-        static let withDirectory = "with directory"
-        static let cannotOverwriteDirectory = "cannot overwrite directory"
-        static let withNonDirectory = "with non-directory"
         static let overwrite = "overwrite"
         static let notOverwriting = "not overwriting"
         static let renamed = "renamed"

@@ -1,27 +1,54 @@
+import Glibc
 import PathModel
+import SystemPackage
 
-/// The one place where a `FileError` becomes words.
+/// The one place where a `FileError` or a `TransferConflict` becomes words: GNU's words, as
+/// coreutils under `LC_ALL=C` writes them.
 public enum Diagnostics {
-    /// `phrase 'path': reason`, or the error's own wording when `phrase` is nil.
-    /// Paths are quoted as GNU's messages quote them (`'a b'`, `"it's"`, `$'\n'`).
+    /// `phrase 'path': reason`, with the operation's own phrase when `phrase` is nil
+    /// (`cannot stat 'x': No such file or directory`, `cannot move 'a' to 'b': File exists`). Paths are quoted as GNU's messages quote
+    /// them (`'a b'`, `"it's"`, `$'\n'`).
     public static func render(_ error: FileError, phrase: String?) -> String {
         let path = Quoting.always(error.path.bytes)
-        let destination = error.destination.map { Quoting.always($0.bytes) } ?? "''"
-        switch error.operation {
-        case .copyIntoItself:
-            return "cannot copy a directory, \(path), into itself, \(destination)"
-        case .sameFile:
-            return "\(path) and \(destination) are the same file"
-        case .directoryCycle:
-            return "will not create hard link \(path) to directory \(destination)"
-        case .writeThroughDanglingSymlink:
-            return "not writing through dangling symlink \(path)"
-        default:
-            break
+        guard let phrase else {
+            let words = defaultPhrase(error.operation)
+            guard let destination = error.destination, [.rename, .move, .copy].contains(error.operation)
+            else {
+                return "\(words) \(path): \(error.reason)"
+            }
+            return "\(words) \(path) to \(Quoting.always(destination.bytes)): \(error.reason)"
         }
-        let words = phrase ?? defaultPhrase(error.operation, destination: destination)
-        return "\(words) \(path): \(error.reason)"
+        return "\(phrase) \(path): \(error.reason)"
     }
+
+    /// GNU's words for a copy or move that conflicts with its destination (without the command
+    /// name): `'a' and 'b' are the same file`, `cannot overwrite directory 'b' with non-directory`.
+    /// `moving` words a directory moved into itself as mv does, else as cp does; `quoted` names
+    /// each path as the user spelled it.
+    static func render(_ conflict: TransferConflict, moving: Bool = false, quoted: (File) -> String) -> String
+    {
+        let source = quoted(conflict.source)
+        let destination = quoted(conflict.destination)
+        switch conflict.kind {
+        case .sameFile:
+            return "\(source) and \(destination) are the same file"
+        case .intoItself where moving:
+            return "cannot move \(source) to a subdirectory of itself, \(destination)"
+        case .intoItself:
+            return "cannot copy a directory, \(source), into itself, \(destination)"
+        case .directoryOverNonDirectory:
+            return "cannot overwrite non-directory \(destination) with directory \(source)"
+        case .nonDirectoryOverDirectory:
+            return "cannot overwrite directory \(destination) with non-directory"
+        case .directoryCycle(let ancestorCopy):
+            return "will not create hard link \(destination) to directory \(quoted(ancestorCopy))"
+        case .danglingDestinationSymlink:
+            return "not writing through dangling symlink \(destination)"
+        }
+    }
+
+    /// The system's text for `errno`, as `strerror(3)` gives it (`No such file or directory`).
+    static func reason(_ errno: Errno) -> String { String(cString: strerror(errno.rawValue)) }
 
     /// `path: reason`, the shape `cat` and `cd` use (`cat: x: No such file or directory`).
     public static func renderBare(_ error: FileError, as spelled: [UInt8]) -> String {
@@ -35,7 +62,7 @@ public enum Diagnostics {
         "File system loop detected; \(Quoting.always(path)) is part of the same file system loop as \(Quoting.always(ancestor))."
     }
 
-    private static func defaultPhrase(_ operation: FileError.Operation, destination: String) -> String {
+    private static func defaultPhrase(_ operation: FileError.Operation) -> String {
         switch operation {
         case .stat: return "cannot stat"
         case .open: return "cannot open"
@@ -53,7 +80,12 @@ public enum Diagnostics {
         case .setAttributes: return "cannot set attributes of"
         case .sync: return "cannot sync"
         case .resolve: return "cannot resolve"
-        case .copyIntoItself, .sameFile, .directoryCycle, .writeThroughDanglingSymlink: return "cannot copy"
         }
     }
+}
+
+extension FileError {
+    /// The system's text for the errno (`No such file or directory`), the end of every message
+    /// about this error.
+    var reason: String { Diagnostics.reason(errno) }
 }

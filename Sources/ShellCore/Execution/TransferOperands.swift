@@ -1,4 +1,5 @@
 import PathModel
+import SystemPackage
 
 /// The operands of `cp` and `mv`, `SOURCE... DEST`, resolved to what goes where.
 ///
@@ -52,20 +53,20 @@ struct TransferOperands {
             return .stop(.usage)
         }
         let targetFile = context.resolve(target)
-        var targetError: FileError?
+        var targetErrno: Errno?
         var intoDirectory = false
         if target.bytes.isEmpty {
-            targetError = FileError(.stat, target.file, .noSuchFileOrDirectory)
+            targetErrno = .noSuchFileOrDirectory
         } else {
             do {
                 intoDirectory = try targetFile.info(followSymlinks: true).kind == .directory
-                if !intoDirectory { targetError = FileError(.stat, target.file, .notDirectory) }
+                if !intoDirectory { targetErrno = .notDirectory }
             } catch {
-                targetError = error
+                targetErrno = error.errno
             }
         }
-        if sources.count > 1, !intoDirectory, let targetError {
-            context.error("\(Messages.target) \(Quoting.always(target.bytes)): \(targetError.reason)")
+        if sources.count > 1, !intoDirectory, let targetErrno {
+            context.error("\(Messages.target) \(Quoting.always(target.bytes)): \(Diagnostics.reason(targetErrno))")
             return .stop(.failure)
         }
         let items = sources.map { source in
@@ -145,18 +146,19 @@ final class TransferSession {
 /// How `cp` and `mv` word the errors a `Copier` reports, as coreutils does.
 enum CopyWording {
     /// The message for `error` (without the command name), its paths spelled by `spelling`.
-    static func describe(_ error: FileError, spelling: Spelling) -> String {
+    static func describe(_ error: TransferError, spelling: Spelling) -> String {
+        switch error {
+        case .conflict(let conflict): return Diagnostics.render(conflict, quoted: spelling.quoted)
+        case .file(let error): return describe(error, spelling: spelling)
+        }
+    }
+
+    /// The message for a failed operation of a copy, in cp's words where they are not the
+    /// operation's own.
+    private static func describe(_ error: FileError, spelling: Spelling) -> String {
         let path = spelling.quoted(error.path)
         let destination = error.destination.map { spelling.quoted($0) } ?? "''"
         switch error.operation {
-        case .copyIntoItself:
-            return "\(Messages.cannotCopyDirectory) \(path), \(Messages.intoItself) \(destination)"
-        case .sameFile:
-            return "\(path) \(Messages.and) \(destination) \(Messages.sameFile)"
-        case .copy where error.errno == .isDirectory:
-            return "\(Messages.cannotOverwriteDirectory) \(destination) \(Messages.withNonDirectory)"
-        case .copy where error.errno == .notDirectory:
-            return "\(Messages.cannotOverwriteNonDirectory) \(destination) \(Messages.withDirectory) \(path)"
         case .copy:
             let isLink: Bool
             do {
@@ -177,14 +179,6 @@ enum CopyWording {
     }
 
     private enum Messages {
-        static let cannotCopyDirectory = "cannot copy a directory,"
-        static let intoItself = "into itself,"
-        static let and = "and"
-        static let sameFile = "are the same file"
-        static let cannotOverwriteDirectory = "cannot overwrite directory"
-        static let withNonDirectory = "with non-directory"
-        static let cannotOverwriteNonDirectory = "cannot overwrite non-directory"
-        static let withDirectory = "with directory"
         static let cannotCreateLink = "cannot create symbolic link"
         static let cannotCreateSpecial = "cannot create special file"
         static let cannotOpen = "cannot open"

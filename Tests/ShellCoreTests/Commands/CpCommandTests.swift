@@ -71,6 +71,9 @@ import Testing
             name: "directory onto a file", line: "cp -r d a",
             stderr: "cp: cannot overwrite non-directory 'a' with directory 'd'\n", status: .failure),
         FixtureRow(
+            name: "directory onto a file inside itself", line: "cp -r s s/t/q",
+            stderr: "cp: cannot overwrite non-directory 's/t/q' with directory 's'\n", status: .failure),
+        FixtureRow(
             name: "file onto a directory", line: "cp f/s e",
             stderr: "cp: cannot overwrite directory 'e/s' with non-directory\n", status: .failure),
         FixtureRow(

@@ -2,11 +2,27 @@ import Glibc
 import PathModel
 import ShellCore
 
-/// A private temporary directory (mode 0700) for one test, removed by `remove()`.
+/// The volume the command tests run on: the local file system, or with
+/// `SHELF_TEST_VOLUME=memory` in the environment an in-memory volume per shell (`make test` runs
+/// them both ways).
+enum TestVolume {
+    /// Whether the tests run on the in-memory volume.
+    static let isMemory = getenv("SHELF_TEST_VOLUME").map { String(cString: $0) } == "memory"
+    /// Whether the tests run on the local file system (the GNU comparisons need it).
+    static var isLocal: Bool { !isMemory }
+}
+
+/// A private temporary directory (mode 0700) for one test, removed by `remove()`; on a fresh
+/// in-memory volume when the tests run there.
 struct TemporaryDirectory {
     let file: File
 
     init() {
+        if TestVolume.isMemory {
+            file = MemoryVolume().file("/tmp/shelf-test")
+            do { try file.makeDirectory(intermediates: true, mode: 0o700) } catch { preconditionFailure("\(error)") }
+            return
+        }
         var template = Array("/tmp/shelf-test-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
@@ -15,6 +31,7 @@ struct TemporaryDirectory {
 
     /// Removes the directory and everything in it.
     func remove() {
+        if TestVolume.isMemory { return }  // The volume goes with its last file.
         do { try file.delete() } catch { print("warning: could not remove \(file.string): \(error)") }
     }
 }

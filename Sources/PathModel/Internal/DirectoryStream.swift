@@ -1,0 +1,63 @@
+// A directory's entries, parsed from the records `getdents64(2)` fills a buffer with; the call
+// itself is made through the one door, `Sys.readEntries`.
+
+import Glibc
+import SystemPackage
+
+/// An open directory read with `getdents64(2)` into a buffer of its own (no `DIR`, so opening
+/// one costs no `fstat` or `fcntl`); yields entries until the end, then must be closed.
+final class DirectoryStream {
+    /// The descriptor behind the stream, for *at calls relative to the directory.
+    let descriptor: Int32
+    private let buffer: UnsafeMutableRawPointer
+    /// Where the next record starts in `buffer`, and how much of it the last read filled.
+    private var position = 0
+    private var filled = 0
+
+    private static let capacity = 32 * 1024
+    /// Offsets in a `struct linux_dirent64` record: its length, its type, its NUL-terminated name.
+    private static let lengthOffset = 16
+    private static let typeOffset = 18
+    private static let nameOffset = 19
+
+    /// A stream over the open directory `descriptor`, which it now owns.
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.capacity, alignment: 8)
+    }
+
+    /// The next entry's name bytes and `d_type`, skipping `.` and `..`; nil at the end.
+    func next() throws(Errno) -> (name: [UInt8], type: UInt8)? {
+        var name: [UInt8] = []
+        guard let type = try next(appendingNameTo: &name) else { return nil }
+        return (name, type)
+    }
+
+    /// Appends the next entry's name bytes to `names` and returns its `d_type`, skipping `.` and
+    /// `..`; nil at the end. Lets a listing keep every name in one buffer.
+    func next(appendingNameTo names: inout [UInt8]) throws(Errno) -> UInt8? {
+        while true {
+            if let fault = injected(.readdir, nil) { throw fault }
+            if position >= filled {
+                let count = try Sys.readEntries(descriptor, into: buffer, capacity: Self.capacity)
+                if count == 0 { return nil }
+                filled = count
+                position = 0
+            }
+            let record = buffer + position
+            position += Int(record.loadUnaligned(fromByteOffset: Self.lengthOffset, as: UInt16.self))
+            let start = (record + Self.nameOffset).assumingMemoryBound(to: CChar.self)
+            let name = UnsafeRawBufferPointer(start: start, count: strlen(start))
+            if name.count == 1 && name[0] == 0x2E { continue }
+            if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { continue }
+            names.append(contentsOf: name)
+            return record.load(fromByteOffset: Self.typeOffset, as: UInt8.self)
+        }
+    }
+
+    /// Closes the descriptor and frees the buffer.
+    func close() {
+        Sys.close(descriptor)
+        buffer.deallocate()
+    }
+}

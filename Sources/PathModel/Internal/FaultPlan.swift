@@ -1,0 +1,52 @@
+// Fault injection: tests install a plan that makes chosen system calls fail, and a program
+// says when an interrupted call should give up instead of being retried. The one door
+// (Syscalls.swift) consults both before and after each call.
+
+import Synchronization
+import SystemPackage
+
+/// The system calls PathModel makes, named so that tests can inject faults into one of them.
+@_spi(FaultInjection)
+public enum SyscallName: String, Sendable, CaseIterable {
+    case open, close, read, write, fsync, stat, mkdir, unlink, rmdir, rename, symlink, readlink
+    case link, chmod, chown, utimens, opendir, readdir, copyFileRange, mknod, access, sendfile
+    case chdir, openat2
+}
+
+/// A plan of injected failures: which call fails, with which errno, for which paths.
+@_spi(FaultInjection)
+public struct FaultPlan: Sendable {
+    /// Decides whether a call fails; `path` is the call's path argument, when it has one.
+    public let decide: @Sendable (SyscallName, String?) -> Errno?
+
+    /// A plan from a deciding closure.
+    public init(_ decide: @escaping @Sendable (SyscallName, String?) -> Errno?) {
+        self.decide = decide
+    }
+
+    /// The plan in force for the current task, if any.
+    @TaskLocal public static var current: FaultPlan?
+}
+
+/// Whether a system call that a signal interrupted (`EINTR`) should give up rather than be
+/// retried. A program that catches SIGINT sets a check of its own flag here, once for the
+/// process (signals are process-wide), so that Ctrl-C ends a read from a FIFO nobody writes to,
+/// or an `open(2)` of one nobody opens for writing.
+///
+///     Interruption.isRequested = { interrupted }
+public enum Interruption {
+    /// The check in force; nil retries every `EINTR`.
+    public static var isRequested: (@Sendable () -> Bool)? {
+        get { check.withLock { $0 } }
+        set { check.withLock { $0 = newValue } }
+    }
+
+    private static let check = Mutex<(@Sendable () -> Bool)?>(nil)
+}
+
+/// The errno the plan in force injects into `call` on `path`, if any.
+@inline(__always)
+func injected(_ call: SyscallName, _ path: UnsafePointer<CChar>?) -> Errno? {
+    guard let plan = FaultPlan.current else { return nil }
+    return plan.decide(call, path.map { String(cString: $0) })
+}
