@@ -61,6 +61,11 @@ public protocol ShellCommand: Sendable {
     /// - Throws: `UsageError` for a combination it does not accept.
     init(_ arguments: ParsedArguments) throws(UsageError)
 
+    /// Builds the command from its arguments as typed (the name excluded); most commands read
+    /// them with their option table, a few (`echo`, `cd -`, `set +e`) their own way.
+    /// - Throws: `UsageError` with GNU's wording.
+    static func parse(_ arguments: [Argument]) throws(UsageError) -> Self
+
     /// Whether `--help` among the arguments shows the command's help (true for all but `echo`).
     static var takesHelpOption: Bool { get }
 
