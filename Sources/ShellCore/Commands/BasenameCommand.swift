@@ -24,11 +24,11 @@ public struct BasenameCommand: ShellCommand {
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         zeroTerminated = arguments.has("zero")
         var names = arguments.operands
-        guard !names.isEmpty else { throw UsageError(Messages.missingOperand) }
+        guard !names.isEmpty else { throw .invalid(Messages.missingOperand) }
         if let suffix = arguments.bytes("suffix") {
             self.suffix = suffix
         } else if !arguments.has("multiple") {
-            guard names.count <= 2 else { throw UsageError(Messages.extraOperand(names[2].bytes)) }
+            guard names.count <= 2 else { throw .invalid(Messages.extraOperand(names[2].bytes)) }
             if names.count == 2 { suffix = names.removeLast().bytes }
         }
         self.names = names

@@ -16,7 +16,7 @@ public struct DirnameCommand: ShellCommand {
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         zeroTerminated = arguments.has("zero")
         operands = arguments.operands
-        guard !operands.isEmpty else { throw UsageError(Messages.missingOperand) }
+        guard !operands.isEmpty else { throw .invalid(Messages.missingOperand) }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

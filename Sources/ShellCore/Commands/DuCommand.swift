@@ -43,13 +43,13 @@ public struct DuCommand: ShellCommand {
         json = arguments.has("json")
         if let text = arguments.value("max-depth") {
             guard let depth = Int(text), depth >= 0, text.allSatisfy(\.isASCII) else {
-                throw UsageError(Messages.invalidDepth(text))
+                throw .invalid(Messages.invalidDepth(text))
             }
             maxDepth = depth
         }
         if arguments.has("summarize") {
-            if let maxDepth, maxDepth != 0 { throw UsageError(Messages.summarizeWithDepth(maxDepth)) }
-            if all { throw UsageError(Messages.summarizeWithAll) }
+            if let maxDepth, maxDepth != 0 { throw .invalid(Messages.summarizeWithDepth(maxDepth)) }
+            if all { throw .invalid(Messages.summarizeWithAll) }
             maxDepth = 0
         }
         operands = arguments.operands

@@ -9,7 +9,7 @@ public struct HistoryCommand: ShellCommand {
 
     public init(_ arguments: ParsedArguments) throws(UsageError) {
         operands = arguments.operands
-        guard operands.isEmpty else { throw UsageError("too many arguments") }
+        guard operands.isEmpty else { throw .invalid("too many arguments") }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

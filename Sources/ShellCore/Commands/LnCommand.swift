@@ -36,7 +36,7 @@ public struct LnCommand: ShellCommand {
         symbolic = arguments.has("symbolic")
         verbose = arguments.has("verbose")
         operands = arguments.operands
-        guard !operands.isEmpty else { throw UsageError(Messages.missingOperand) }
+        guard !operands.isEmpty else { throw .invalid(Messages.missingOperand) }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

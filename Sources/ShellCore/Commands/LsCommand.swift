@@ -118,7 +118,7 @@ public struct LsCommand: ShellCommand {
             ? try Self.when(arguments.value("classify"), option: "--classify") : .never
         color = arguments.has("color") ? try Self.when(arguments.value("color"), option: "--color") : .never
         if let text = arguments.value("width") {
-            guard let value = Int(text), value >= 0 else { throw UsageError(Messages.invalidWidth(text)) }
+            guard let value = Int(text), value >= 0 else { throw .invalid(Messages.invalidWidth(text)) }
             width = value
         }
         operands = arguments.operands
@@ -133,9 +133,9 @@ public struct LsCommand: ShellCommand {
         ]
         if let exact = words.first(where: { $0.0 == value }) { return exact.1 }
         let matches = value.isEmpty ? [] : words.filter { $0.0.hasPrefix(value) }
-        guard let first = matches.first else { throw UsageError(Messages.invalidWhen(value, option: option)) }
+        guard let first = matches.first else { throw .invalid(Messages.invalidWhen(value, option: option)) }
         guard matches.allSatisfy({ $0.1 == first.1 }) else {
-            throw UsageError(Messages.ambiguousWhen(value, option: option))
+            throw .invalid(Messages.ambiguousWhen(value, option: option))
         }
         return first.1
     }

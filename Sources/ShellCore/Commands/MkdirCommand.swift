@@ -25,7 +25,7 @@ public struct MkdirCommand: ShellCommand {
         parents = arguments.has("parents")
         verbose = arguments.has("verbose")
         if let text = arguments.value("mode") {
-            guard let value = UInt32(text, radix: 8), value <= 0o7777 else { throw UsageError("invalid mode '\(text)'") }
+            guard let value = UInt32(text, radix: 8), value <= 0o7777 else { throw .invalid("invalid mode '\(text)'") }
             mode = value
         }
         operands = arguments.operands

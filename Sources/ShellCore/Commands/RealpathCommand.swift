@@ -27,7 +27,7 @@ public struct RealpathCommand: ShellCommand {
         }
         zeroTerminated = arguments.has("zero")
         operands = arguments.operands
-        guard !operands.isEmpty else { throw UsageError(Messages.missingOperand) }
+        guard !operands.isEmpty else { throw .invalid(Messages.missingOperand) }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

@@ -21,7 +21,7 @@ public struct SetCommand: ShellCommand {
             switch argument.text {
             case "-e": command.stopOnError = true
             case "+e": command.stopOnError = false
-            default: throw UsageError("invalid argument '\(argument.text)'")
+            default: throw .invalid("invalid argument '\(argument.text)'")
             }
         }
         return command

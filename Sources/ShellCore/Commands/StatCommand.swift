@@ -25,7 +25,7 @@ public struct StatCommand: ShellCommand {
         followSymlinks = arguments.has("dereference")
         format = arguments.value("format")
         json = arguments.has("json")
-        if json && format != nil { throw UsageError(Messages.formatAndJSON) }
+        if json && format != nil { throw .invalid(Messages.formatAndJSON) }
         operands = arguments.operands
     }
 

@@ -56,8 +56,7 @@ public enum Completer {
         // The tokens before the word: a finished last word is among the tokens; drop it.
         var before = partial.tokens
         if partial.lastWordStart != nil, partial.openQuote == nil, let last = before.last,
-            case .word = last.kind,
-            (last.line, last.column) == lineAndColumn(of: start, in: head)
+            case .word = last.kind, last.range.lowerBound == start
         {
             before.removeLast()
         }
@@ -81,17 +80,6 @@ public enum Completer {
             completion.commonPrefix = word.typed + word.quote.escape(commonSuffix(candidates, after: word))
         }
         return completion
-    }
-
-    /// The 1-based line and column of byte `offset` in `text`.
-    private static func lineAndColumn(of offset: Int, in text: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        for index in 0..<offset where text[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
-        }
-        return (line, offset - lineStart)
     }
 
     /// Where a word stands in its command.
@@ -246,7 +234,7 @@ private struct TypedWord {
                 guard case .word(let parsed) = first.kind else { return nil }
                 word = parsed
             } else {
-                word = Word(pieces: [], column: 0)
+                word = Word(pieces: [], range: 0..<0)
             }
         } catch {
             return nil

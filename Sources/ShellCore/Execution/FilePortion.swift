@@ -40,7 +40,7 @@ public struct FilePortion: Sendable {
         let text = arguments.value(choice) ?? "10"
         let marked = text.first == sign
         guard let count = count(text.dropFirst(marked || text.hasPrefix("+") || text.hasPrefix("-") ? 1 : 0)) else {
-            throw UsageError("invalid number of \(unit == .bytes ? "bytes" : "lines"): \(Quoting.always(text))")
+            throw .invalid("invalid number of \(unit == .bytes ? "bytes" : "lines"): \(Quoting.always(text))")
         }
         return FilePortion(unit: unit, part: marked ? signed(count) : plain(count))
     }

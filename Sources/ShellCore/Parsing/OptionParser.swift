@@ -37,12 +37,23 @@ public struct OptionSpec: Sendable, Hashable {
     }
 }
 
-/// Why a command line was rejected; the command name goes before it, `Try 'help CMD'` after.
-public struct UsageError: Error, Sendable, Hashable {
-    /// The message (`invalid option -- 'z'`).
-    public var message: String
-    /// A message from text.
-    public init(_ message: String) { self.message = message }
+/// Why a command line was rejected, as data; Diagnostics words it, the shell puts the command
+/// name before it and `Try 'help CMD'` after.
+public enum UsageError: Error, Sendable, Hashable {
+    /// A letter no option of the command has (`-z`).
+    case invalidOption(UInt8)
+    /// A long option no option of the command has, as typed (`--foo`, `--foo=1`).
+    case unrecognizedOption(String)
+    /// A long option's prefix that several options share: as typed, and their long names.
+    case ambiguousOption(String, candidates: [String])
+    /// An option that needs a value got none: its letter, as typed (`-L`).
+    case missingShortValue(Character)
+    /// An option that needs a value got none: its long name (`--max-depth`).
+    case missingLongValue(String)
+    /// A flag given a value (`--all=yes`): its long name.
+    case unexpectedValue(String)
+    /// A command's own objection to its arguments, in the words at the bottom of its file.
+    case invalid(String)
 }
 
 /// A command line split into options (in order) and operands, GNU style.
@@ -95,7 +106,7 @@ public enum OptionParser {
                 let spec = try longOption(name, specs: specs, spelled: argument.text)
                 switch spec.value {
                 case .none:
-                    if inlineValue != nil { throw UsageError("option '--\(spec.long!)' doesn't allow an argument") }
+                    if inlineValue != nil { throw .unexpectedValue(spec.long!) }
                     result.options.append((spec.key, nil))
                 case .optional:
                     result.options.append((spec.key, inlineValue))
@@ -106,7 +117,7 @@ public enum OptionParser {
                         result.options.append((spec.key, arguments[index].bytes))
                         index += 1
                     } else {
-                        throw UsageError("option '--\(spec.long!)' requires an argument")
+                        throw .missingLongValue(spec.long!)
                     }
                 }
                 continue
@@ -117,7 +128,7 @@ public enum OptionParser {
                 position += 1
                 let letter = Character(Unicode.Scalar(byte))
                 guard byte < 0x80, let spec = specs.first(where: { $0.short == letter }) else {
-                    throw UsageError("invalid option -- '\(String(decoding: [byte], as: UTF8.self))'")
+                    throw .invalidOption(byte)
                 }
                 guard spec.value == .required else {
                     result.options.append((spec.key, nil))
@@ -129,7 +140,7 @@ public enum OptionParser {
                     result.options.append((spec.key, arguments[index].bytes))
                     index += 1
                 } else {
-                    throw UsageError("option requires an argument -- '\(letter)'")
+                    throw .missingShortValue(letter)
                 }
                 break
             }
@@ -142,9 +153,9 @@ public enum OptionParser {
         let candidates = specs.filter { $0.long?.hasPrefix(name) ?? false }
         if candidates.count == 1, !name.isEmpty { return candidates[0] }
         if candidates.count > 1, !name.isEmpty {
-            let list = candidates.map { "'--\($0.long!)'" }.joined(separator: " ")
-            throw UsageError("option '\(spelled.split(separator: "=").first ?? "")' is ambiguous; possibilities: \(list)")
+            let long = candidates.map { $0.long! }
+            throw .ambiguousOption(String(spelled.split(separator: "=").first ?? ""), candidates: long)
         }
-        throw UsageError("unrecognized option '\(spelled)'")
+        throw .unrecognizedOption(spelled)
     }
 }

@@ -62,9 +62,10 @@ import Testing
 
     @Test(arguments: errorRows)
     func rejects(_ row: ErrorRow) {
-        #expect(throws: UsageError(row.message)) {
+        let error = #expect(throws: UsageError.self) {
             try OptionParser.parse(row.arguments.map(Argument.init), specs: Self.specs)
         }
+        #expect(error.map(Diagnostics.render) == row.message)
     }
 
     @Test func globResultsAreNeverOptions() throws {
