@@ -7,6 +7,8 @@ public struct HelpCommand: ShellCommand {
     public static let summary = "List shelf's commands, or show how to use one."
     public static let synopsis = "[COMMAND | places]..."
     public static let options: [OptionSpec] = []
+    /// Its operands are commands.
+    public static let operandCompletion = OperandCompletion.commands
 
     public var operands: [Argument]
 

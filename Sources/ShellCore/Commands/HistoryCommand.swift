@@ -2,6 +2,8 @@
 public struct HistoryCommand: ShellCommand {
     public static let name = "history"
     public static let summary = "List the command lines run so far, numbered."
+    /// It takes no operands.
+    public static let operandCompletion = OperandCompletion.nothing
     public static let synopsis = ""
     public static let options: [OptionSpec] = []
 

@@ -4,6 +4,8 @@ import PathModel
 public struct PwdCommand: ShellCommand {
     public static let name = "pwd"
     public static let summary = "Print the name of the current working directory."
+    /// It takes no operands.
+    public static let operandCompletion = OperandCompletion.nothing
     public static let synopsis = "[-L|-P]"
     public static let options = [
         OptionSpec("L", "logical", help: "print the directory as reached, with symlinks (default)"),

@@ -6,6 +6,8 @@ public struct RmdirCommand: ShellCommand {
     /// Refused in a read-only shell.
     public static let changesDisk = true
     public static let summary = "Remove the DIRECTORY(ies), if they are empty."
+    /// Its operands are directories.
+    public static let operandCompletion = OperandCompletion.directories
     public static let synopsis = "[-p] [-v] DIRECTORY..."
     public static let options = [
         OptionSpec("p", "parents", help: "remove DIRECTORY and its ancestors; 'rmdir -p a/b' is 'rmdir a/b a'"),

@@ -2,6 +2,8 @@
 public struct SetCommand: ShellCommand {
     public static let name = "set"
     public static let summary = "Stop scripts at the first failure (-e, the default) or keep going (+e); alone, list variables."
+    /// Its operands are -e and +e.
+    public static let operandCompletion = OperandCompletion.nothing
     public static let synopsis = "[-e | +e]"
     public static let options = [OptionSpec("e", help: "stop a script at the first failing command")]
 

@@ -39,7 +39,8 @@ public struct Completion: Sendable, Hashable {
 }
 
 /// Completes the word under the cursor: command names in first position, a command's options
-/// after `-`, otherwise paths relative to the shell's directory.
+/// after `-`, otherwise what the command says its operands are (paths relative to the shell's
+/// directory, directories only, command names, or nothing).
 ///
 /// Pure apart from listing one directory: it never changes the process or the line, so it runs
 /// without a terminal. The typed text of the word is kept as typed (`~/`, quotes, escapes) and
@@ -68,11 +69,20 @@ public enum Completer {
         case .commandName:
             candidates = commands(matching: word)
         case .argument(let name):
-            if word.quote == .none, word.value.first == 0x2D, let name, let type = Command.type(named: name) {
+            let type = name.flatMap(Command.type(named:))
+            if word.quote == .none, word.value.first == 0x2D, let type {
                 candidates = options(of: type, matching: word)
             } else {
-                let directoriesOnly = name == CdCommand.name || name == RmdirCommand.name
-                candidates = places(matching: word) + paths(matching: word, directoriesOnly: directoriesOnly, state: state)
+                // A redirection's target, or a word of an unknown command, is a file.
+                switch type?.operandCompletion ?? .files {
+                case .files, .directories:
+                    let directoriesOnly = type?.operandCompletion == .directories
+                    candidates = places(matching: word) + paths(matching: word, directoriesOnly: directoriesOnly, state: state)
+                case .commands:
+                    candidates = commands(matching: word)
+                case .nothing:
+                    candidates = []
+                }
             }
         }
         var completion = Completion(range: start..<cursor, candidates: candidates, commonPrefix: nil)

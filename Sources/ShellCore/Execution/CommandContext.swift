@@ -46,6 +46,18 @@ public final class CommandContext {
     public func resolve(_ argument: Argument) -> File { state.resolve(argument.file) }
 }
 
+/// What a command's operands complete to.
+public enum OperandCompletion: Sendable, Hashable {
+    /// Files and directories, and the named places (`@docs/`).
+    case files
+    /// Directories only (and the named places).
+    case directories
+    /// shelf's command names.
+    case commands
+    /// Nothing: the operands are not names (`exit 3`, `set -e`).
+    case nothing
+}
+
 /// A command of the shell: a struct of parsed options with one way to run.
 public protocol ShellCommand: Sendable {
     /// The name it is called by.
@@ -72,6 +84,9 @@ public protocol ShellCommand: Sendable {
     /// Whether running it may create, change or remove files (refused in a read-only shell).
     static var changesDisk: Bool { get }
 
+    /// What Tab offers for its operands.
+    static var operandCompletion: OperandCompletion { get }
+
     /// A line the shell prints after a usage error and before `Try 'help NAME'…`, given the
     /// arguments as typed; it may look at the disk (rm names a file that looks like an option).
     static func usageHint(for arguments: [Argument], in state: ShellState) -> String?
@@ -89,6 +104,9 @@ extension ShellCommand {
 
     /// Commands only read unless they say otherwise.
     public static var changesDisk: Bool { false }
+
+    /// Operands are files unless the command says otherwise.
+    public static var operandCompletion: OperandCompletion { .files }
 
     /// No hint unless the command gives one.
     public static func usageHint(for arguments: [Argument], in state: ShellState) -> String? { nil }
