@@ -5,11 +5,10 @@ public struct ExitCommand: ShellCommand {
     /// Its operand is a status.
     public static let operandCompletion = OperandCompletion.nothing
     public static let synopsis = "[N]"
-    public static let options: [OptionSpec] = []
 
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
+    public init(_ arguments: ParsedArguments<Never>) throws(UsageError) {
         operands = arguments.operands
     }
 

@@ -5,11 +5,10 @@ public struct HistoryCommand: ShellCommand {
     /// It takes no operands.
     public static let operandCompletion = OperandCompletion.nothing
     public static let synopsis = ""
-    public static let options: [OptionSpec] = []
 
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
+    public init(_ arguments: ParsedArguments<Never>) throws(UsageError) {
         operands = arguments.operands
         guard operands.isEmpty else { throw .invalid("too many arguments") }
     }

@@ -9,9 +9,15 @@ public struct RmdirCommand: ShellCommand {
     /// Its operands are directories.
     public static let operandCompletion = OperandCompletion.directories
     public static let synopsis = "[-p] [-v] DIRECTORY..."
-    public static let options = [
-        OptionSpec("p", "parents", help: "remove DIRECTORY and its ancestors; 'rmdir -p a/b' is 'rmdir a/b a'"),
-        OptionSpec("v", "verbose", help: "print a message for each directory removed"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case parents, verbose
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            "p", "parents", key: .parents,
+            help: "remove DIRECTORY and its ancestors; 'rmdir -p a/b' is 'rmdir a/b a'"),
+        OptionSpec("v", "verbose", key: .verbose, help: "print a message for each directory removed"),
     ]
 
     /// Also remove each named ancestor.
@@ -20,9 +26,9 @@ public struct RmdirCommand: ShellCommand {
     public var verbose: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        parents = arguments.has("parents")
-        verbose = arguments.has("verbose")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        parents = arguments.has(.parents)
+        verbose = arguments.has(.verbose)
         operands = arguments.operands
     }
 

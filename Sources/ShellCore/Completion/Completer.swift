@@ -135,7 +135,7 @@ public enum Completer {
         .Candidate]
     {
         var spelled: [[UInt8]] = []
-        let specs = type.options + [OptionSpec(nil, "help", help: "")]
+        let specs = type.optionForms + [OptionForm.help]
         if word.value.count < 2 || word.value[1] != 0x2D {
             spelled += specs.compactMap { $0.short.map { Array("-\($0)".utf8) } }
         }

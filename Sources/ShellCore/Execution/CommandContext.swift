@@ -62,8 +62,10 @@ public enum OperandCompletion: Sendable, Hashable {
 public protocol ShellCommand: Sendable {
     /// The name it is called by.
     static var name: String { get }
+    /// The keys of its options, which its parsed arguments are read by (`Never` for none).
+    associatedtype Option: Hashable & Sendable = Never
     /// The options it accepts.
-    static var options: [OptionSpec] { get }
+    static var options: [OptionSpec<Option>] { get }
     /// One line on what it does.
     static var summary: String { get }
     /// The synopsis after the name (`[-a] [PATH...]`).
@@ -71,7 +73,7 @@ public protocol ShellCommand: Sendable {
 
     /// Builds the command from parsed options and operands, without touching the disk.
     /// - Throws: `UsageError` for a combination it does not accept.
-    init(_ arguments: ParsedArguments) throws(UsageError)
+    init(_ arguments: ParsedArguments<Option>) throws(UsageError)
 
     /// Builds the command from its arguments as typed (the name excluded); most commands read
     /// them with their option table, a few (`echo`, `cd -`, `set +e`) their own way.
@@ -114,6 +116,14 @@ extension ShellCommand {
     /// Parses `arguments` with the command's option table, then builds it.
     /// - Throws: `UsageError` with GNU's wording.
     public static func parse(_ arguments: [Argument]) throws(UsageError) -> Self {
-        try Self(OptionParser.parse(arguments, specs: options + [OptionSpec(nil, "help", help: "show help")]))
+        try Self(OptionParser.parse(arguments, specs: options, acceptsHelp: true))
     }
+
+    /// How its options are written and described, for help and Tab.
+    public static var optionForms: [OptionForm] { options.map(\.form) }
+}
+
+extension ShellCommand where Option == Never {
+    /// A command without options has none to list.
+    public static var options: [OptionSpec<Never>] { [] }
 }
