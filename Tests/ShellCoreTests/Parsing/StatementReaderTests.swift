@@ -80,4 +80,17 @@ import Testing
         #expect(!reader.isWaiting)
         #expect(reader.add(Array("ls\n".utf8))?.firstLine == 3)
     }
+
+    @Test func theShellRunsWhatWasParsedWithoutParsingAgain() throws {
+        // Statements parsed from one text, handed over with another: the shell runs the parsed
+        // ones, so it never reads the source a second time.
+        let statements = try Parser.parse(Array("echo parsed\n".utf8))
+        let handed = ParsedSource(Array("echo again\n".utf8), firstLine: 1, statements: .success(statements))
+        let shell = TestShell(interactive: false)
+        let stdout = OutputStream(capturingAsTerminal: false)
+        let stderr = OutputStream(capturingAsTerminal: false)
+        let outcome = Shell(state: shell.state, stdout: stdout, stderr: stderr).run(handed, origin: "test")
+        #expect(outcome == .finished(.success))
+        #expect(String(decoding: stdout.contents, as: UTF8.self) == "parsed\n")
+    }
 }
