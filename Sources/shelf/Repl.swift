@@ -14,13 +14,13 @@ struct Repl {
     /// Runs until `exit` or Ctrl-D; returns the status to exit with.
     func run() -> ExitStatus {
         let state = shell.state
-        var pending: [UInt8] = []
+        var reader = StatementReader()
         var directoryProblem: File?
         while true {
             if let status = LineEditor.terminationStatus { return status }
             LineEditor.clearInterrupt()
             state.terminalWidth = LineEditor.terminalWidth
-            if pending.isEmpty {
+            if !reader.isWaiting {
                 // Readline and anything else that looks at the process follow the shell's cwd.
                 do {
                     try state.cwd.makeCurrentDirectory()
@@ -33,36 +33,33 @@ struct Repl {
                     directoryProblem = state.cwd
                 }
             }
-            let input = editor.readLine(prompt: pending.isEmpty ? prompt.primary(state) : prompt.continuation)
+            let shown = reader.isWaiting ? prompt.continuation : prompt.primary(state)
+            let input = editor.readLine(prompt: shown)
             let line: [UInt8]
             switch input {
             case .endOfInput:
                 shell.stdout.line()
                 shell.stdout.flush()
-                guard !pending.isEmpty else { return .success }
+                guard let unfinished = reader.finish() else { return .success }
                 // The input ended inside a quote or after && : report it as the syntax error it is.
-                _ = shell.run(pending, origin: "shelf")
+                _ = shell.run(unfinished, origin: "shelf")
                 shell.stderr.flush()
                 return .usage
             case .interrupted:
-                pending = []
+                reader.discard()
                 state.lastStatus = .interrupted
                 continue
             case .line(let text):
                 line = text
             }
-            let source = pending.isEmpty ? line : pending + [0x0A] + line
-            if Parser.needsMoreInput(source) {
-                pending = source
-                continue
-            }
-            pending = []
+            guard let parsed = reader.add(line + [0x0A]) else { continue }
+            let source = Array(parsed.source.dropLast())
             guard source.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             if editor.remember(source) {
                 state.history.append(source)
                 if state.history.count > LineEditor.historyLimit { state.history.removeFirst() }
             }
-            let outcome = shell.run(source + [0x0A], origin: "shelf")
+            let outcome = shell.run(parsed, origin: "shelf")
             if LineEditor.isInterrupted {
                 // The terminal echoed ^C where the output stopped; the prompt starts a new line.
                 shell.stdout.line()

@@ -4,10 +4,17 @@ public struct BasenameCommand: ShellCommand {
     public static let name = "basename"
     public static let summary = "Print NAME with any leading directory components removed, and a trailing SUFFIX if given."
     public static let synopsis = "NAME [SUFFIX] | -a [-s SUFFIX] [-z] NAME..."
-    public static let options = [
-        OptionSpec("a", "multiple", help: "support multiple arguments and treat each as a NAME"),
-        OptionSpec("s", "suffix", value: .required, valueName: "SUFFIX", help: "remove a trailing SUFFIX; implies -a"),
-        OptionSpec("z", "zero", help: "end each output line with NUL, not newline"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case multiple, suffix, zero
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            "a", "multiple", key: .multiple, help: "support multiple arguments and treat each as a NAME"),
+        OptionSpec(
+            "s", "suffix", value: .required, valueName: "SUFFIX", key: .suffix,
+            help: "remove a trailing SUFFIX; implies -a"),
+        OptionSpec("z", "zero", key: .zero, help: "end each output line with NUL, not newline"),
     ]
 
     /// The names to strip.
@@ -21,14 +28,14 @@ public struct BasenameCommand: ShellCommand {
         set { names = newValue }
     }
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        zeroTerminated = arguments.has("zero")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        zeroTerminated = arguments.has(.zero)
         var names = arguments.operands
-        guard !names.isEmpty else { throw UsageError(Messages.missingOperand) }
-        if let suffix = arguments.bytes("suffix") {
+        guard !names.isEmpty else { throw .invalid(Messages.missingOperand) }
+        if let suffix = arguments.bytes(.suffix) {
             self.suffix = suffix
-        } else if !arguments.has("multiple") {
-            guard names.count <= 2 else { throw UsageError(Messages.extraOperand(names[2].bytes)) }
+        } else if !arguments.has(.multiple) {
+            guard names.count <= 2 else { throw .invalid(Messages.extraOperand(names[2].bytes)) }
             if names.count == 2 { suffix = names.removeLast().bytes }
         }
         self.names = names

@@ -5,10 +5,17 @@ public struct CatCommand: ShellCommand {
     public static let name = "cat"
     public static let summary = "Concatenate FILE(s) to standard output; with no FILE, or when FILE is -, read standard input."
     public static let synopsis = "[-n] [-b] [-A] [FILE]..."
-    public static let options = [
-        OptionSpec("A", "show-all", help: "show tabs as ^I, line ends as $, other control bytes as ^X and M-"),
-        OptionSpec("b", "number-nonblank", help: "number nonempty output lines, overrides -n"),
-        OptionSpec("n", "number", help: "number all output lines"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case showAll, numberNonblank, number
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            "A", "show-all", key: .showAll,
+            help: "show tabs as ^I, line ends as $, other control bytes as ^X and M-"),
+        OptionSpec(
+            "b", "number-nonblank", key: .numberNonblank, help: "number nonempty output lines, overrides -n"),
+        OptionSpec("n", "number", key: .number, help: "number all output lines"),
     ]
 
     /// Number lines: all of them, or only non-blank ones.
@@ -20,9 +27,9 @@ public struct CatCommand: ShellCommand {
     public var showAll: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        numbering = arguments.has("number-nonblank") ? .nonBlank : arguments.has("number") ? .all : .none
-        showAll = arguments.has("show-all")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        numbering = arguments.has(.numberNonblank) ? .nonBlank : arguments.has(.number) ? .all : .none
+        showAll = arguments.has(.showAll)
         operands = arguments.operands
     }
 

@@ -5,11 +5,12 @@ public struct CdCommand: ShellCommand {
     public static let name = "cd"
     public static let summary = "Change the shell's current directory (to $HOME without DIR; to the previous one with -)."
     public static let synopsis = "[DIR | -]"
-    public static let options: [OptionSpec] = []
+    /// Its operand is a directory.
+    public static let operandCompletion = OperandCompletion.directories
 
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
+    public init(_ arguments: ParsedArguments<Never>) throws(UsageError) {
         operands = arguments.operands
     }
 

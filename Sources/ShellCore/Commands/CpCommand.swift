@@ -7,18 +7,27 @@ public struct CpCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Copy SOURCE to DEST, or several SOURCEs into the directory DEST."
     public static let synopsis = "[-rfinpuv] SOURCE... DEST"
-    public static let options = [
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case force, interactive, noClobber, preserve, recursive, update, verbose
+    }
+    public static let options: [OptionSpec<Option>] = [
         OptionSpec(
-            "f", "force", help: "if an existing destination file cannot be opened, remove it and try again"),
-        OptionSpec("i", "interactive", help: "prompt before overwrite (overrides a previous -n option)"),
+            "f", "force", key: .force,
+            help: "if an existing destination file cannot be opened, remove it and try again"),
         OptionSpec(
-            "n", "no-clobber", help: "do not overwrite an existing file (overrides a previous -i option)"),
-        OptionSpec("p", nil, key: "preserve", help: "preserve mode, ownership and timestamps"),
-        OptionSpec("R", nil, key: "recursive", help: "copy directories recursively"),
-        OptionSpec("r", "recursive", help: "copy directories recursively"),
+            "i", "interactive", key: .interactive,
+            help: "prompt before overwrite (overrides a previous -n option)"),
         OptionSpec(
-            "u", "update", help: "copy only when SOURCE is newer than the destination, or it is missing"),
-        OptionSpec("v", "verbose", help: "explain what is being done"),
+            "n", "no-clobber", key: .noClobber,
+            help: "do not overwrite an existing file (overrides a previous -i option)"),
+        OptionSpec("p", nil, key: .preserve, help: "preserve mode, ownership and timestamps"),
+        OptionSpec("R", nil, key: .recursive, help: "copy directories recursively"),
+        OptionSpec("r", "recursive", key: .recursive, help: "copy directories recursively"),
+        OptionSpec(
+            "u", "update", key: .update,
+            help: "copy only when SOURCE is newer than the destination, or it is missing"),
+        OptionSpec("v", "verbose", key: .verbose, help: "explain what is being done"),
     ]
 
     /// What happens to an existing destination file.
@@ -45,17 +54,17 @@ public struct CpCommand: ShellCommand {
     public var verbose: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        recursive = arguments.has("recursive")
-        force = arguments.has("force")
-        switch arguments.last(of: ["interactive", "no-clobber"]) {
-        case "interactive": clobber = .ask
-        case "no-clobber": clobber = .keep
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        recursive = arguments.has(.recursive)
+        force = arguments.has(.force)
+        switch arguments.last(of: [.interactive, .noClobber]) {
+        case .interactive: clobber = .ask
+        case .noClobber: clobber = .keep
         default: clobber = .replace
         }
-        preserve = arguments.has("preserve")
-        update = arguments.has("update")
-        verbose = arguments.has("verbose")
+        preserve = arguments.has(.preserve)
+        update = arguments.has(.update)
+        verbose = arguments.has(.verbose)
         operands = arguments.operands
     }
 

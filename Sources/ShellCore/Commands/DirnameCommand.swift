@@ -5,18 +5,22 @@ public struct DirnameCommand: ShellCommand {
     public static let summary =
         "Print each NAME with its last component and trailing slashes removed; '.' when NAME has no slash."
     public static let synopsis = "[-z] NAME..."
-    public static let options = [
-        OptionSpec("z", "zero", help: "end each output line with NUL, not newline")
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case zero
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec("z", "zero", key: .zero, help: "end each output line with NUL, not newline")
     ]
 
     /// End each name with NUL.
     public var zeroTerminated: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        zeroTerminated = arguments.has("zero")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        zeroTerminated = arguments.has(.zero)
         operands = arguments.operands
-        guard !operands.isEmpty else { throw UsageError(Messages.missingOperand) }
+        guard !operands.isEmpty else { throw .invalid(Messages.missingOperand) }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

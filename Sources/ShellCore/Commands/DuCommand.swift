@@ -9,16 +9,26 @@ public struct DuCommand: ShellCommand {
     public static let name = "du"
     public static let summary = "Summarize the disk usage of each PATH (. by default), recursively for directories."
     public static let synopsis = "[-a] [-c] [-h] [-s] [-d N] [--apparent-size] [--json] [PATH]..."
-    public static let options = [
-        OptionSpec("a", "all", help: "write counts for all files, not just directories"),
-        OptionSpec(nil, "apparent-size", help: "print apparent sizes (bytes in the file) rather than disk usage"),
-        OptionSpec("c", "total", help: "produce a grand total"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case all, apparentSize, total, maxDepth, humanReadable, json, summarize
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec("a", "all", key: .all, help: "write counts for all files, not just directories"),
         OptionSpec(
-            "d", "max-depth", value: .required, valueName: "N",
+            nil, "apparent-size", key: .apparentSize,
+            help: "print apparent sizes (bytes in the file) rather than disk usage"),
+        OptionSpec("c", "total", key: .total, help: "produce a grand total"),
+        OptionSpec(
+            "d", "max-depth", value: .required, valueName: "N", key: .maxDepth,
             help: "print the total for a directory only if it is N or fewer levels below the PATH"),
-        OptionSpec("h", "human-readable", help: "print sizes in human readable format (e.g., 1K 234M 2G)"),
-        OptionSpec(nil, "json", help: "write a JSON array of file records with disk_usage (see docs/json.md)"),
-        OptionSpec("s", "summarize", help: "display only a total for each argument"),
+        OptionSpec(
+            "h", "human-readable", key: .humanReadable,
+            help: "print sizes in human readable format (e.g., 1K 234M 2G)"),
+        OptionSpec(
+            nil, "json", key: .json,
+            help: "write a JSON array of file records with disk_usage (see docs/json.md)"),
+        OptionSpec("s", "summarize", key: .summarize, help: "display only a total for each argument"),
     ]
 
     /// Print files too, not only directories.
@@ -35,21 +45,21 @@ public struct DuCommand: ShellCommand {
     public var json: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        all = arguments.has("all")
-        apparentSize = arguments.has("apparent-size")
-        grandTotal = arguments.has("total")
-        humanReadable = arguments.has("human-readable")
-        json = arguments.has("json")
-        if let text = arguments.value("max-depth") {
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        all = arguments.has(.all)
+        apparentSize = arguments.has(.apparentSize)
+        grandTotal = arguments.has(.total)
+        humanReadable = arguments.has(.humanReadable)
+        json = arguments.has(.json)
+        if let text = arguments.value(.maxDepth) {
             guard let depth = Int(text), depth >= 0, text.allSatisfy(\.isASCII) else {
-                throw UsageError(Messages.invalidDepth(text))
+                throw .invalid(Messages.invalidDepth(text))
             }
             maxDepth = depth
         }
-        if arguments.has("summarize") {
-            if let maxDepth, maxDepth != 0 { throw UsageError(Messages.summarizeWithDepth(maxDepth)) }
-            if all { throw UsageError(Messages.summarizeWithAll) }
+        if arguments.has(.summarize) {
+            if let maxDepth, maxDepth != 0 { throw .invalid(Messages.summarizeWithDepth(maxDepth)) }
+            if all { throw .invalid(Messages.summarizeWithAll) }
             maxDepth = 0
         }
         operands = arguments.operands

@@ -3,7 +3,13 @@ public struct EchoCommand: ShellCommand {
     public static let name = "echo"
     public static let summary = "Print the words, separated by spaces, and a newline."
     public static let synopsis = "[-n] [WORD]..."
-    public static let options = [OptionSpec("n", help: "do not print the trailing newline")]
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case noNewline
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec("n", key: .noNewline, help: "do not print the trailing newline")
+    ]
     /// `echo --help` prints `--help`, as in bash.
     public static let takesHelpOption = false
 
@@ -11,8 +17,8 @@ public struct EchoCommand: ShellCommand {
     public var omitNewline: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        omitNewline = arguments.has("n")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        omitNewline = arguments.has(.noNewline)
         operands = arguments.operands
     }
 
@@ -26,7 +32,7 @@ public struct EchoCommand: ShellCommand {
             omit = true
             rest = rest.dropFirst()
         }
-        return try EchoCommand(ParsedArguments(options: omit ? [("n", nil)] : [], operands: Array(rest)))
+        return try EchoCommand(ParsedArguments(options: omit ? [(.noNewline, nil)] : [], operands: Array(rest)))
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

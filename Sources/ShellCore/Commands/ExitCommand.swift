@@ -2,12 +2,13 @@
 public struct ExitCommand: ShellCommand {
     public static let name = "exit"
     public static let summary = "Leave the shell with status N, or with the last command's status."
+    /// Its operand is a status.
+    public static let operandCompletion = OperandCompletion.nothing
     public static let synopsis = "[N]"
-    public static let options: [OptionSpec] = []
 
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
+    public init(_ arguments: ParsedArguments<Never>) throws(UsageError) {
         operands = arguments.operands
     }
 

@@ -12,7 +12,6 @@ public struct FindCommand: ShellCommand {
         "[PATH...] [--json] [-maxdepth N] [-mindepth N] [-name GLOB] [-iname GLOB] [-type f|d|l|p|s|b|c] "
         + "[-newer FILE] [-size [+-]N[cwbkMG]] [-empty] [! EXPR] [EXPR -o EXPR] [( EXPR )] [-print] [-print0]"
     /// The expression has its own grammar (single-dash words), parsed by `FindExpression`.
-    public static let options: [OptionSpec] = []
 
     /// The starting points.
     public var operands: [Argument]
@@ -25,7 +24,7 @@ public struct FindCommand: ShellCommand {
     /// Write a JSON array of file records (`--json`).
     public var json: Bool
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
+    public init(_ arguments: ParsedArguments<Never>) throws(UsageError) {
         var words = arguments.operands[...]
         operands = []
         while let first = words.first, !FindExpression.startsExpression(first.bytes) {
@@ -43,9 +42,7 @@ public struct FindCommand: ShellCommand {
 
     /// Takes every argument as it is: paths first, then the expression.
     public static func parse(_ arguments: [Argument]) throws(UsageError) -> FindCommand {
-        var parsed = ParsedArguments()
-        parsed.operands = arguments
-        return try FindCommand(parsed)
+        try FindCommand(ParsedArguments(operands: arguments))
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

@@ -4,15 +4,17 @@ public struct HeadCommand: ShellCommand {
     public static let summary =
         "Print the first 10 lines of each FILE; with no FILE, or when FILE is -, read standard input."
     public static let synopsis = "[-n [-]N | -c [-]N] [-q | -v] [FILE]..."
-    public static let options = [
+    /// The keys its options are read back by, which head and tail share.
+    public typealias Option = FilePortion.Option
+    public static let options: [OptionSpec<Option>] = [
         OptionSpec(
             "c", "bytes", value: .required, valueName: "[-]N",
-            help: "print the first N bytes; with a leading '-', all but the last N bytes"),
+            key: .bytes, help: "print the first N bytes; with a leading '-', all but the last N bytes"),
         OptionSpec(
             "n", "lines", value: .required, valueName: "[-]N",
-            help: "print the first N lines; with a leading '-', all but the last N lines"),
-        OptionSpec("q", "quiet", help: "never print headers giving file names"),
-        OptionSpec("v", "verbose", help: "always print headers giving file names"),
+            key: .lines, help: "print the first N lines; with a leading '-', all but the last N lines"),
+        OptionSpec("q", "quiet", key: .quiet, help: "never print headers giving file names"),
+        OptionSpec("v", "verbose", key: .verbose, help: "always print headers giving file names"),
     ]
 
     /// What to write of each input.
@@ -23,7 +25,7 @@ public struct HeadCommand: ShellCommand {
     public var verbose: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         portion = try FilePortion.parse(arguments, sign: "-", signed: { .allButLast($0) }, plain: { .first($0) })
         (quiet, verbose) = FilePortion.headers(arguments)
         operands = arguments.operands

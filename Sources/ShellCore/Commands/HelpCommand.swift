@@ -6,11 +6,12 @@ public struct HelpCommand: ShellCommand {
     public static let name = "help"
     public static let summary = "List shelf's commands, or show how to use one."
     public static let synopsis = "[COMMAND | places]..."
-    public static let options: [OptionSpec] = []
+    /// Its operands are commands.
+    public static let operandCompletion = OperandCompletion.commands
 
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
+    public init(_ arguments: ParsedArguments<Never>) throws(UsageError) {
         operands = arguments.operands
     }
 

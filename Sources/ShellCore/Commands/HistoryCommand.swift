@@ -2,14 +2,15 @@
 public struct HistoryCommand: ShellCommand {
     public static let name = "history"
     public static let summary = "List the command lines run so far, numbered."
+    /// It takes no operands.
+    public static let operandCompletion = OperandCompletion.nothing
     public static let synopsis = ""
-    public static let options: [OptionSpec] = []
 
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
+    public init(_ arguments: ParsedArguments<Never>) throws(UsageError) {
         operands = arguments.operands
-        guard operands.isEmpty else { throw UsageError("too many arguments") }
+        guard operands.isEmpty else { throw .invalid("too many arguments") }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

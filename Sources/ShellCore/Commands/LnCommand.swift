@@ -11,13 +11,17 @@ public struct LnCommand: ShellCommand {
     public static let summary =
         "Make a link to TARGET named LINK, or links in DIRECTORY, or in the current directory; hard links by default."
     public static let synopsis = "[-s] [-f] [-n] [-v] TARGET [LINK] | TARGET... DIRECTORY"
-    public static let options = [
-        OptionSpec("f", "force", help: "replace existing destination files (in one step)"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case force, noDereference, symbolic, verbose
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec("f", "force", key: .force, help: "replace existing destination files (in one step)"),
         OptionSpec(
             "n", "no-dereference",
-            help: "treat LINK as a normal file if it is a symbolic link to a directory"),
-        OptionSpec("s", "symbolic", help: "make symbolic links instead of hard links"),
-        OptionSpec("v", "verbose", help: "print the name of each linked file"),
+            key: .noDereference, help: "treat LINK as a normal file if it is a symbolic link to a directory"),
+        OptionSpec("s", "symbolic", key: .symbolic, help: "make symbolic links instead of hard links"),
+        OptionSpec("v", "verbose", key: .verbose, help: "print the name of each linked file"),
     ]
 
     /// Replace existing destinations.
@@ -30,13 +34,13 @@ public struct LnCommand: ShellCommand {
     public var verbose: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        force = arguments.has("force")
-        noDereference = arguments.has("no-dereference")
-        symbolic = arguments.has("symbolic")
-        verbose = arguments.has("verbose")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        force = arguments.has(.force)
+        noDereference = arguments.has(.noDereference)
+        symbolic = arguments.has(.symbolic)
+        verbose = arguments.has(.verbose)
         operands = arguments.operands
-        guard !operands.isEmpty else { throw UsageError(Messages.missingOperand) }
+        guard !operands.isEmpty else { throw .invalid(Messages.missingOperand) }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

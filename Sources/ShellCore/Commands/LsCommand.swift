@@ -6,28 +6,35 @@ public struct LsCommand: ShellCommand {
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
     public static let synopsis = "[-aAdFhlrRSt1C] [-w COLS] [--color[=WHEN]] [--json] [FILE]..."
-    public static let options = [
-        OptionSpec("a", "all", help: "do not ignore entries starting with ."),
-        OptionSpec("A", "almost-all", help: "do not list implied . and .."),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
+            sortBySize, sortByTime, width, onePerLine, json
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
+        OptionSpec("A", "almost-all", key: .almostAll, help: "do not list implied . and .."),
         OptionSpec(
             nil, "color", value: .optional, valueName: "WHEN",
-            help: "color the names: 'always' (when WHEN is omitted), 'auto' or 'never'"),
-        OptionSpec("C", help: "list entries by columns"),
-        OptionSpec("d", "directory", help: "list directories themselves, not their contents"),
+            key: .color, help: "color the names: 'always' (when WHEN is omitted), 'auto' or 'never'"),
+        OptionSpec("C", key: .columns, help: "list entries by columns"),
+        OptionSpec(
+            "d", "directory", key: .directory, help: "list directories themselves, not their contents"),
         OptionSpec(
             "F", "classify", value: .optional, valueName: "WHEN",
-            help: "append an indicator (one of */=@|) to entries; WHEN as for --color"),
-        OptionSpec("h", "human-readable", help: "with -l, print sizes like 1K 234M 2G"),
-        OptionSpec("l", help: "use a long listing format"),
-        OptionSpec("r", "reverse", help: "reverse order while sorting"),
-        OptionSpec("R", "recursive", help: "list subdirectories recursively"),
-        OptionSpec("S", help: "sort by file size, largest first"),
-        OptionSpec("t", help: "sort by modification time, newest first"),
+            key: .classify, help: "append an indicator (one of */=@|) to entries; WHEN as for --color"),
+        OptionSpec("h", "human-readable", key: .humanReadable, help: "with -l, print sizes like 1K 234M 2G"),
+        OptionSpec("l", key: .long, help: "use a long listing format"),
+        OptionSpec("r", "reverse", key: .reverse, help: "reverse order while sorting"),
+        OptionSpec("R", "recursive", key: .recursive, help: "list subdirectories recursively"),
+        OptionSpec("S", key: .sortBySize, help: "sort by file size, largest first"),
+        OptionSpec("t", key: .sortByTime, help: "sort by modification time, newest first"),
         OptionSpec(
             "w", "width", value: .required, valueName: "COLS",
-            help: "set output width to COLS; 0 means no limit"),
-        OptionSpec("1", help: "list one file per line"),
-        OptionSpec(nil, "json", help: "write a JSON array of file records instead (see docs/json.md)"),
+            key: .width, help: "set output width to COLS; 0 means no limit"),
+        OptionSpec("1", key: .onePerLine, help: "list one file per line"),
+        OptionSpec(
+            nil, "json", key: .json, help: "write a JSON array of file records instead (see docs/json.md)"),
     ]
 
     /// The layout of a listing.
@@ -91,34 +98,34 @@ public struct LsCommand: ShellCommand {
     public var json: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        switch arguments.last(of: ["l", "1", "C"]) {
-        case "l": format = .long
-        case "1": format = .onePerLine
-        case "C": format = .columns
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        switch arguments.last(of: [.long, .onePerLine, .columns]) {
+        case .long: format = .long
+        case .onePerLine: format = .onePerLine
+        case .columns: format = .columns
         default: format = nil
         }
-        switch arguments.last(of: ["all", "almost-all"]) {
-        case "all": hidden = .all
-        case "almost-all": hidden = .almostAll
+        switch arguments.last(of: [.all, .almostAll]) {
+        case .all: hidden = .all
+        case .almostAll: hidden = .almostAll
         default: hidden = .skipped
         }
-        switch arguments.last(of: ["t", "S"]) {
-        case "t": sort = .time
-        case "S": sort = .size
+        switch arguments.last(of: [.sortByTime, .sortBySize]) {
+        case .sortByTime: sort = .time
+        case .sortBySize: sort = .size
         default: sort = .name
         }
-        reverse = arguments.has("reverse")
-        humanSizes = arguments.has("human-readable")
-        recursive = arguments.has("recursive")
-        directoriesThemselves = arguments.has("directory")
-        json = arguments.has("json")
+        reverse = arguments.has(.reverse)
+        humanSizes = arguments.has(.humanReadable)
+        recursive = arguments.has(.recursive)
+        directoriesThemselves = arguments.has(.directory)
+        json = arguments.has(.json)
         classify =
-            arguments.has("classify")
-            ? try Self.when(arguments.value("classify"), option: "--classify") : .never
-        color = arguments.has("color") ? try Self.when(arguments.value("color"), option: "--color") : .never
-        if let text = arguments.value("width") {
-            guard let value = Int(text), value >= 0 else { throw UsageError(Messages.invalidWidth(text)) }
+            arguments.has(.classify)
+            ? try Self.when(arguments.value(.classify), option: "--classify") : .never
+        color = arguments.has(.color) ? try Self.when(arguments.value(.color), option: "--color") : .never
+        if let text = arguments.value(.width) {
+            guard let value = Int(text), value >= 0 else { throw .invalid(Messages.invalidWidth(text)) }
             width = value
         }
         operands = arguments.operands
@@ -133,9 +140,9 @@ public struct LsCommand: ShellCommand {
         ]
         if let exact = words.first(where: { $0.0 == value }) { return exact.1 }
         let matches = value.isEmpty ? [] : words.filter { $0.0.hasPrefix(value) }
-        guard let first = matches.first else { throw UsageError(Messages.invalidWhen(value, option: option)) }
+        guard let first = matches.first else { throw .invalid(Messages.invalidWhen(value, option: option)) }
         guard matches.allSatisfy({ $0.1 == first.1 }) else {
-            throw UsageError(Messages.ambiguousWhen(value, option: option))
+            throw .invalid(Messages.ambiguousWhen(value, option: option))
         }
         return first.1
     }

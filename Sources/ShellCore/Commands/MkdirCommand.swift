@@ -7,10 +7,17 @@ public struct MkdirCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Create the DIRECTORY(ies), if they do not already exist."
     public static let synopsis = "[-p] [-v] [-m MODE] DIRECTORY..."
-    public static let options = [
-        OptionSpec("m", "mode", value: .required, valueName: "MODE", help: "set file mode (octal, as in chmod), not a=rwx - umask"),
-        OptionSpec("p", "parents", help: "no error if existing, make parent directories as needed"),
-        OptionSpec("v", "verbose", help: "print a message for each created directory"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case mode, parents, verbose
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            "m", "mode", value: .required, valueName: "MODE", key: .mode,
+            help: "set file mode (octal, as in chmod), not a=rwx - umask"),
+        OptionSpec(
+            "p", "parents", key: .parents, help: "no error if existing, make parent directories as needed"),
+        OptionSpec("v", "verbose", key: .verbose, help: "print a message for each created directory"),
     ]
 
     /// Create missing parents and accept existing directories.
@@ -21,11 +28,11 @@ public struct MkdirCommand: ShellCommand {
     public var mode: UInt32?
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        parents = arguments.has("parents")
-        verbose = arguments.has("verbose")
-        if let text = arguments.value("mode") {
-            guard let value = UInt32(text, radix: 8), value <= 0o7777 else { throw UsageError("invalid mode '\(text)'") }
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        parents = arguments.has(.parents)
+        verbose = arguments.has(.verbose)
+        if let text = arguments.value(.mode) {
+            guard let value = UInt32(text, radix: 8), value <= 0o7777 else { throw .invalid("invalid mode '\(text)'") }
             mode = value
         }
         operands = arguments.operands

@@ -7,11 +7,15 @@ public struct MvCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Rename SOURCE to DEST, or move several SOURCEs into the directory DEST."
     public static let synopsis = "[-finv] SOURCE... DEST"
-    public static let options = [
-        OptionSpec("f", "force", help: "do not prompt before overwriting"),
-        OptionSpec("i", "interactive", help: "prompt before overwrite"),
-        OptionSpec("n", "no-clobber", help: "do not overwrite an existing file"),
-        OptionSpec("v", "verbose", help: "explain what is being done"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case force, interactive, noClobber, verbose
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec("f", "force", key: .force, help: "do not prompt before overwriting"),
+        OptionSpec("i", "interactive", key: .interactive, help: "prompt before overwrite"),
+        OptionSpec("n", "no-clobber", key: .noClobber, help: "do not overwrite an existing file"),
+        OptionSpec("v", "verbose", key: .verbose, help: "explain what is being done"),
     ]
 
     /// Move onto an existing destination: replace it, ask, or keep it; the last of -f, -i, -n wins.
@@ -20,13 +24,13 @@ public struct MvCommand: ShellCommand {
     public var verbose: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        switch arguments.last(of: ["force", "interactive", "no-clobber"]) {
-        case "interactive": clobber = .ask
-        case "no-clobber": clobber = .keep
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        switch arguments.last(of: [.force, .interactive, .noClobber]) {
+        case .interactive: clobber = .ask
+        case .noClobber: clobber = .keep
         default: clobber = .replace
         }
-        verbose = arguments.has("verbose")
+        verbose = arguments.has(.verbose)
         operands = arguments.operands
     }
 

@@ -4,18 +4,25 @@ import PathModel
 public struct PwdCommand: ShellCommand {
     public static let name = "pwd"
     public static let summary = "Print the name of the current working directory."
+    /// It takes no operands.
+    public static let operandCompletion = OperandCompletion.nothing
     public static let synopsis = "[-L|-P]"
-    public static let options = [
-        OptionSpec("L", "logical", help: "print the directory as reached, with symlinks (default)"),
-        OptionSpec("P", "physical", help: "print the directory with all symlinks resolved"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case logical, physical
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            "L", "logical", key: .logical, help: "print the directory as reached, with symlinks (default)"),
+        OptionSpec("P", "physical", key: .physical, help: "print the directory with all symlinks resolved"),
     ]
 
     /// Whether to resolve symlinks.
     public var physical: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        physical = arguments.last(of: ["logical", "physical"]) == "physical"
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        physical = arguments.last(of: [.logical, .physical]) == .physical
         operands = arguments.operands
     }
 

@@ -7,10 +7,18 @@ public struct RealpathCommand: ShellCommand {
     public static let summary =
         "Print the resolved absolute path of each FILE; all but the last component must exist by default."
     public static let synopsis = "[-e | -m] [-z] FILE..."
-    public static let options = [
-        OptionSpec("e", "canonicalize-existing", help: "all components of the path must exist"),
-        OptionSpec("m", "canonicalize-missing", help: "no path components need exist or be a directory"),
-        OptionSpec("z", "zero", help: "end each output line with NUL, not newline"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case canonicalizeExisting, canonicalizeMissing, zero
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            "e", "canonicalize-existing", key: .canonicalizeExisting,
+            help: "all components of the path must exist"),
+        OptionSpec(
+            "m", "canonicalize-missing", key: .canonicalizeMissing,
+            help: "no path components need exist or be a directory"),
+        OptionSpec("z", "zero", key: .zero, help: "end each output line with NUL, not newline"),
     ]
 
     /// Which components may be missing.
@@ -19,15 +27,15 @@ public struct RealpathCommand: ShellCommand {
     public var zeroTerminated: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        switch arguments.last(of: ["canonicalize-existing", "canonicalize-missing"]) {
-        case "canonicalize-existing": missing = .none
-        case "canonicalize-missing": missing = .any
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        switch arguments.last(of: [.canonicalizeExisting, .canonicalizeMissing]) {
+        case .canonicalizeExisting: missing = .none
+        case .canonicalizeMissing: missing = .any
         default: missing = .last
         }
-        zeroTerminated = arguments.has("zero")
+        zeroTerminated = arguments.has(.zero)
         operands = arguments.operands
-        guard !operands.isEmpty else { throw UsageError(Messages.missingOperand) }
+        guard !operands.isEmpty else { throw .invalid(Messages.missingOperand) }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {

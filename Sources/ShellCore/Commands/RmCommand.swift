@@ -7,13 +7,18 @@ public struct RmCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Remove (unlink) the FILE(s); with -r, directories and everything in them."
     public static let synopsis = "[-rfidv] FILE..."
-    public static let options = [
-        OptionSpec("d", "dir", help: "remove empty directories"),
-        OptionSpec("f", "force", help: "ignore nonexistent files and arguments, never prompt"),
-        OptionSpec("i", "interactive", help: "prompt before every removal"),
-        OptionSpec("R", nil, key: "recursive", help: "remove directories and their contents recursively"),
-        OptionSpec("r", "recursive", help: "remove directories and their contents recursively"),
-        OptionSpec("v", "verbose", help: "explain what is being done"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case dir, force, interactive, recursive, verbose
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec("d", "dir", key: .dir, help: "remove empty directories"),
+        OptionSpec("f", "force", key: .force, help: "ignore nonexistent files and arguments, never prompt"),
+        OptionSpec("i", "interactive", key: .interactive, help: "prompt before every removal"),
+        OptionSpec("R", nil, key: .recursive, help: "remove directories and their contents recursively"),
+        OptionSpec(
+            "r", "recursive", key: .recursive, help: "remove directories and their contents recursively"),
+        OptionSpec("v", "verbose", key: .verbose, help: "explain what is being done"),
     ]
 
     /// When to ask before removing.
@@ -38,13 +43,13 @@ public struct RmCommand: ShellCommand {
     public var verbose: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        recursive = arguments.has("recursive")
-        emptyDirectories = arguments.has("dir")
-        let last = arguments.last(of: ["force", "interactive"])
-        ignoreMissing = last == "force"
-        prompt = last == "interactive" ? .always : last == "force" ? .never : .writeProtected
-        verbose = arguments.has("verbose")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        recursive = arguments.has(.recursive)
+        emptyDirectories = arguments.has(.dir)
+        let last = arguments.last(of: [.force, .interactive])
+        ignoreMissing = last == .force
+        prompt = last == .interactive ? .always : last == .force ? .never : .writeProtected
+        verbose = arguments.has(.verbose)
         operands = arguments.operands
     }
 

@@ -6,10 +6,18 @@ public struct RmdirCommand: ShellCommand {
     /// Refused in a read-only shell.
     public static let changesDisk = true
     public static let summary = "Remove the DIRECTORY(ies), if they are empty."
+    /// Its operands are directories.
+    public static let operandCompletion = OperandCompletion.directories
     public static let synopsis = "[-p] [-v] DIRECTORY..."
-    public static let options = [
-        OptionSpec("p", "parents", help: "remove DIRECTORY and its ancestors; 'rmdir -p a/b' is 'rmdir a/b a'"),
-        OptionSpec("v", "verbose", help: "print a message for each directory removed"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case parents, verbose
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            "p", "parents", key: .parents,
+            help: "remove DIRECTORY and its ancestors; 'rmdir -p a/b' is 'rmdir a/b a'"),
+        OptionSpec("v", "verbose", key: .verbose, help: "print a message for each directory removed"),
     ]
 
     /// Also remove each named ancestor.
@@ -18,9 +26,9 @@ public struct RmdirCommand: ShellCommand {
     public var verbose: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        parents = arguments.has("parents")
-        verbose = arguments.has("verbose")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        parents = arguments.has(.parents)
+        verbose = arguments.has(.verbose)
         operands = arguments.operands
     }
 

@@ -5,12 +5,17 @@ public struct StatCommand: ShellCommand {
     public static let name = "stat"
     public static let summary = "Display file status."
     public static let synopsis = "[-L] [-c FORMAT | --json] FILE..."
-    public static let options = [
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case format, dereference, json
+    }
+    public static let options: [OptionSpec<Option>] = [
         OptionSpec(
             "c", "format", value: .required, valueName: "FORMAT",
-            help: "use FORMAT instead of the default; print a newline after each use"),
-        OptionSpec("L", "dereference", help: "follow links"),
-        OptionSpec(nil, "json", help: "write a JSON array of file records instead (see docs/json.md)"),
+            key: .format, help: "use FORMAT instead of the default; print a newline after each use"),
+        OptionSpec("L", "dereference", key: .dereference, help: "follow links"),
+        OptionSpec(
+            nil, "json", key: .json, help: "write a JSON array of file records instead (see docs/json.md)"),
     ]
 
     /// Describe what symlinks point to rather than the links.
@@ -21,11 +26,11 @@ public struct StatCommand: ShellCommand {
     public var json: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        followSymlinks = arguments.has("dereference")
-        format = arguments.value("format")
-        json = arguments.has("json")
-        if json && format != nil { throw UsageError(Messages.formatAndJSON) }
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        followSymlinks = arguments.has(.dereference)
+        format = arguments.value(.format)
+        json = arguments.has(.json)
+        if json && format != nil { throw .invalid(Messages.formatAndJSON) }
         operands = arguments.operands
     }
 

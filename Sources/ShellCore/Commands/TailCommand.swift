@@ -5,15 +5,17 @@ public struct TailCommand: ShellCommand {
     public static let summary =
         "Print the last 10 lines of each FILE; with no FILE, or when FILE is -, read standard input."
     public static let synopsis = "[-n [+]N | -c [+]N] [-q | -v] [FILE]..."
-    public static let options = [
+    /// The keys its options are read back by, which head and tail share.
+    public typealias Option = FilePortion.Option
+    public static let options: [OptionSpec<Option>] = [
         OptionSpec(
             "c", "bytes", value: .required, valueName: "[+]N",
-            help: "print the last N bytes; with a leading '+', from byte N on"),
+            key: .bytes, help: "print the last N bytes; with a leading '+', from byte N on"),
         OptionSpec(
             "n", "lines", value: .required, valueName: "[+]N",
-            help: "print the last N lines; with a leading '+', from line N on"),
-        OptionSpec("q", "quiet", help: "never print headers giving file names"),
-        OptionSpec("v", "verbose", help: "always print headers giving file names"),
+            key: .lines, help: "print the last N lines; with a leading '+', from line N on"),
+        OptionSpec("q", "quiet", key: .quiet, help: "never print headers giving file names"),
+        OptionSpec("v", "verbose", key: .verbose, help: "always print headers giving file names"),
     ]
 
     /// What to write of each input.
@@ -24,7 +26,7 @@ public struct TailCommand: ShellCommand {
     public var verbose: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         portion = try FilePortion.parse(arguments, sign: "+", signed: { .from($0) }, plain: { .last($0) })
         (quiet, verbose) = FilePortion.headers(arguments)
         operands = arguments.operands

@@ -7,14 +7,20 @@ public struct TouchCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Update the access and modification times of each FILE to now, creating it if missing."
     public static let synopsis = "[-c] FILE..."
-    public static let options = [OptionSpec("c", "no-create", help: "do not create any files")]
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case noCreate
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec("c", "no-create", key: .noCreate, help: "do not create any files")
+    ]
 
     /// Leave missing files missing.
     public var noCreate: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        noCreate = arguments.has("no-create")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        noCreate = arguments.has(.noCreate)
         operands = arguments.operands
     }
 

@@ -13,29 +13,37 @@ public struct TreeCommand: ShellCommand {
     public static let summary = "List the contents of each DIRECTORY (default: the current one) as a tree."
     public static let synopsis =
         "[-adfhsJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
-    public static let options = [
-        OptionSpec("a", key: "all", help: "list all files, hidden ones too"),
-        OptionSpec("d", key: "directories", help: "list directories only"),
-        OptionSpec("f", key: "full-path", help: "print the full path prefix for each file"),
-        OptionSpec("h", key: "human", help: "print sizes in a human readable way (1.2K); implies -s"),
-        OptionSpec("C", key: "color", help: "colour names by type from LS_COLORS, even when not on a terminal"),
-        OptionSpec("n", key: "no-color", help: "never colour names (-C wins)"),
+    /// The keys its options are read back by.
+    public enum Option: Hashable, Sendable {
+        case all, directories, fullPath, human, color, noColor, json, ignore, level, pattern, size, directoriesFirst,
+            noReport, fromFile
+    }
+    public static let options: [OptionSpec<Option>] = [
+        OptionSpec("a", key: .all, help: "list all files, hidden ones too"),
+        OptionSpec("d", key: .directories, help: "list directories only"),
+        OptionSpec("f", key: .fullPath, help: "print the full path prefix for each file"),
+        OptionSpec("h", key: .human, help: "print sizes in a human readable way (1.2K); implies -s"),
         OptionSpec(
-            "J", "json", help: "print the tree as JSON in tree(1)'s shape, each entry a file record (docs/json.md)"),
+            "C", key: .color, help: "colour names by type from LS_COLORS, even when not on a terminal"),
+        OptionSpec("n", key: .noColor, help: "never colour names (-C wins)"),
         OptionSpec(
-            "I", value: .required, valueName: "PATTERN", key: "ignore",
+            "J", "json", key: .json,
+            help: "print the tree as JSON in tree(1)'s shape, each entry a file record (docs/json.md)"),
+        OptionSpec(
+            "I", value: .required, valueName: "PATTERN", key: .ignore,
             help: "do not list names that match PATTERN"),
         OptionSpec(
-            "L", value: .required, valueName: "LEVEL", key: "level",
+            "L", value: .required, valueName: "LEVEL", key: .level,
             help: "descend only LEVEL directories deep"),
         OptionSpec(
-            "P", value: .required, valueName: "PATTERN", key: "pattern",
+            "P", value: .required, valueName: "PATTERN", key: .pattern,
             help: "list only files that match PATTERN (directories are still listed)"),
-        OptionSpec("s", key: "size", help: "print the size in bytes of each file"),
-        OptionSpec(nil, "dirsfirst", help: "list directories before files"),
-        OptionSpec(nil, "noreport", help: "omit the count of directories and files at the end"),
+        OptionSpec("s", key: .size, help: "print the size in bytes of each file"),
+        OptionSpec(nil, "dirsfirst", key: .directoriesFirst, help: "list directories before files"),
         OptionSpec(
-            nil, "fromfile",
+            nil, "noreport", key: .noReport, help: "omit the count of directories and files at the end"),
+        OptionSpec(
+            nil, "fromfile", key: .fromFile,
             help: "read each FILE (- or . for standard input) as a list of paths and draw the tree they make"),
     ]
 
@@ -69,19 +77,19 @@ public struct TreeCommand: ShellCommand {
     public var fromFile: Bool
     public var operands: [Argument]
 
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        all = arguments.has("all")
-        directoriesOnly = arguments.has("directories")
-        fullPath = arguments.has("full-path")
-        maxLevel = arguments.value("level").map(Self.level)
-        includePatterns = Self.patterns("pattern", in: arguments)
-        ignorePatterns = Self.patterns("ignore", in: arguments)
-        directoriesFirst = arguments.has("dirsfirst")
-        report = !arguments.has("noreport")
-        sizes = arguments.has("human") ? .human : arguments.has("size") ? .bytes : .none
-        json = arguments.has("json")
-        color = arguments.has("color") ? true : arguments.has("no-color") ? false : nil
-        fromFile = arguments.has("fromfile")
+    public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        all = arguments.has(.all)
+        directoriesOnly = arguments.has(.directories)
+        fullPath = arguments.has(.fullPath)
+        maxLevel = arguments.value(.level).map(Self.level)
+        includePatterns = Self.patterns(.pattern, in: arguments)
+        ignorePatterns = Self.patterns(.ignore, in: arguments)
+        directoriesFirst = arguments.has(.directoriesFirst)
+        report = !arguments.has(.noReport)
+        sizes = arguments.has(.human) ? .human : arguments.has(.size) ? .bytes : .none
+        json = arguments.has(.json)
+        color = arguments.has(.color) ? true : arguments.has(.noColor) ? false : nil
+        fromFile = arguments.has(.fromFile)
         operands = arguments.operands
     }
 
@@ -137,8 +145,8 @@ public struct TreeCommand: ShellCommand {
     }
 
     /// Every value given to the option `key`, in order, as patterns.
-    private static func patterns(_ key: String, in arguments: ParsedArguments) -> [Pattern] {
-        arguments.options.filter { $0.key == key }.compactMap(\.value).map(Pattern.init(bytes:))
+    private static func patterns(_ key: Option, in arguments: ParsedArguments<Option>) -> [Pattern] {
+        arguments.allBytes(key).map(Pattern.init(bytes:))
     }
 
     /// tree(1) exits 2 when an operand is missing or a directory below one could not be opened.

@@ -39,7 +39,8 @@ public struct Completion: Sendable, Hashable {
 }
 
 /// Completes the word under the cursor: command names in first position, a command's options
-/// after `-`, otherwise paths relative to the shell's directory.
+/// after `-`, otherwise what the command says its operands are (paths relative to the shell's
+/// directory, directories only, command names, or nothing).
 ///
 /// Pure apart from listing one directory: it never changes the process or the line, so it runs
 /// without a terminal. The typed text of the word is kept as typed (`~/`, quotes, escapes) and
@@ -56,8 +57,7 @@ public enum Completer {
         // The tokens before the word: a finished last word is among the tokens; drop it.
         var before = partial.tokens
         if partial.lastWordStart != nil, partial.openQuote == nil, let last = before.last,
-            case .word = last.kind,
-            (last.line, last.column) == lineAndColumn(of: start, in: head)
+            case .word = last.kind, last.range.lowerBound == start
         {
             before.removeLast()
         }
@@ -69,11 +69,20 @@ public enum Completer {
         case .commandName:
             candidates = commands(matching: word)
         case .argument(let name):
-            if word.quote == .none, word.value.first == 0x2D, let name, let type = Command.type(named: name) {
+            let type = name.flatMap(Command.type(named:))
+            if word.quote == .none, word.value.first == 0x2D, let type {
                 candidates = options(of: type, matching: word)
             } else {
-                let directoriesOnly = name == CdCommand.name || name == RmdirCommand.name
-                candidates = places(matching: word) + paths(matching: word, directoriesOnly: directoriesOnly, state: state)
+                // A redirection's target, or a word of an unknown command, is a file.
+                switch type?.operandCompletion ?? .files {
+                case .files, .directories:
+                    let directoriesOnly = type?.operandCompletion == .directories
+                    candidates = places(matching: word) + paths(matching: word, directoriesOnly: directoriesOnly, state: state)
+                case .commands:
+                    candidates = commands(matching: word)
+                case .nothing:
+                    candidates = []
+                }
             }
         }
         var completion = Completion(range: start..<cursor, candidates: candidates, commonPrefix: nil)
@@ -81,17 +90,6 @@ public enum Completer {
             completion.commonPrefix = word.typed + word.quote.escape(commonSuffix(candidates, after: word))
         }
         return completion
-    }
-
-    /// The 1-based line and column of byte `offset` in `text`.
-    private static func lineAndColumn(of offset: Int, in text: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        for index in 0..<offset where text[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
-        }
-        return (line, offset - lineStart)
     }
 
     /// Where a word stands in its command.
@@ -137,7 +135,7 @@ public enum Completer {
         .Candidate]
     {
         var spelled: [[UInt8]] = []
-        let specs = type.options + [OptionSpec(nil, "help", help: "")]
+        let specs = type.optionForms + [OptionForm.help]
         if word.value.count < 2 || word.value[1] != 0x2D {
             spelled += specs.compactMap { $0.short.map { Array("-\($0)".utf8) } }
         }
@@ -246,7 +244,7 @@ private struct TypedWord {
                 guard case .word(let parsed) = first.kind else { return nil }
                 word = parsed
             } else {
-                word = Word(pieces: [], column: 0)
+                word = Word(pieces: [], range: 0..<0)
             }
         } catch {
             return nil

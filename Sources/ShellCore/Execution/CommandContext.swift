@@ -46,12 +46,26 @@ public final class CommandContext {
     public func resolve(_ argument: Argument) -> File { state.resolve(argument.file) }
 }
 
+/// What a command's operands complete to.
+public enum OperandCompletion: Sendable, Hashable {
+    /// Files and directories, and the named places (`@docs/`).
+    case files
+    /// Directories only (and the named places).
+    case directories
+    /// shelf's command names.
+    case commands
+    /// Nothing: the operands are not names (`exit 3`, `set -e`).
+    case nothing
+}
+
 /// A command of the shell: a struct of parsed options with one way to run.
 public protocol ShellCommand: Sendable {
     /// The name it is called by.
     static var name: String { get }
+    /// The keys of its options, which its parsed arguments are read by (`Never` for none).
+    associatedtype Option: Hashable & Sendable = Never
     /// The options it accepts.
-    static var options: [OptionSpec] { get }
+    static var options: [OptionSpec<Option>] { get }
     /// One line on what it does.
     static var summary: String { get }
     /// The synopsis after the name (`[-a] [PATH...]`).
@@ -59,13 +73,21 @@ public protocol ShellCommand: Sendable {
 
     /// Builds the command from parsed options and operands, without touching the disk.
     /// - Throws: `UsageError` for a combination it does not accept.
-    init(_ arguments: ParsedArguments) throws(UsageError)
+    init(_ arguments: ParsedArguments<Option>) throws(UsageError)
+
+    /// Builds the command from its arguments as typed (the name excluded); most commands read
+    /// them with their option table, a few (`echo`, `cd -`, `set +e`) their own way.
+    /// - Throws: `UsageError` with GNU's wording.
+    static func parse(_ arguments: [Argument]) throws(UsageError) -> Self
 
     /// Whether `--help` among the arguments shows the command's help (true for all but `echo`).
     static var takesHelpOption: Bool { get }
 
     /// Whether running it may create, change or remove files (refused in a read-only shell).
     static var changesDisk: Bool { get }
+
+    /// What Tab offers for its operands.
+    static var operandCompletion: OperandCompletion { get }
 
     /// A line the shell prints after a usage error and before `Try 'help NAME'…`, given the
     /// arguments as typed; it may look at the disk (rm names a file that looks like an option).
@@ -85,12 +107,23 @@ extension ShellCommand {
     /// Commands only read unless they say otherwise.
     public static var changesDisk: Bool { false }
 
+    /// Operands are files unless the command says otherwise.
+    public static var operandCompletion: OperandCompletion { .files }
+
     /// No hint unless the command gives one.
     public static func usageHint(for arguments: [Argument], in state: ShellState) -> String? { nil }
 
     /// Parses `arguments` with the command's option table, then builds it.
     /// - Throws: `UsageError` with GNU's wording.
     public static func parse(_ arguments: [Argument]) throws(UsageError) -> Self {
-        try Self(OptionParser.parse(arguments, specs: options + [OptionSpec(nil, "help", help: "show help")]))
+        try Self(OptionParser.parse(arguments, specs: options, acceptsHelp: true))
     }
+
+    /// How its options are written and described, for help and Tab.
+    public static var optionForms: [OptionForm] { options.map(\.form) }
+}
+
+extension ShellCommand where Option == Never {
+    /// A command without options has none to list.
+    public static var options: [OptionSpec<Never>] { [] }
 }

@@ -6,16 +6,13 @@ public struct Argument: Sendable, Hashable {
     public var bytes: [UInt8]
     /// The glob pattern when the word has an unquoted `*`, `?` or `[` (quoted parts escaped).
     public var pattern: Glob?
-    /// Where the word started in its line.
-    public var column: Int
     /// Whether the argument came from a glob match (such a name is never taken as an option).
     public var fromGlob: Bool
 
     /// An argument from its parts.
-    public init(bytes: [UInt8], pattern: Glob? = nil, column: Int = 0, fromGlob: Bool = false) {
+    public init(bytes: [UInt8], pattern: Glob? = nil, fromGlob: Bool = false) {
         self.bytes = bytes
         self.pattern = pattern
-        self.column = column
         self.fromGlob = fromGlob
     }
 
@@ -43,7 +40,7 @@ public enum Expander {
         var expansion = Expansion()
         try expansion.append(word.pieces, state: state)
         return Argument(
-            bytes: expansion.bytes, pattern: expansion.globActive ? Glob(bytes: expansion.pattern) : nil, column: word.column)
+            bytes: expansion.bytes, pattern: expansion.globActive ? Glob(bytes: expansion.pattern) : nil)
     }
 
     /// A word's value as it is built, with the glob pattern beside it.
@@ -124,7 +121,7 @@ public enum Expander {
         guard let pattern = argument.pattern else { return [argument] }
         let matches = pattern.expand(relativeTo: state.cwd)
         guard !matches.isEmpty else { throw NoMatch(pattern: argument.text) }
-        return matches.map { Argument(bytes: $0.bytes, column: argument.column, fromGlob: true) }
+        return matches.map { Argument(bytes: $0.bytes, fromGlob: true) }
     }
 
     /// The named place an unquoted word starts with (`@docs`, `@config/shelf`): its path and

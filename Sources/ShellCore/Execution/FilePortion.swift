@@ -3,6 +3,11 @@ import PathModel
 /// How much of each input `head` or `tail` writes, and the loop over inputs they share: opening
 /// each operand (`-` is standard input), `==> NAME <==` headers, GNU's messages and status.
 public struct FilePortion: Sendable {
+    /// The keys of the options head and tail read a portion and headers from.
+    public enum Option: Hashable, Sendable {
+        case bytes, lines, quiet, verbose
+    }
+
     /// Whether counts are of lines or of bytes.
     public enum Unit: Sendable { case lines, bytes }
 
@@ -33,22 +38,22 @@ public struct FilePortion: Sendable {
     /// command gives a meaning to (`-` for head, `+` for tail) is `signed`, any other `plain`.
     /// - Throws: `UsageError` for a count that is not a number.
     static func parse(
-        _ arguments: ParsedArguments, sign: Character, signed: (UInt64) -> Part, plain: (UInt64) -> Part
+        _ arguments: ParsedArguments<Option>, sign: Character, signed: (UInt64) -> Part, plain: (UInt64) -> Part
     ) throws(UsageError) -> FilePortion {
-        let choice = arguments.last(of: ["bytes", "lines"]) ?? "lines"
-        let unit: Unit = choice == "bytes" ? .bytes : .lines
+        let choice = arguments.last(of: [.bytes, .lines]) ?? .lines
+        let unit: Unit = choice == .bytes ? .bytes : .lines
         let text = arguments.value(choice) ?? "10"
         let marked = text.first == sign
         guard let count = count(text.dropFirst(marked || text.hasPrefix("+") || text.hasPrefix("-") ? 1 : 0)) else {
-            throw UsageError("invalid number of \(unit == .bytes ? "bytes" : "lines"): \(Quoting.always(text))")
+            throw .invalid("invalid number of \(unit == .bytes ? "bytes" : "lines"): \(Quoting.always(text))")
         }
         return FilePortion(unit: unit, part: marked ? signed(count) : plain(count))
     }
 
     /// `-q` (never) or `-v` (always print headers), whichever came last.
-    static func headers(_ arguments: ParsedArguments) -> (quiet: Bool, verbose: Bool) {
-        let choice = arguments.last(of: ["quiet", "verbose"])
-        return (choice == "quiet", choice == "verbose")
+    static func headers(_ arguments: ParsedArguments<Option>) -> (quiet: Bool, verbose: Bool) {
+        let choice = arguments.last(of: [.quiet, .verbose])
+        return (choice == .quiet, choice == .verbose)
     }
 
     /// Parses a count as GNU's head and tail do: digits with an optional multiplier suffix

@@ -4,9 +4,9 @@ public enum HelpText {
     public static func render(_ type: any ShellCommand.Type) -> String {
         let usage = type.synopsis.isEmpty ? type.name : type.name + " " + type.synopsis
         var text = "Usage: \(usage)\n\(type.summary)\n"
-        if !type.options.isEmpty {
+        if !type.optionForms.isEmpty {
             text += "\nOptions:\n"
-            let rows = type.options.map { spec -> (String, String) in
+            let rows = type.optionForms.map { spec -> (String, String) in
                 var forms: [String] = []
                 if let short = spec.short { forms.append("-\(short)") }
                 if let long = spec.long {

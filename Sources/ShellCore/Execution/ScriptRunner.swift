@@ -49,49 +49,31 @@ public struct ScriptRunner {
         return status
     }
 
-    /// Gathers lines into complete statements (an open quote or a trailing `&&` waits for more)
-    /// and runs them. `nextLine(true)` waits for a line; `nextLine(false)` answers `.notYet`
-    /// rather than wait.
+    /// Reads lines into whole statements and runs each as it is complete. `nextLine(true)`
+    /// waits for a line; `nextLine(false)` answers `.notYet` rather than wait.
     private func run(nextLine: (_ waiting: Bool) -> LineRead) -> ExitStatus {
-        var pending: [UInt8] = []
-        // Where an unfinished statement became unfinished, so that a long one is not read again
-        // from its start for every line it gains.
-        var unfinishedFrom: Int?
-        var pendingStart = 1
-        var lineNumber = 0
+        var reader = StatementReader()
         var status = ExitStatus.success
         defer {
             shell.stdout.flush()
             shell.stderr.flush()
         }
         while case .line(var line) = nextLine(true) {
-            lineNumber += 1
-            if pending.isEmpty { pendingStart = lineNumber }
+            let lineNumber = reader.lineNumber + 1
             if lineNumber == 1, line.starts(with: Self.byteOrderMark) { line.removeFirst(Self.byteOrderMark.count) }
-            if lineNumber == 1, line.starts(with: [0x23, 0x21]) { continue }  // #! line
+            if lineNumber == 1, line.starts(with: [0x23, 0x21]) {  // #! line
+                reader.skipLine()
+                continue
+            }
             if line.contains(0) {
                 shell.stderr.line("shelf: \(origin):\(lineNumber): NUL byte in script")
                 return .usage
             }
-            pending += line
-            if let start = unfinishedFrom, Self.isQuote(pending[start]), !line.contains(pending[start]) {
-                continue  // a quote stays open until a line brings its partner
-            }
-            if let start = unfinishedFrom, let point = Self.unfinishedPoint(Array(pending[start...])) {
-                unfinishedFrom = start + point
-                continue
-            }
-            if let point = Self.unfinishedPoint(pending) {
-                unfinishedFrom = point
-                continue
-            }
-            unfinishedFrom = nil
-            let source = pending
-            pending = []
+            guard let parsed = reader.add(line) else { continue }
             if !shell.state.isInteractive {
-                shell.state.history.append(Array(source.dropLast(source.last == 0x0A ? 1 : 0)))
+                shell.state.history.append(Array(parsed.source.dropLast(parsed.source.last == 0x0A ? 1 : 0)))
             }
-            let outcome = shell.run(source, origin: origin, firstLine: pendingStart)
+            let outcome = shell.run(parsed, origin: origin)
             shell.stdout.flush()
             shell.stderr.flush()
             status = outcome.status
@@ -104,9 +86,9 @@ public struct ScriptRunner {
                 return failed
             }
         }
-        if !pending.isEmpty {
+        if let unfinished = reader.finish() {
             // The input ended inside a quote or after && : report it as the syntax error it is.
-            _ = shell.run(pending, origin: origin, firstLine: pendingStart)
+            _ = shell.run(unfinished, origin: origin)
             return .usage
         }
         return status
@@ -132,32 +114,6 @@ extension ScriptRunner {
             case .notYet: return true
             }
         }
-    }
-
-    /// Where `source` stops being a finished statement, or nil when it is finished (or wrong in a
-    /// way more lines cannot mend): the offset of an open quote, else the end (a trailing `&&`,
-    /// `||` or backslash).
-    ///
-    /// Read from an open quote or from a line start, a tail says "unfinished" only when the whole
-    /// statement is unfinished too, so the runner checks the tail first and the whole statement
-    /// once the tail looks finished: each byte of a long statement is read a bounded number of times.
-    private static func isQuote(_ byte: UInt8) -> Bool { byte == 0x27 || byte == 0x22 }
-
-    static func unfinishedPoint(_ source: [UInt8]) -> Int? {
-        do {
-            _ = try Lexer.tokenize(source)
-        } catch {
-            guard error.problem.isIncomplete else { return nil }
-            guard case .unterminatedQuote = error.problem else { return source.count }
-            var line = 1
-            var offset = 0
-            while line < error.line, let newline = source[offset...].firstIndex(of: 0x0A) {
-                line += 1
-                offset = newline + 1
-            }
-            return offset + error.column
-        }
-        return Parser.needsMoreInput(source) ? source.count : nil
     }
 }
 

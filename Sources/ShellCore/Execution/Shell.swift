@@ -38,19 +38,31 @@ public final class Shell {
     }
 
     /// Parses and runs `source`, which holds whole statements (a line, or many).
-    ///
-    /// A syntax error is reported with the offending line and a caret, and nothing runs.
-    /// With `state.stopOnError`, the first failing statement stops the run (a statement whose
-    /// first word starts with `-` has its failure ignored).
     /// - Parameters:
     ///   - origin: names the source in messages (`-c`, `stdin`, a script's path).
     ///   - firstLine: the line number of the source's first line within its origin.
     public func run(_ source: [UInt8], origin: String, firstLine: Int = 1) -> Outcome {
+        run(ParsedSource(source, firstLine: firstLine), origin: origin)
+    }
+
+    /// Runs statements that a `StatementReader` (or `ParsedSource`) has parsed.
+    ///
+    /// A syntax error is reported with the offending line and a caret, and nothing runs.
+    /// With `state.stopOnError`, the first failing statement stops the run (a statement whose
+    /// first word starts with `-` has its failure ignored).
+    /// - Parameter origin: names the source in messages (`-c`, `stdin`, a script's path).
+    public func run(_ parsed: ParsedSource, origin: String) -> Outcome {
         let statements: [Statement]
-        do {
-            statements = try Parser.parse(source)
-        } catch {
-            reportSyntaxError(error, source: source, origin: origin, firstLine: firstLine)
+        switch parsed.statements {
+        case .success(let parsedStatements):
+            statements = parsedStatements
+        case .failure(let error):
+            let origin = state.isInteractive ? nil : origin
+            let firstLine = parsed.firstLine
+            for line in Diagnostics.syntaxReport(error, source: parsed.source, origin: origin, firstLine: firstLine) {
+                stderr.write(bytes: line)
+                stderr.line()
+            }
             state.lastStatus = .usage
             return .syntaxError(error)
         }
@@ -60,15 +72,18 @@ public final class Shell {
             status = result
             state.lastStatus = result
             if let exit = state.exitRequest { return .exited(exit) }
-            let stopped = Outcome.stopped(
-                result, line: firstLine + statement.first.line - 1, leftUnrun: index + 1 < statements.count)
+            func stopped() -> Outcome {
+                let location = SourceMap(parsed.source).location(of: statement.first.offset)
+                let leftUnrun = index + 1 < statements.count
+                return .stopped(result, line: parsed.firstLine + location.line - 1, leftUnrun: leftUnrun)
+            }
             if result == .interrupted {
                 // Ctrl-C abandons the rest of the source: a script stops, a typed line ends.
-                guard state.isInteractive else { return stopped }
+                guard state.isInteractive else { return stopped() }
                 stdout.flush()
                 return .finished(result)
             }
-            if !result.succeeded && !ignored && lastCommandFailed && state.stopOnError { return stopped }
+            if !result.succeeded && !ignored && lastCommandFailed && state.stopOnError { return stopped() }
             if ignored {
                 state.lastStatus = .success
                 status = .success
@@ -130,7 +145,7 @@ public final class Shell {
         do {
             parsed = try Command.parse(name: name, arguments: operands)
         } catch {
-            stderr.line("\(name): \(error.message)")
+            stderr.line("\(name): \(Diagnostics.render(error))")
             if let hint = Command.type(named: name)?.usageHint(for: operands, in: state) { stderr.line(hint) }
             stderr.line("Try 'help \(name)' for more information.")
             return (.usage, ignoreFailure)
@@ -214,36 +229,6 @@ public final class Shell {
             return nil
         }
     }
-
-    /// Prints `shelf: syntax error: …`, the line, and a caret under the column.
-    private func reportSyntaxError(_ error: SyntaxError, source: [UInt8], origin: String, firstLine: Int) {
-        let lines = source.split(separator: 0x0A, omittingEmptySubsequences: false)
-        let line = error.line - 1 < lines.count ? lines[error.line - 1] : []
-        let where_ = state.isInteractive ? "" : "\(origin):\(firstLine + error.line - 1):\(error.column + 1): "
-        stderr.line("shelf: \(where_)syntax error: \(error.message)")
-        let (text, column) = Self.excerpt(of: Array(line), around: error.column)
-        stderr.write(bytes: text)
-        stderr.line()
-        let prefix = text.prefix(column).map { $0 == 0x09 ? "\t" : " " }.joined()
-        stderr.line(prefix + "^")
-    }
-
-    /// The part of a source line shown under a syntax error, and the column within it: at most
-    /// `excerptReach` bytes either side of `column` (`...` marks a cut), with control characters and
-    /// bytes of invalid UTF-8 shown as `?` so that the line cannot drive the terminal.
-    static func excerpt(of line: [UInt8], around column: Int) -> (text: [UInt8], column: Int) {
-        let start = max(0, column - excerptReach)
-        let end = min(line.count, column + excerptReach)
-        var text = Array(line[start..<end])
-        if !Quoting.isPrintable(text) {
-            let valid = String(validating: text, as: UTF8.self) != nil
-            text = text.map { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F && (valid || $0 < 0x80)) ? $0 : 0x3F }
-        }
-        let dots: [UInt8] = [0x2E, 0x2E, 0x2E]
-        return ((start > 0 ? dots : []) + text + (end < line.count ? dots : []), column - start + (start > 0 ? 3 : 0))
-    }
-
-    private static let excerptReach = 100
 
     /// The closest command name to a mistyped one, within two edits.
     static func suggestion(for name: String) -> String? {

@@ -1,4 +1,4 @@
-/// Splits shell input into tokens, keeping where each starts.
+/// Splits shell input into tokens, keeping the bytes each spans.
 ///
 /// Words split on blanks; `'...'` is literal; `"..."` allows `\"`, `\\`, `\$` and variables;
 /// a backslash outside quotes makes the next character literal (and joins lines); `#` at the
@@ -29,10 +29,8 @@ public struct Lexer {
     public struct Failure: Error, Sendable, Hashable {
         /// What went wrong.
         public var problem: Problem
-        /// 1-based line.
-        public var line: Int
-        /// Byte offset within the line.
-        public var column: Int
+        /// Byte offset into the input where it starts (a `SourceMap` gives its line and column).
+        public var offset: Int
     }
 
     /// Tokens and the state at the end, for a possibly unfinished line (completion uses it).
@@ -47,8 +45,6 @@ public struct Lexer {
 
     private let input: [UInt8]
     private var index = 0
-    private var line = 1
-    private var lineStart = 0
 
     /// A lexer over `input` bytes.
     public init(_ input: [UInt8]) { self.input = input }
@@ -67,8 +63,6 @@ public struct Lexer {
         }
     }
 
-    private var column: Int { index - lineStart }
-
     private mutating func run(partial: Bool) throws(Failure) -> Partial {
         var tokens: [Token] = []
         var lastWordStart: Int?
@@ -78,50 +72,45 @@ public struct Lexer {
             case 0x20, 0x09, 0x0D:
                 index += 1
             case 0x0A:
-                tokens.append(Token(kind: .newline, line: line, column: column))
+                tokens.append(Token(kind: .newline, range: index..<(index + 1)))
                 index += 1
-                line += 1
-                lineStart = index
             case 0x3B:
-                tokens.append(Token(kind: .separator, line: line, column: column))
+                tokens.append(Token(kind: .separator, range: index..<(index + 1)))
                 index += 1
             case 0x26:
                 if peek(1) == 0x26 {
-                    tokens.append(Token(kind: .and, line: line, column: column))
+                    tokens.append(Token(kind: .and, range: index..<(index + 2)))
                     index += 2
                 } else {
-                    throw Failure(problem: .unsupportedOperator("&"), line: line, column: column)
+                    throw Failure(problem: .unsupportedOperator("&"), offset: index)
                 }
             case 0x7C:
                 if peek(1) == 0x7C {
-                    tokens.append(Token(kind: .or, line: line, column: column))
+                    tokens.append(Token(kind: .or, range: index..<(index + 2)))
                     index += 2
                 } else {
-                    throw Failure(problem: .unsupportedOperator("|"), line: line, column: column)
+                    throw Failure(problem: .unsupportedOperator("|"), offset: index)
                 }
             case 0x3C:
                 // Input redirection and here-documents: not in shelf, and `<` read as a word
                 // would hand the command a file named `<` (rm < list would remove list).
-                throw Failure(problem: .unsupportedOperator("<"), line: line, column: column)
+                throw Failure(problem: .unsupportedOperator("<"), offset: index)
             case 0x3E:
-                let append = peek(1) == 0x3E
-                tokens.append(Token(kind: .redirect(append: append), line: line, column: column))
-                index += append ? 2 : 1
+                let length = peek(1) == 0x3E ? 2 : 1
+                tokens.append(Token(kind: .redirect(append: length == 2), range: index..<(index + length)))
+                index += length
             case 0x5C where peek(1) == 0x0A:
                 // A backslash-newline between words joins the lines; at the very end it asks for more.
                 if index + 2 >= input.count {
                     if partial { return Partial(tokens: tokens, openQuote: nil, lastWordStart: nil) }
-                    throw Failure(problem: .trailingBackslash, line: line, column: column)
+                    throw Failure(problem: .trailingBackslash, offset: index)
                 }
                 index += 2
-                line += 1
-                lineStart = index
             case 0x23:
                 while index < input.count && input[index] != 0x0A { index += 1 }
             default:
                 lastWordStart = index
-                let startLine = line
-                let startColumn = column
+                let start = index
                 let outcome = readWord()
                 switch outcome {
                 case .success(let word):
@@ -131,9 +120,9 @@ public struct Lexer {
                         digits.allSatisfy({ (0x30...0x39).contains($0) })
                     {
                         let spelled = String(decoding: digits, as: UTF8.self) + ">"
-                        throw Failure(problem: .unsupportedOperator(spelled), line: startLine, column: startColumn)
+                        throw Failure(problem: .unsupportedOperator(spelled), offset: start)
                     }
-                    tokens.append(Token(kind: .word(word), line: startLine, column: startColumn))
+                    tokens.append(Token(kind: .word(word), range: word.range))
                 case .failure(let failure):
                     if partial, case .unterminatedQuote(let quote) = failure.problem {
                         return Partial(tokens: tokens, openQuote: quote, lastWordStart: lastWordStart)
@@ -164,14 +153,14 @@ public struct Lexer {
     }
 
     private mutating func readWord() -> Result<Word, Failure> {
-        let wordColumn = column
+        let start = index
         var builder = PieceBuilder()
         do throws(Failure) {
             _ = try readPieces(into: &builder, braced: false)
         } catch {
             return .failure(error)
         }
-        return .success(Word(pieces: builder.finish(), column: wordColumn))
+        return .success(Word(pieces: builder.finish(), range: start..<index))
     }
 
     /// Word pieces as they are gathered: runs of text of one quoting join into one piece.
@@ -221,45 +210,42 @@ public struct Lexer {
             }
             switch byte {
             case 0x27:  // '
-                let start = (line, column)
+                let start = index
                 builder.sawQuotes = true
                 index += 1
                 var literal: [UInt8] = []
                 while index < input.count && input[index] != 0x27 {
-                    if input[index] == 0x0A { line += 1; lineStart = index + 1 }
                     literal.append(input[index])
                     index += 1
                 }
                 if index >= input.count {
-                    throw Failure(problem: .unterminatedQuote(0x27), line: start.0, column: start.1)
+                    throw Failure(problem: .unterminatedQuote(0x27), offset: start)
                 }
                 index += 1
                 builder.append(literal, quoted: true)
             case 0x22:  // "
-                let start = (line, column)
+                let start = index
                 builder.sawQuotes = true
                 index += 1
                 if !(try readDoubleQuoted(into: &builder, until: 0x22)) {
-                    throw Failure(problem: .unterminatedQuote(0x22), line: start.0, column: start.1)
+                    throw Failure(problem: .unterminatedQuote(0x22), offset: start)
                 }
             case 0x5C:  // backslash
                 guard let next = peek(1) else {
-                    throw Failure(problem: .trailingBackslash, line: line, column: column)
+                    throw Failure(problem: .trailingBackslash, offset: index)
                 }
                 if next == 0x0A {
                     // A backslash-newline that ends the input asks for the next line.
                     if index + 2 >= input.count {
-                        throw Failure(problem: .trailingBackslash, line: line, column: column)
+                        throw Failure(problem: .trailingBackslash, offset: index)
                     }
                     index += 2
-                    line += 1
-                    lineStart = index
                     continue
                 }
                 builder.append([next], quoted: true)
                 index += 2
             case 0x60:  // `
-                throw Failure(problem: .unsupportedOperator("`"), line: line, column: column)
+                throw Failure(problem: .unsupportedOperator("`"), offset: index)
             case 0x24:  // $
                 if let variable = try readVariable(quoted: false) {
                     builder.append(variable, quoted: false)
@@ -291,8 +277,6 @@ public struct Lexer {
             }
             if inner == 0x5C, peek(1) == 0x0A {
                 index += 2
-                line += 1
-                lineStart = index
                 continue
             }
             if inner == 0x24, let variable = try readVariable(quoted: true) {
@@ -300,17 +284,16 @@ public struct Lexer {
                 continue
             }
             if inner == 0x60 {
-                throw Failure(problem: .unsupportedOperator("`"), line: line, column: column)
+                throw Failure(problem: .unsupportedOperator("`"), offset: index)
             }
             if inner == 0x22 {
-                let start = (line, column)
+                let start = index
                 index += 1
                 if !(try readDoubleQuoted(into: &builder, until: 0x22)) {
-                    throw Failure(problem: .unterminatedQuote(0x22), line: start.0, column: start.1)
+                    throw Failure(problem: .unterminatedQuote(0x22), offset: start)
                 }
                 continue
             }
-            if inner == 0x0A { line += 1; lineStart = index + 1 }
             builder.append([inner], quoted: true)
             index += 1
         }
@@ -332,10 +315,10 @@ public struct Lexer {
             return Variable(.positional(Int(next - 0x30)))
         case 0x28:
             // Command substitution and arithmetic: not in shelf, and not to be passed on as text.
-            throw Failure(problem: .unsupportedOperator("$("), line: line, column: column)
+            throw Failure(problem: .unsupportedOperator("$("), offset: index)
         case 0x40, 0x2A:
             // All the positional parameters: not in shelf, and `rm "$@"` must not mean a file named `$@`.
-            throw Failure(problem: .unsupportedOperator("$" + String(UnicodeScalar(next))), line: line, column: column)
+            throw Failure(problem: .unsupportedOperator("$" + String(UnicodeScalar(next))), offset: index)
         case 0x7B:
             return try readBracedVariable(quoted: quoted)
         case _ where Lexer.isNameStart(next):
@@ -353,7 +336,7 @@ public struct Lexer {
     /// Any other form is refused: `${DIR:=x}` or `${#DIR}` passed on as text, or as an empty
     /// value, could turn `rm -rf ${…}/*` into `rm -rf /*`.
     private mutating func readBracedVariable(quoted: Bool) throws(Failure) -> Variable {
-        let start = (line, column)
+        let start = index
         let nameStart = index + 2
         var end = nameStart
         let name: Variable.Name?
@@ -380,14 +363,14 @@ public struct Lexer {
             var builder = PieceBuilder()
             let closed =
                 quoted ? try readDoubleQuoted(into: &builder, until: 0x7D) : try readPieces(into: &builder, braced: true)
-            guard closed else { throw Failure(problem: .unterminatedVariable, line: start.0, column: start.1) }
+            guard closed else { throw Failure(problem: .unterminatedVariable, offset: start) }
             return Variable(name, fallback: Variable.Fallback(pieces: builder.finish(), replacesEmpty: colonDash))
         }
         guard let close = input[index...].firstIndex(of: 0x7D) else {
-            throw Failure(problem: .unterminatedVariable, line: start.0, column: start.1)
+            throw Failure(problem: .unterminatedVariable, offset: start)
         }
         let spelled = String(decoding: input[index...close], as: UTF8.self)
-        throw Failure(problem: .unsupportedOperator(spelled), line: start.0, column: start.1)
+        throw Failure(problem: .unsupportedOperator(spelled), offset: start)
     }
 
     private static func isNameStart(_ byte: UInt8) -> Bool {
@@ -396,17 +379,5 @@ public struct Lexer {
 
     private static func isNameCharacter(_ byte: UInt8) -> Bool {
         isNameStart(byte) || (byte >= 0x30 && byte <= 0x39)
-    }
-}
-
-extension Lexer.Problem: CustomStringConvertible {
-    /// The problem in words, as a syntax error message shows it.
-    public var description: String {
-        switch self {
-        case .unterminatedQuote(let quote): return "unterminated quote \(quote == 0x27 ? "'" : "\"")"
-        case .unterminatedVariable: return "unterminated ${"
-        case .trailingBackslash: return "backslash at end of input"
-        case .unsupportedOperator(let op): return "'\(op)' is not supported"
-        }
     }
 }

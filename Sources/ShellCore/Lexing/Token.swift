@@ -56,13 +56,13 @@ extension Variable.Name: CustomStringConvertible {
 public struct Word: Sendable, Hashable {
     /// The pieces in order.
     public var pieces: [WordPiece]
-    /// Byte offset of the word's first character within its line (0-based).
-    public var column: Int
+    /// The bytes of the source the word spans, quotes included.
+    public var range: Range<Int>
 
-    /// A word from its pieces.
-    public init(pieces: [WordPiece], column: Int) {
+    /// A word from its pieces and the bytes they were read from.
+    public init(pieces: [WordPiece], range: Range<Int>) {
         self.pieces = pieces
-        self.column = column
+        self.range = range
     }
 
     /// The word's text if it is made only of literal text; quotes removed.
@@ -92,12 +92,10 @@ public enum TokenKind: Sendable, Hashable {
     case redirect(append: Bool)
 }
 
-/// A token with the line and column it starts at.
+/// A token with the bytes of the source it spans; a `SourceMap` turns them into lines and columns.
 public struct Token: Sendable, Hashable {
     /// What the token is.
     public var kind: TokenKind
-    /// 1-based line number within the source.
-    public var line: Int
-    /// Byte offset within that line (0-based).
-    public var column: Int
+    /// The byte offsets of the source it was read from.
+    public var range: Range<Int>
 }

@@ -93,10 +93,10 @@ public indirect enum FindExpression: Sendable {
             let expression = try parseOr()
             if index < words.count {
                 let word = words[index].bytes
-                if word == [0x29] { throw UsageError(Messages.unexpectedClose) }
-                throw UsageError(Messages.pathsFirst(words[index].text))
+                if word == [0x29] { throw .invalid(Messages.unexpectedClose) }
+                throw .invalid(Messages.pathsFirst(words[index].text))
             }
-            if json, let expression, expression.hasAction { throw UsageError(Messages.jsonWithPrint) }
+            if json, let expression, expression.hasAction { throw .invalid(Messages.jsonWithPrint) }
             return Parsed(expression: expression ?? .constant(true), maxDepth: maxDepth, minDepth: minDepth, json: json)
         }
 
@@ -108,7 +108,7 @@ public indirect enum FindExpression: Sendable {
                 let spelled = words[index].text
                 index += 1
                 guard let right = try parseAnd(), let first = left else {
-                    throw UsageError(Messages.missingOperand(spelled))
+                    throw .invalid(Messages.missingOperand(spelled))
                 }
                 left = .or(first, right)
             }
@@ -121,7 +121,7 @@ public indirect enum FindExpression: Sendable {
                 if word == Array("-a".utf8) || word == Array("-and".utf8) {
                     let spelled = words[index].text
                     index += 1
-                    guard current != nil, left != nil else { throw UsageError(Messages.missingOperand(spelled)) }
+                    guard current != nil, left != nil else { throw .invalid(Messages.missingOperand(spelled)) }
                 }
                 guard let right = try parseUnary() else { continue }
                 left = left.map { .and($0, right) } ?? right
@@ -136,13 +136,13 @@ public indirect enum FindExpression: Sendable {
             index += 1
             switch spelled {
             case "!", "-not":
-                guard let inner = try parseUnary() else { throw UsageError(Messages.missingOperand(spelled)) }
+                guard let inner = try parseUnary() else { throw .invalid(Messages.missingOperand(spelled)) }
                 return .not(inner)
             case "(":
                 let inner = try parseOr()
-                guard current == [0x29] else { throw UsageError(Messages.expectedClose) }
+                guard current == [0x29] else { throw .invalid(Messages.expectedClose) }
                 index += 1
-                guard let inner else { throw UsageError(Messages.emptyParentheses) }
+                guard let inner else { throw .invalid(Messages.emptyParentheses) }
                 return inner
             case "-name", "-iname":
                 let pattern = try argument(of: spelled)
@@ -169,18 +169,18 @@ public indirect enum FindExpression: Sendable {
             case "-maxdepth", "-mindepth":
                 let text = try argument(of: spelled).text
                 guard let depth = Int(text), depth >= 0, text.allSatisfy(\.isASCII) else {
-                    throw UsageError(Messages.badDepth(option: spelled, text))
+                    throw .invalid(Messages.badDepth(option: spelled, text))
                 }
                 if spelled == "-maxdepth" { maxDepth = depth } else { minDepth = depth }
                 return nil
             default:
-                if word.first == 0x2D { throw UsageError(Messages.unknownPredicate(spelled)) }
-                throw UsageError(Messages.pathsFirst(spelled))
+                if word.first == 0x2D { throw .invalid(Messages.unknownPredicate(spelled)) }
+                throw .invalid(Messages.pathsFirst(spelled))
             }
         }
 
         private mutating func argument(of option: String) throws(UsageError) -> Argument {
-            guard index < words.count else { throw UsageError(Messages.missingArgument(option)) }
+            guard index < words.count else { throw .invalid(Messages.missingArgument(option)) }
             index += 1
             return words[index - 1]
         }
@@ -196,7 +196,7 @@ public indirect enum FindExpression: Sendable {
                 case "s": kinds.insert(.socket)
                 case "b": kinds.insert(.blockDevice)
                 case "c": kinds.insert(.characterDevice)
-                default: throw UsageError(Messages.unknownType(text))
+                default: throw .invalid(Messages.unknownType(text))
                 }
             }
             return kinds
@@ -218,12 +218,12 @@ public indirect enum FindExpression: Sendable {
                 case "k": unit = 1 << 10
                 case "M": unit = 1 << 20
                 case "G": unit = 1 << 30
-                default: throw UsageError(Messages.badSizeType(String(last)))
+                default: throw .invalid(Messages.badSizeType(String(last)))
                 }
                 digits.removeLast()
             }
             guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let count = UInt64(digits) else {
-                throw UsageError(Messages.badSize(text))
+                throw .invalid(Messages.badSize(text))
             }
             return .size(comparison, unit: unit, count: count)
         }

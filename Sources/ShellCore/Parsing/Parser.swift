@@ -1,11 +1,25 @@
-/// A syntax error: what, and the line and column it points at.
+/// A syntax error: what, and where in the source; Diagnostics words it.
 public struct SyntaxError: Error, Sendable, Hashable {
-    /// The message, without position (`unterminated quote '`).
-    public var message: String
-    /// 1-based line within the source.
-    public var line: Int
-    /// Byte offset within the line.
-    public var column: Int
+    /// What is wrong.
+    public enum Problem: Sendable, Hashable {
+        /// The tokens could not be read (an open quote, `|`, `$(`…).
+        case lexical(Lexer.Problem)
+        /// `&&` or `||` with no command after it.
+        case missingCommand(after: Connector)
+        /// `&&` or `||` where a statement starts.
+        case unexpected(Connector)
+        /// `>` or `>>` (when `append`) with no file name after it.
+        case missingTarget(append: Bool)
+        /// A redirection with no command (`> out`).
+        case missingCommandBeforeRedirection
+    }
+
+    /// What is wrong.
+    public var problem: Problem
+    /// Byte offset of the offending token in the source (its end when the source stops short).
+    public var offset: Int
+    /// The line and column of `offset`.
+    public var location: SourceLocation
     /// Whether more input could complete the statement (an open quote, a trailing `&&`).
     public var isIncomplete: Bool
 }
@@ -19,43 +33,31 @@ public enum Parser {
         do {
             tokens = try Lexer.tokenize(source)
         } catch {
-            throw SyntaxError(
-                message: error.problem.description, line: error.line, column: error.column,
-                isIncomplete: error.problem.isIncomplete)
+            throw syntaxError(error, in: source)
         }
-        return try parse(tokens: tokens, endOfInput: endPosition(of: source))
+        return try parse(tokens: tokens, source: source)
     }
 
-    /// Whether `source` stops in the middle of a statement that more lines could finish (an
-    /// open quote, a trailing `&&`, `||` or backslash); a shell then reads another line.
-    public static func needsMoreInput(_ source: [UInt8]) -> Bool {
-        do {
-            _ = try parse(source)
-            return false
-        } catch {
-            return error.isIncomplete
-        }
+    /// The syntax error for tokens of `source` that could not be read.
+    static func syntaxError(_ failure: Lexer.Failure, in source: [UInt8]) -> SyntaxError {
+        SyntaxError(
+            problem: .lexical(failure.problem), offset: failure.offset,
+            location: SourceMap(source).location(of: failure.offset),
+            isIncomplete: failure.problem.isIncomplete)
     }
 
-    private static func endPosition(of source: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        for (offset, byte) in source.enumerated() where byte == 0x0A && offset != source.count - 1 {
-            line += 1
-            lineStart = offset + 1
-        }
-        let end = source.last == 0x0A ? source.count - 1 : source.count
-        return (line, end - lineStart)
-    }
-
-    /// Parses tokens into statements.
-    static func parse(tokens: [Token], endOfInput: (line: Int, column: Int)) throws(SyntaxError) -> [Statement] {
+    /// Parses the tokens of `source` into statements.
+    static func parse(tokens: [Token], source: [UInt8]) throws(SyntaxError) -> [Statement] {
         var statements: [Statement] = []
         var index = 0
+        // Where a statement that stops short points: the end, before a final newline.
+        let end = source.last == 0x0A ? source.count - 1 : source.count
 
-        func error(_ message: String, at token: Token?, incomplete: Bool = false) -> SyntaxError {
-            SyntaxError(
-                message: message, line: token?.line ?? endOfInput.line, column: token?.column ?? endOfInput.column,
+        func error(_ problem: SyntaxError.Problem, at token: Token?, incomplete: Bool = false) -> SyntaxError
+        {
+            let offset = token?.range.lowerBound ?? end
+            return SyntaxError(
+                problem: problem, offset: offset, location: SourceMap(source).location(of: offset),
                 isIncomplete: incomplete)
         }
 
@@ -73,10 +75,10 @@ public enum Parser {
                     index += 1
                     guard index < tokens.count, case .word(let target) = tokens[index].kind else {
                         throw error(
-                            "expected a file name after '\(append ? ">>" : ">")'",
-                            at: index < tokens.count ? tokens[index] : nil)
+                            .missingTarget(append: append), at: index < tokens.count ? tokens[index] : nil)
                     }
-                    redirections.append(Redirection(append: append, target: target, column: token.column))
+                    redirections.append(
+                        Redirection(append: append, target: target, offset: token.range.lowerBound))
                     index += 1
                 default:
                     return finish()
@@ -86,7 +88,7 @@ public enum Parser {
 
             func finish() -> SimpleCommand? {
                 guard let start, !words.isEmpty || !redirections.isEmpty else { return nil }
-                return SimpleCommand(words: words, redirections: redirections, line: start.line, column: start.column)
+                return SimpleCommand(words: words, redirections: redirections, offset: start.range.lowerBound)
             }
         }
 
@@ -97,22 +99,22 @@ public enum Parser {
             }
             guard let first = try simpleCommand() else {
                 let token = tokens[index]
-                throw error("unexpected '\(token.kind == .and ? "&&" : "||")'", at: token)
+                throw error(.unexpected(token.kind == .and ? .and : .or), at: token)
             }
             if first.words.isEmpty {
-                throw error("expected a command before '>'", at: tokens.first { $0.line == first.line && $0.column == first.column })
+                throw error(
+                    .missingCommandBeforeRedirection, at: tokens.first { $0.range.lowerBound == first.offset }
+                )
             }
             var rest: [(Connector, SimpleCommand)] = []
             while index < tokens.count, tokens[index].kind == .and || tokens[index].kind == .or {
-                let operatorToken = tokens[index]
-                let connector: Connector = operatorToken.kind == .and ? .and : .or
+                let connector: Connector = tokens[index].kind == .and ? .and : .or
                 index += 1
                 // A newline after && or || continues the statement, as in sh.
                 while index < tokens.count, tokens[index].kind == .newline { index += 1 }
                 guard let next = try simpleCommand(), !next.words.isEmpty else {
-                    let spelled = connector == .and ? "&&" : "||"
                     throw error(
-                        "expected a command after '\(spelled)'", at: index < tokens.count ? tokens[index] : nil,
+                        .missingCommand(after: connector), at: index < tokens.count ? tokens[index] : nil,
                         incomplete: index >= tokens.count)
                 }
                 rest.append((connector, next))

@@ -4,8 +4,8 @@ public struct Redirection: Sendable, Hashable {
     public var append: Bool
     /// The file to write to.
     public var target: Word
-    /// Column of the `>`.
-    public var column: Int
+    /// Byte offset of the `>` in the source.
+    public var offset: Int
 }
 
 /// One command with its words and redirections, before expansion.
@@ -14,10 +14,8 @@ public struct SimpleCommand: Sendable, Hashable {
     public var words: [Word]
     /// Where standard output goes.
     public var redirections: [Redirection]
-    /// 1-based line of the command's first token.
-    public var line: Int
-    /// Column of the command's first token.
-    public var column: Int
+    /// Byte offset of the command's first token in the source.
+    public var offset: Int
 }
 
 /// How a command is chained to the one before it.

@@ -116,7 +116,10 @@ func makeListingFixture(_ shell: TestShell) throws {
 
     @Test(arguments: usageErrorRows)
     func rejectsBadOptions(_ name: String, _ arguments: [String], _ message: String) {
-        #expect(throws: UsageError(message), "\(name)") { try LsCommand.parse(arguments.map(Argument.init)) }
+        let error = #expect(throws: UsageError.self, "\(name)") {
+            try LsCommand.parse(arguments.map(Argument.init))
+        }
+        #expect(error.map(Diagnostics.render) == message, "\(name)")
     }
 
     // MARK: Against GNU ls

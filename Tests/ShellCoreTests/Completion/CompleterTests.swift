@@ -107,6 +107,18 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         #expect(choices("cat s", in: shell) == ["say \"hi\"", "src/", "sub dir/"])
     }
 
+    @Test func eachCommandSaysWhatItsOperandsAre() throws {
+        let shell = try fixture()
+        #expect(choices("help c", in: shell) == ["cat", "cd", "cp"])
+        #expect(choices("help rm", in: shell) == ["rm", "rmdir"])
+        #expect(choices("pwd ", in: shell) == [])
+        #expect(choices("exit ", in: shell) == [])
+        #expect(choices("history s", in: shell) == [])
+        #expect(choices("echo s", in: shell) == ["say \"hi\"", "src/", "sub dir/"])
+        #expect(choices("pwd > s", in: shell) == ["say \"hi\"", "src/", "sub dir/"])
+        #expect(choices("nosuchcommand s", in: shell) == ["say \"hi\"", "src/", "sub dir/"])
+    }
+
     @Test func optionsOfTheCommand() throws {
         let shell = try fixture()
         #expect(choices("mkdir -", in: shell).contains("-p"))

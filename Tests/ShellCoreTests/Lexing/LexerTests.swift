@@ -2,11 +2,14 @@ import Testing
 
 @testable import ShellCore
 
-/// Renders tokens compactly: words as `W(text)` with `~` marking quoted pieces, operators by symbol.
-private func render(_ tokens: [Token]) -> String {
-    tokens.map { token -> String in
+/// Renders tokens of `input` compactly: words as `W(text@column)` with `~` marking quoted pieces,
+/// operators by symbol.
+private func render(_ tokens: [Token], of input: String) -> String {
+    let map = SourceMap(Array(input.utf8))
+    return tokens.map { token -> String in
         switch token.kind {
-        case .word(let word): return "W(\(render(word.pieces))@\(token.column))"
+        case .word(let word):
+            return "W(\(render(word.pieces))@\(map.location(of: token.range.lowerBound).column))"
         case .separator: return ";"
         case .newline: return "NL"
         case .and: return "&&"
@@ -73,7 +76,7 @@ private func render(_ pieces: [WordPiece]) -> String {
 
     @Test(arguments: rows)
     func tokenizes(_ row: Row) throws {
-        #expect(render(try Lexer.tokenize(Array(row.input.utf8))) == row.expected)
+        #expect(render(try Lexer.tokenize(Array(row.input.utf8)), of: row.input) == row.expected)
     }
 
     struct ErrorRow: CustomTestStringConvertible, Sendable {
@@ -129,9 +132,11 @@ private func render(_ pieces: [WordPiece]) -> String {
 
     @Test(arguments: errorRows)
     func reportsWhereItFailed(_ row: ErrorRow) {
-        #expect(throws: Lexer.Failure(problem: row.problem, line: row.line, column: row.column)) {
-            try Lexer.tokenize(Array(row.input.utf8))
-        }
+        let input = Array(row.input.utf8)
+        let failure = #expect(throws: Lexer.Failure.self) { try Lexer.tokenize(input) }
+        #expect(failure?.problem == row.problem)
+        let location = failure.map { SourceMap(input).location(of: $0.offset) }
+        #expect(location == SourceLocation(line: row.line, column: row.column))
     }
 
     @Test func incompleteProblemsAskForMoreInput() {
@@ -144,6 +149,6 @@ private func render(_ pieces: [WordPiece]) -> String {
         let partial = Lexer.tokenizePartial(Array("cat 'my fi".utf8))
         #expect(partial.openQuote == 0x27)
         #expect(partial.lastWordStart == 4)
-        #expect(render(partial.tokens) == "W(cat@0)")
+        #expect(render(partial.tokens, of: "cat 'my fi") == "W(cat@0)")
     }
 }

@@ -3,12 +3,12 @@ import Testing
 @testable import ShellCore
 
 @Suite struct OptionParserTests {
-    static let specs = [
-        OptionSpec("a", "all", help: ""),
-        OptionSpec("l", help: ""),
-        OptionSpec("L", "max-depth", value: .required, valueName: "N", help: ""),
-        OptionSpec(nil, "color", value: .optional, valueName: "WHEN", help: ""),
-        OptionSpec(nil, "classify", help: ""),
+    static let specs: [OptionSpec<String>] = [
+        OptionSpec("a", "all", key: "all", help: ""),
+        OptionSpec("l", key: "l", help: ""),
+        OptionSpec("L", "max-depth", value: .required, valueName: "N", key: "max-depth", help: ""),
+        OptionSpec(nil, "color", value: .optional, valueName: "WHEN", key: "color", help: ""),
+        OptionSpec(nil, "classify", key: "classify", help: ""),
     ]
 
     struct Row: CustomTestStringConvertible, Sendable {
@@ -62,9 +62,10 @@ import Testing
 
     @Test(arguments: errorRows)
     func rejects(_ row: ErrorRow) {
-        #expect(throws: UsageError(row.message)) {
+        let error = #expect(throws: UsageError.self) {
             try OptionParser.parse(row.arguments.map(Argument.init), specs: Self.specs)
         }
+        #expect(error.map(Diagnostics.render) == row.message)
     }
 
     @Test func globResultsAreNeverOptions() throws {

@@ -65,8 +65,8 @@ private func render(_ statements: [Statement]) -> String {
             _ = try Parser.parse(Array(row.input.utf8))
             Issue.record("expected a syntax error")
         } catch {
-            #expect(error.message == row.message)
-            #expect(error.column == row.column)
+            #expect(Diagnostics.render(error) == row.message)
+            #expect(error.location.column == row.column)
             #expect(error.isIncomplete == row.incomplete)
         }
     }
