@@ -20,8 +20,9 @@ struct Repl {
             if let status = LineEditor.terminationStatus { return status }
             LineEditor.clearInterrupt()
             state.terminalWidth = LineEditor.terminalWidth
-            if !reader.isWaiting {
-                // Readline and anything else that looks at the process follow the shell's cwd.
+            if !reader.isWaiting, state.cwd.volume.capabilities.contains(.processDirectory) {
+                // Readline and anything else that looks at the process follow the shell's cwd
+                // (on a volume that the kernel can make the process's directory).
                 do {
                     try state.cwd.makeCurrentDirectory()
                     directoryProblem = nil
