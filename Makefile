@@ -27,6 +27,9 @@ test: setup
 	python3 -m unittest discover -s scripts -p 'test_*.py'
 	$(SWIFT) build --build-tests
 	SHELF_BIN="$$($(SWIFT) build --show-bin-path)/shelf" $(SWIFT) test
+# The command tests again, each shell on an in-memory volume (docs/ARCHITECTURE.md, Volumes).
+	SHELF_TEST_VOLUME=memory SHELF_BIN="$$($(SWIFT) build --show-bin-path)/shelf" \
+		$(SWIFT) test --skip-build --filter ShellCoreTests
 
 # The man page and the texts of `help COMMAND`, from the command pages in docs/commands.
 docs:

@@ -97,31 +97,33 @@ extension File {
 
 /// A user's well-known places, resolved from an environment: the XDG base directories, the
 /// user directories of `user-dirs.dirs`, home and the temporary directory. A shell resolves them
-/// from its own variables; `File.dataHome` and its siblings from the process's.
+/// from its own variables, on its own volume; `File.dataHome` and its siblings from the
+/// process's, on the local file system.
 public struct WellKnownPlaces: Sendable {
     /// The home directory: `HOME` when absolute, else the user database's entry.
     public let home: File
     private let variables: @Sendable (String) -> [UInt8]?
 
-    /// The places as the environment `environment` describes them.
-    public init(environment: Environment) {
-        self.init { environment[$0] }
+    /// The places as the environment `environment` describes them, as paths on `volume`, where
+    /// `user-dirs.dirs` is read too.
+    public init(environment: Environment, on volume: any Volume = LocalVolume.shared) {
+        self.init(on: volume) { environment[$0] }
     }
 
-    private init(lookup: @escaping @Sendable (String) -> [UInt8]?) {
+    private init(on volume: any Volume, lookup: @escaping @Sendable (String) -> [UInt8]?) {
         variables = lookup
         if let value = lookup("HOME"), value.first == 0x2F {
-            home = File(bytes: value)
+            home = File(bytes: value).on(volume)
         } else {
-            home = Sys.homeDirectory(Sys.userID()).map { File(bytes: $0) } ?? .root
+            home = (Sys.homeDirectory(Sys.userID()).map { File(bytes: $0) } ?? .root).on(volume)
         }
     }
 
     /// The places of the process's own environment.
-    static var process: WellKnownPlaces { WellKnownPlaces(lookup: Sys.environment) }
+    static var process: WellKnownPlaces { WellKnownPlaces(on: LocalVolume.shared, lookup: Sys.environment) }
 
     /// `TMPDIR` when absolute, else `/tmp`.
-    public var temporary: File { absolute("TMPDIR") ?? File(path: "/tmp") }
+    public var temporary: File { absolute("TMPDIR") ?? File(path: "/tmp").on(home.volume) }
     /// `XDG_DATA_HOME`, else `~/.local/share`.
     public var data: File { absolute("XDG_DATA_HOME") ?? home + ".local/share" }
     /// `XDG_CONFIG_HOME`, else `~/.config`.
@@ -158,6 +160,6 @@ public struct WellKnownPlaces: Sendable {
 
     private func absolute(_ name: String) -> File? {
         guard let value = variables(name), value.first == 0x2F else { return nil }
-        return File(bytes: value)
+        return File(bytes: value).on(home.volume)
     }
 }

@@ -95,6 +95,20 @@ struct PlacesTests {
         #expect(File.temporary == (Self.absolute("TMPDIR") ?? "/tmp"))
     }
 
+    @Test("Places given a volume are paths on it, and user-dirs.dirs is read there")
+    func placesOnAVolume() throws {
+        let volume = MemoryVolume()
+        let config = volume.file("/home/ann/cfg/user-dirs.dirs")
+        try config.parent.makeDirectory(intermediates: true)
+        try config.write(text: "XDG_DOCUMENTS_DIR=\"$HOME/Papers\"\n")
+        let places = WellKnownPlaces(
+            environment: ["HOME": "/home/ann", "XDG_CONFIG_HOME": "/home/ann/cfg"], on: volume)
+        #expect(places.home == volume.file("/home/ann"))
+        #expect(places.config == volume.file("/home/ann/cfg"))
+        #expect(places.documents == volume.file("/home/ann/Papers"))
+        #expect(places.temporary == volume.file("/tmp"))
+    }
+
     @Test("root is /")
     func root() {
         #expect(File.root == "/")

@@ -41,7 +41,7 @@ struct Fault: Sendable, CustomTestStringConvertible {
 
 /// Faults the disk can throw at a command: each gives one clear message for the command, leaves
 /// existing data as it was and no temporary file behind, and the session goes on.
-@Suite struct FaultTests {
+@Suite(.needsLocalFileSystem("faults are injected into syscalls")) struct FaultTests {
     static let rows: [Fault] = [
         Fault(
             name: "cp: disk full keeps the old destination", calls: [.copyFileRange, .write], pathPart: "",
@@ -139,7 +139,7 @@ struct Fault: Sendable, CustomTestStringConvertible {
 }
 
 /// A directory below the operand that opens but then fails to be read.
-@Suite struct DirectoryReadFaultTests {
+@Suite(.needsLocalFileSystem("faults are injected into syscalls")) struct DirectoryReadFaultTests {
     /// Arms itself when `sub` is opened (as a directory stream or a descriptor), and fails every
     /// directory read after that.
     final class ReadFault: Sendable {
@@ -173,7 +173,7 @@ struct Fault: Sendable, CustomTestStringConvertible {
 
 /// Entries another process removes while `rm -r` walks: `rm -rf` treats them as removed, as GNU
 /// rm does; `rm -r` without `-f` reports them.
-@Suite struct VanishingEntryTests {
+@Suite(.needsLocalFileSystem("faults are injected into syscalls")) struct VanishingEntryTests {
     /// A plan that, at the first `call` on a path ending in `name`, removes `victims` (files, then
     /// directories, as another process would) and lets the call fail with ENOENT.
     static func vanishing(_ victims: [File], at calls: Set<SyscallName>, on name: String) -> FaultPlan {

@@ -29,7 +29,9 @@ private func hostileShell(environment: [String: String] = [:]) throws -> TestShe
 /// Names with control characters or invalid UTF-8 reach a terminal only escaped, in GNU's
 /// shell-escape quoting; file contents pass through untouched.
 @Suite struct HostileNameTests {
-    @Test(arguments: [["-C"], ["-1"], ["-l"], ["-lF"]])
+    @Test(
+        .needsLocalFileSystem("GNU ls reads the fixture from disk"),
+        arguments: [["-C"], ["-1"], ["-l"], ["-lF"]])
     func lsOnATerminalQuotesAsGNULsShellEscape(_ arguments: [String]) throws {
         guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
         let shell = try hostileShell()
@@ -40,7 +42,7 @@ private func hostileShell(environment: [String: String] = [:]) throws -> TestShe
         #expect(!actual.stdout.contains("\u{1B}") && !actual.stdout.contains("\r"))
     }
 
-    @Test(arguments: ["C", "C.UTF-8"])
+    @Test(.needsLocalFileSystem("tree(1) reads the fixture from disk"), arguments: ["C", "C.UTF-8"])
     func treeEscapesAsTreeDoes(_ locale: String) throws {
         guard ReferenceTool.isInstalled("/usr/bin/tree") else { return }
         let shell = try hostileShell(environment: ["LC_ALL": locale])
@@ -67,7 +69,7 @@ private func hostileShell(environment: [String: String] = [:]) throws -> TestShe
         #expect(try shell.path("out").readBytes() == Array("one/".utf8) + name + [0x0A], "\(label)")
     }
 
-    @Test(arguments: ["rm", "cat", "ls"])
+    @Test(.needsLocalFileSystem("GNU tools read the fixture from disk"), arguments: ["rm", "cat", "ls"])
     func errorMessagesQuoteTheNameAsGNUDoes(_ tool: String) throws {
         guard ReferenceTool.isInstalled("/usr/bin/\(tool)") else { return }
         let shell = TestShell()

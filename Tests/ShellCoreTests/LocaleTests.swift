@@ -47,25 +47,32 @@ import Testing
         return shell
     }
 
-    @Test(arguments: locales, [["-1"], ["-C"], ["-l"], ["-C", "-R"], ["-C", "-d", "diré", "é"]])
+    @Test(
+        .needsLocalFileSystem("GNU tools read the fixture from disk"),
+        arguments: locales, [["-1"], ["-C"], ["-l"], ["-C", "-R"], ["-C", "-d", "diré", "é"]])
     func lsOnATerminalQuotesAsGNULs(_ locale: String, _ arguments: [String]) throws {
         let gnuOptions = ["--quoting-style=shell-escape", "-w", "60"]
         try expectGNUOutput("ls", arguments, locale: locale, gnuOptions: gnuOptions)
     }
 
-    @Test(arguments: locales, [["-1"], ["-l"], ["-R"], ["-C", "-w", "30"]])
+    @Test(
+        .needsLocalFileSystem("GNU tools read the fixture from disk"),
+        arguments: locales, [["-1"], ["-l"], ["-R"], ["-C", "-w", "30"]])
     func lsOnAPipeWritesNamesAsGNULs(_ locale: String, _ arguments: [String]) throws {
         try expectGNUOutput("ls", arguments, locale: locale)
     }
 
     @Test(
+        .needsLocalFileSystem("GNU tools read the fixture from disk"),
         arguments: locales,
         [["-c", "%n|%N", "é", "日本語", "linké", "a b", "diré"], ["-c", "%N", "-L", "linké"]])
     func statQuotesAsGNUStat(_ locale: String, _ arguments: [String]) throws {
         try expectGNUOutput("stat", arguments, locale: locale)
     }
 
-    @Test(arguments: locales, ["rm", "ls", "stat", "cat"])
+    @Test(
+        .needsLocalFileSystem("GNU tools read the fixture from disk"),
+        arguments: locales, ["rm", "ls", "stat", "cat"])
     func messagesQuoteAsGNUDoes(_ locale: String, _ tool: String) throws {
         try expectGNUOutput(tool, ["missé", "日本語/x", "ok\u{7}"], locale: locale)
     }

@@ -56,8 +56,9 @@ public final class ShellState {
     /// The character set the locale variables (`LC_ALL`, `LC_CTYPE`, `LANG`) name.
     public var characterEncoding: CharacterEncoding { CharacterEncoding { environment.text($0) } }
 
-    /// The user's well-known places as this shell's variables place them (`@docs`, `@config`…).
-    public var places: WellKnownPlaces { WellKnownPlaces(environment: environment) }
+    /// The user's well-known places as this shell's variables place them (`@docs`, `@config`…),
+    /// on the session's volume.
+    public var places: WellKnownPlaces { WellKnownPlaces(environment: environment, on: volume) }
 
     /// The volume the session runs on, whose top is `/` for every operand: the local file
     /// system, the sandbox of `--root`, or another. It is `cwd`'s, which every path the shell

@@ -52,7 +52,7 @@ struct FindCommandTests {
         ["dangling", "-type", "l"], ["-newer", "missing"], ["-false"], ["-true", "-maxdepth", "0"],
     ]
 
-    @Test(arguments: argumentLists)
+    @Test(.needsLocalFileSystem("GNU find reads the fixture from disk"), arguments: argumentLists)
     func matchesGNUfind(_ arguments: [String]) throws {
         let shell = try makeWalkFixture()
         try compareWithGNU("find", arguments, in: shell)
@@ -98,7 +98,7 @@ struct DuCommandTests {
         ["-a", "to-src", "dangling"], ["-ac", "src/hard", "src/deep/er/est.c"],
     ]
 
-    @Test(arguments: argumentLists)
+    @Test(.needsLocalFileSystem("GNU du reads the fixture from disk"), arguments: argumentLists)
     func matchesGNUdu(_ arguments: [String]) throws {
         let shell = try makeWalkFixture()
         try compareWithGNU("du", arguments, in: shell)

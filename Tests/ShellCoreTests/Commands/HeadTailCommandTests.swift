@@ -25,7 +25,7 @@ struct HeadTailCommandTests {
         ("tail", ["-c", "2", "four/"]),
     ]
 
-    @Test(arguments: lines)
+    @Test(.needsLocalFileSystem("GNU head and tail read the fixture from disk"), arguments: lines)
     func matchesGNU(_ tool: String, _ arguments: [String]) throws {
         let shell = TestShell()
         try shell.write("four", "a\nb\nc\nd\n")

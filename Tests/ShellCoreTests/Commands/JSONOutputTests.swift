@@ -94,6 +94,7 @@ import Testing
 
     @Test(
         "tree -J has tree(1)'s shape: type, name, contents, a closing report",
+        .needsLocalFileSystem("tree(1) reads the fixture from disk"),
         .enabled(if: RealTree.isUsable, "needs /usr/bin/tree"), arguments: [[], ["-a"], ["-d"], ["-L", "1"]])
     func treeShape(_ arguments: [String]) throws {
         let shell = try makeFixture()
@@ -111,6 +112,7 @@ import Testing
 
     @Test(
         "tree -J --fromfile has tree(1)'s shape, each name with its path",
+        .needsLocalFileSystem("tree(1) reads the listing from disk"),
         .enabled(if: RealTree.isUsable, "needs /usr/bin/tree"),
         arguments: [
             ["--fromfile", "list.txt"], ["-d", "--fromfile", "list.txt"], ["-L", "1", "--fromfile", "list.txt"],

@@ -141,7 +141,7 @@ func makeListingFixture(_ shell: TestShell) throws {
         ["a.txt/"], ["missing/", "d/"], ["-l", "d/", "link/"], ["-ld", "dirlink/", "dangling/"],
     ]
 
-    @Test(arguments: comparisonRows)
+    @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: comparisonRows)
     func matchesGNULs(_ arguments: [String]) throws {
         guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
         let shell = TestShell(environment: ["TZ": "UTC", "TERM": "xterm"])
@@ -159,7 +159,7 @@ func makeListingFixture(_ shell: TestShell) throws {
     ]
 
     /// On a terminal shelf quotes names as GNU's shell-escape style does and fills columns.
-    @Test(arguments: terminalRows)
+    @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: terminalRows)
     func matchesGNULsOnATerminal(_ arguments: [String]) throws {
         guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
         let shell = TestShell(environment: ["TZ": "UTC"])
@@ -203,7 +203,7 @@ func makeListingFixture(_ shell: TestShell) throws {
         #expect(shell.run("ls --color=always").stdout.contains("\u{1B}[") == colours, "\(name)")
     }
 
-    @Test func devicesShowMajorAndMinorNumbers() throws {
+    @Test(.needsLocalFileSystem("devices are the kernel's")) func devicesShowMajorAndMinorNumbers() throws {
         guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
         let shell = TestShell(environment: ["TZ": "UTC", "TERM": "xterm"])
         guard mknod(shell.path("null").string, S_IFCHR | 0o666, deviceNumber(major: 1, minor: 3)) == 0,
@@ -221,7 +221,8 @@ func makeListingFixture(_ shell: TestShell) throws {
     }
 
     /// A coloured name that may wrap past the line width is followed by a clear-to-end-of-line.
-    @Test func longColouredNamesClearTheLine() throws {
+    @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"))
+    func longColouredNamesClearTheLine() throws {
         guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
         let shell = TestShell(environment: ["TZ": "UTC", "TERM": "xterm"])
         let directory = String(repeating: "d", count: 100)
@@ -241,7 +242,8 @@ func makeListingFixture(_ shell: TestShell) throws {
         }
     }
 
-    @Test func wideCharactersTakeTwoColumns() throws {
+    @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"))
+    func wideCharactersTakeTwoColumns() throws {
         guard ReferenceTool.isInstalled("/usr/bin/ls"), File(path: "/usr/lib/locale/C.utf8").exists else {
             return
         }
@@ -282,7 +284,7 @@ func makeListingFixture(_ shell: TestShell) throws {
 
     @Test func namesThatAreNotUTF8ListAsTheirBytes() throws {
         let shell = TestShell()
-        try File(bytes: shell.directory.file.bytes + Array("/caf".utf8) + [0xE9]).write(text: "")
+        try shell.directory.file.appending(name: Array("caf".utf8) + [0xE9]).write(text: "")
         let stdout = OutputStream(capturingAsTerminal: false)
         let context = CommandContext(
             state: shell.state, stdout: stdout, stderr: OutputStream(), commandName: "ls")
@@ -320,7 +322,8 @@ func makeListingFixture(_ shell: TestShell) throws {
         #expect(result.status == status, "\(name)")
     }
 
-    @Test func anUnreadableSubdirectoryIsAMinorFailure() throws {
+    @Test(.needsLocalFileSystem("faults are injected into syscalls"))
+    func anUnreadableSubdirectoryIsAMinorFailure() throws {
         let shell = TestShell()
         try shell.write("top/inner/file")
         let inner = shell.path("top/inner").string
@@ -343,7 +346,8 @@ func makeListingFixture(_ shell: TestShell) throws {
     }
 
     /// GNU ls shows a file it cannot examine with question marks and carries on (status 1).
-    @Test func aFileThatCannotBeExaminedShowsQuestionMarks() throws {
+    @Test(.needsLocalFileSystem("faults are injected into syscalls"))
+    func aFileThatCannotBeExaminedShowsQuestionMarks() throws {
         let shell = TestShell(environment: ["TZ": "UTC"])
         try shell.write("d/a", "12345")
         try shell.write("d/x")

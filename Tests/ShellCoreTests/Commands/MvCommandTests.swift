@@ -153,7 +153,8 @@ import Testing
         return TemporaryDirectoryElsewhere(in: shm)
     }
 
-    @Test func acrossFileSystemsCopiesThenRemoves() throws {
+    @Test(.needsLocalFileSystem("/dev/shm is another file system on disk"))
+    func acrossFileSystemsCopiesThenRemoves() throws {
         guard let elsewhere = try Self.otherFileSystem() else { return }
         defer { elsewhere.remove() }
         let shell = TestShell()
@@ -177,7 +178,9 @@ import Testing
                 ])
     }
 
-    @Test("Across file systems a symlink or FIFO at the destination is replaced, never written through")
+    @Test(
+        "Across file systems a symlink or FIFO at the destination is replaced, never written through",
+        .needsLocalFileSystem("/dev/shm is another file system on disk"))
     func acrossFileSystemsReplacesTheDestinationEntry() throws {
         guard let elsewhere = try Self.otherFileSystem() else { return }
         defer { elsewhere.remove() }
@@ -197,7 +200,8 @@ import Testing
         #expect(!shell.path("nowhere").exists)
     }
 
-    @Test func acrossFileSystemsMatchesGNUmv() throws {
+    @Test(.needsLocalFileSystem("/dev/shm is another file system on disk"))
+    func acrossFileSystemsMatchesGNUmv() throws {
         guard coreutilsInstalled("mv"), let elsewhere = try Self.otherFileSystem() else { return }
         defer { elsewhere.remove() }
         let shell = TestShell()
@@ -229,7 +233,8 @@ import Testing
         #expect(try treeSnapshot(elsewhere.file + "ours") == treeSnapshot(elsewhere.file + "theirs"))
     }
 
-    @Test func interruptedMoveAcrossFileSystemsKeepsTheSourceAndLeavesNothingBehind() throws {
+    @Test(.needsLocalFileSystem("/dev/shm is another file system on disk"))
+    func interruptedMoveAcrossFileSystemsKeepsTheSourceAndLeavesNothingBehind() throws {
         guard let elsewhere = try Self.otherFileSystem() else { return }
         defer { elsewhere.remove() }
         let shell = TestShell()

@@ -20,7 +20,7 @@ struct NameCommandTests {
         ("realpath", ["d/f/x"]), ("realpath", ["-m", "d/f/x"]),
     ]
 
-    @Test(arguments: lines)
+    @Test(.needsLocalFileSystem("GNU realpath reads the fixture from disk"), arguments: lines)
     func matchesGNU(_ tool: String, _ arguments: [String]) throws {
         let shell = TestShell()
         try shell.write("d/f", "x\n")

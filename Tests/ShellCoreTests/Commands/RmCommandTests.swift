@@ -133,7 +133,7 @@ import Testing
         let result = shell.run(line)
         #expect(result.stderr == (messages + ["Try 'help rm' for more information.", ""]).joined(separator: "\n"))
         #expect(result.status == .usage)
-        guard ReferenceTool.isInstalled("/usr/bin/rm") else { return }
+        guard TestVolume.isLocal, ReferenceTool.isInstalled("/usr/bin/rm") else { return }
         let words = try Lexer.tokenize(Array(line.utf8)).dropFirst().compactMap { token -> String? in
             guard case .word(let word) = token.kind else { return nil }
             return word.literalText.map { String(decoding: $0, as: UTF8.self) }
@@ -192,9 +192,9 @@ import Testing
                 "rm: remove regular file 's/t/q'? ",
                 "rm: remove symbolic link 's/l'? ",
             ])
-        #expect(
-            answers.questions.firstIndex(of: "rm: descend into directory 's/t'? ")!
-                < answers.questions.firstIndex(of: "rm: remove regular file 's/t/q'? ")!)
+        let descent = try #require(answers.questions.firstIndex(of: "rm: descend into directory 's/t'? "))
+        let question = try #require(answers.questions.firstIndex(of: "rm: remove regular file 's/t/q'? "))
+        #expect(descent < question)
         #expect(result.stdout == "removed 'a'\nremoved 'empty'\nremoved directory 's/empty'\n")
         #expect(result.status == .success)
         #expect(shell.path("la").exists && shell.path("s/l").exists && shell.path("s/t/q").exists)
@@ -221,6 +221,7 @@ import Testing
 
     @Test(
         "A write-protected file is asked about only when standard input is a terminal",
+        .needsLocalFileSystem("faults are injected into syscalls"),
         arguments: [("terminal", true), ("script on standard input", false)])
     func writeProtectedAskedOnlyFromATerminal(_ input: String, isTerminal: Bool) throws {
         let shell = TestShell()
@@ -267,7 +268,8 @@ import Testing
         #expect(try shell.directory.file.entries().isEmpty)
     }
 
-    @Test func theSafetyNetOfTheseTestsHolds() throws {
+    @Test(.needsLocalFileSystem("faults are injected into syscalls"))
+    func theSafetyNetOfTheseTestsHolds() throws {
         let shell = TestShell()
         let outside = TemporaryDirectory()
         defer { outside.remove() }

@@ -51,7 +51,7 @@ func makeStatFixture(_ shell: TestShell) throws {
     ]
 
     /// GNU stat built with statx says `cannot statx`; shelf keeps the classic `cannot stat`.
-    @Test(arguments: comparisonRows)
+    @Test(.needsLocalFileSystem("GNU stat reads the fixture from disk"), arguments: comparisonRows)
     func matchesGNUStat(_ arguments: [String]) throws {
         guard ReferenceTool.isInstalled("/usr/bin/stat") else { return }
         let shell = TestShell(environment: ["TZ": "UTC"])
@@ -65,7 +65,7 @@ func makeStatFixture(_ shell: TestShell) throws {
         #expect(actual.status == expected.status, "stat \(arguments)")
     }
 
-    @Test func devicesShowTheirDeviceType() throws {
+    @Test(.needsLocalFileSystem("devices are the kernel's")) func devicesShowTheirDeviceType() throws {
         guard ReferenceTool.isInstalled("/usr/bin/stat") else { return }
         let shell = TestShell(environment: ["TZ": "UTC"])
         guard mknod(shell.path("loop").string, S_IFBLK | 0o600, deviceNumber(major: 7, minor: 12)) == 0 else {

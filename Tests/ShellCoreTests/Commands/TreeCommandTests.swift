@@ -453,7 +453,8 @@ private func makeFixture(locale: [String: String] = utf8Locale) throws -> TestSh
         )
     }
 
-    @Test func anUnreadableSubdirectoryIsMarkedAndFails() throws {
+    @Test(.needsLocalFileSystem("faults are injected into syscalls"))
+    func anUnreadableSubdirectoryIsMarkedAndFails() throws {
         let shell = try makeFixture()
         // Tests run as root, whom chmod 000 does not stop: inject EACCES on opening d/sub.
         let plan = FaultPlan { call, path in
@@ -500,7 +501,8 @@ private func makeFixture(locale: [String: String] = utf8Locale) throws -> TestSh
         #expect(result.status == .success)
     }
 
-    @Test func tenThousandLevelsDoNotOverflowTheStack() throws {
+    @Test(.needsLocalFileSystem("the 200 MB listing goes to /dev/null, a device"))
+    func tenThousandLevelsDoNotOverflowTheStack() throws {
         let shell = TestShell(environment: utf8Locale)
         // Built from the bottom up in chunks of 500 levels, so that no path passes PATH_MAX:
         // chain/a/…/a/chain/a/…/a/chain/…
@@ -543,7 +545,9 @@ private func makeFixture(locale: [String: String] = utf8Locale) throws -> TestSh
 /// Comparisons with tree(1) itself, when it is installed: same fixture, same arguments, same
 /// output and status. tree is run with LC_ALL=C.UTF-8, the locale whose drawing and escaping
 /// shelf's tree follows.
-@Suite(.enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"))
+@Suite(
+    .enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"),
+    .needsLocalFileSystem("tree(1) reads the fixture from disk"))
 struct TreeComparisonTests {
     static let argumentLists: [[String]] = [
         [], ["-a"], ["-d"], ["-f"], ["-s"], ["-h"], ["-a", "-s", "-f"], ["-L", "1"], ["-L", "2", "-d"],
@@ -625,7 +629,9 @@ struct LocaleRow: CustomTestStringConvertible, Sendable {
 }
 
 /// tree draws and escapes as tree(1) does in the locale the shell's variables name.
-@Suite(.enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"))
+@Suite(
+    .enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"),
+    .needsLocalFileSystem("tree(1) reads the fixture from disk"))
 struct TreeLocaleTests {
     /// Names in UTF-8 (é, Japanese), one that is not (`\xfe`), and names tree escapes in the C
     /// locale only (a space, a backslash):
@@ -707,7 +713,9 @@ enum RealTree {
 }
 
 /// `tree --fromfile` against tree(1) on the same listing, in both locales.
-@Suite(.enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"))
+@Suite(
+    .enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"),
+    .needsLocalFileSystem("tree(1) reads the fixture from disk"))
 struct TreeFromFileTests {
     static let listing = "a/b/c.txt\na/d.txt\ne\na/b/\nz/y\n/abs/p\n./dot/x\na//f\n.hidden/x\nsp ace\nB\n_u\n日本/語\n"
 

@@ -64,6 +64,21 @@ import Testing
         #expect(completion.applied(to: inside).map { String(decoding: $0, as: UTF8.self) } == "cat @docs/thesis.tex ")
     }
 
+    @Test("In a --root sandbox the places are inside it, and user-dirs.dirs is never read outside")
+    func placesInASandbox() throws {
+        let outside = TemporaryDirectory(onLocalDisk: true)
+        defer { outside.remove() }
+        let home = outside.file.string
+        try (outside.file + "cfg").makeDirectory()
+        try (outside.file + "cfg/user-dirs.dirs").write(text: "XDG_DOCUMENTS_DIR=\"$HOME/Secret\"\n")
+        try (outside.file + "jail").makeDirectory()
+        let sandbox = try Sandbox(outside.file + "jail")
+        let state = ShellState(
+            cwd: sandbox.root, environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/cfg"])
+        #expect(state.places.documents == sandbox.file(home + "/Documents"))
+        #expect(state.places.config == sandbox.file(home + "/cfg"))
+    }
+
     @Test("WellKnownPlaces reads the environment it is given, not the process's")
     func placesFromAnEnvironment() {
         let places = WellKnownPlaces(environment: ["HOME": "/home/ann", "XDG_STATE_HOME": "/var/ann", "XDG_DATA_HOME": "relative"])

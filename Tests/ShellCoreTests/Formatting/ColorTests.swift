@@ -28,6 +28,7 @@ private func makeColorFixture() throws -> TestShell {
 
     @Test(
         "ls --color=always matches GNU ls under LS_COLORS",
+        .needsLocalFileSystem("GNU ls reads the fixture from disk"),
         .enabled(if: ReferenceTool.isInstalled("/usr/bin/ls")), arguments: lsColors, lsArguments)
     func lsMatchesGNU(_ colors: String, _ arguments: [String]) throws {
         let shell = try makeColorFixture()
@@ -41,6 +42,7 @@ private func makeColorFixture() throws -> TestShell {
 
     @Test(
         "tree -C matches tree(1) under LS_COLORS",
+        .needsLocalFileSystem("tree(1) reads the fixture from disk"),
         .enabled(if: RealTree.isUsable, "needs /usr/bin/tree"),
         arguments: [
             "di=01;31:*.tar=01;32:ln=35", "di=1:or=31:ex=35:*notes.txt=4", "ex=01;32:tw=30;42", "ln=35:or=31:mi=32",

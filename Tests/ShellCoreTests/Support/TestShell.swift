@@ -1,6 +1,7 @@
 import Glibc
 import PathModel
 import ShellCore
+import Testing
 
 /// The volume the command tests run on: the local file system, or with
 /// `SHELF_TEST_VOLUME=memory` in the environment an in-memory volume per shell (`make test` runs
@@ -12,13 +13,22 @@ enum TestVolume {
     static var isLocal: Bool { !isMemory }
 }
 
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only on the local file system, for the reason `why`: it compares with a GNU
+    /// tool that reads the fixture from disk, or needs what only the kernel has (FIFOs, devices,
+    /// /proc, another file system, injected syscall faults).
+    static func needsLocalFileSystem(_ why: Comment) -> Self { .enabled(if: TestVolume.isLocal, why) }
+}
+
 /// A private temporary directory (mode 0700) for one test, removed by `remove()`; on a fresh
-/// in-memory volume when the tests run there.
+/// in-memory volume when the tests run there, unless it must be on disk.
 struct TemporaryDirectory {
     let file: File
 
-    init() {
-        if TestVolume.isMemory {
+    /// A new directory; `onLocalDisk` keeps it on the local file system whatever the tests run
+    /// on, for a GNU tool to work in.
+    init(onLocalDisk: Bool = false) {
+        if TestVolume.isMemory && !onLocalDisk {
             file = MemoryVolume().file("/tmp/shelf-test")
             do { try file.makeDirectory(intermediates: true, mode: 0o700) } catch { preconditionFailure("\(error)") }
             return
@@ -31,7 +41,7 @@ struct TemporaryDirectory {
 
     /// Removes the directory and everything in it.
     func remove() {
-        if TestVolume.isMemory { return }  // The volume goes with its last file.
+        if file.volume is MemoryVolume { return }  // The volume goes with its last file.
         do { try file.delete() } catch { print("warning: could not remove \(file.string): \(error)") }
     }
 }
@@ -40,7 +50,7 @@ struct TemporaryDirectory {
 struct Transcript {
     var stdout: String
     var stderr: String
-    var status: ExitStatus
+    var status: ShellCore.ExitStatus
 }
 
 extension Environment {
