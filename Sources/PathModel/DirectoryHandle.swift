@@ -19,7 +19,7 @@ public final class DirectoryHandle: Sendable {
     /// - Throws: `FileError` with operation `.list`.
     /// Corresponds to `open(2)` with `O_DIRECTORY`.
     public init(_ file: File) throws(FileError) {
-        directory = try file.volume.openDirectory(file)
+        directory = try file.volume.openDirectory(file, following: true)
     }
 
     /// Opens the directory at `relative` below `parent` (`[]` for `parent` itself), following a
@@ -27,7 +27,7 @@ public final class DirectoryHandle: Sendable {
     /// - Throws: `FileError` with operation `.list`.
     /// Corresponds to `openat(2)` with `O_DIRECTORY`.
     public init(_ relative: [UInt8], in parent: DirectoryHandle) throws(FileError) {
-        directory = try parent.directory.openDirectory(at: relative)
+        directory = try parent.directory.openDirectory(at: relative, following: true)
     }
 
     /// The path of `relative` below this directory, for messages.
@@ -39,7 +39,7 @@ public final class DirectoryHandle: Sendable {
     ///   when reading it fails once open (an I/O error).
     /// Corresponds to `openat(2)` and `getdents64(2)`.
     public func entries(at relative: [UInt8]) throws(FileError) -> [DirectoryEntry] {
-        try directory.sortedEntries(at: relative, withIdentity: false).entries
+        try directory.listing(at: relative, withIdentity: false, sorted: true).entries
     }
 
     /// `entries(at:)`, and the identity of the directory listed (device and inode locally),
@@ -50,7 +50,7 @@ public final class DirectoryHandle: Sendable {
     public func entriesAndIdentity(at relative: [UInt8]) throws(FileError) -> (
         entries: [DirectoryEntry], identity: FileIdentity
     ) {
-        let listing = try directory.sortedEntries(at: relative, withIdentity: true)
+        let listing = try directory.listing(at: relative, withIdentity: true, sorted: true)
         return (listing.entries, listing.identity!)
     }
 

@@ -80,66 +80,58 @@ extension File {
         guard kind == .directory else {
             guard confirm(.remove(self, kind)) else { return false }
             do {
-                try withLocation(following: false) { (dir, name, _) throws(Errno) in try Sys.unlink(name, at: dir) }
+                try volume.removeFile(self)
                 removed(self, kind)
                 return true
             } catch {
-                failed(FileError(.remove, self, error))
+                failed(FileError(.remove, self, error.errno))
                 return false
             }
         }
         // One directory is open at a time, whatever the depth: going down opens the child and
         // closes the parent; coming back up opens the parent through the child's `..` and checks
-        // that it is the directory left (device, inode), so that a tree moved meanwhile is not
-        // followed. Paths are built only for the callbacks, so their length does not matter.
+        // that it is the directory left (its identity), so that a tree moved meanwhile is not
+        // followed. Nothing is followed: a directory swapped for a symlink is refused (ENOTDIR).
+        // Paths are built only for the callbacks, so their length does not matter.
         struct Level {
             let name: [UInt8]
             let identity: FileIdentity
             let pathLength: Int
-            let entries: [(name: [UInt8], type: UInt8)]
+            let entries: [DirectoryEntry]
             var index = 0
             var complete = true
         }
         /// Whether an entry's failure is only that it is gone, and that is allowed.
-        func vanished(_ error: Errno) -> Bool { ignoringVanished && error == .noSuchFileOrDirectory }
+        func vanished(_ error: FileError) -> Bool { ignoringVanished && error.errno == .noSuchFileOrDirectory }
         /// What opening a directory of the tree gave.
         enum Opening {
-            case opened(DirectoryStream, Level)
+            case opened(any VolumeDirectory, Level)
             /// Not opened: declined, or failed (and reported); the tree is not all removed.
             case left
             /// Gone already, and that is allowed.
             case vanished
         }
-        func open(_ path: File, name: [UInt8], at parent: Int32, parentLength: Int) -> Opening {
+        func open(
+            _ path: File, name: [UInt8], parentLength: Int, _ opening: () throws(FileError) -> any VolumeDirectory
+        ) -> Opening {
             guard confirm(.descend(path)) else { return .left }
-            do throws(Errno) {
-                let opened = try withCName(name) { (raw) throws(Errno) in try Sys.readDirectory(raw, at: parent) }
+            do {
+                let directory = try opening()
+                let listing = try directory.listing(at: [], withIdentity: true, sorted: false)
                 let level = Level(
-                    name: name, identity: opened.identity, pathLength: parentLength, entries: opened.entries)
-                return .opened(opened.stream, level)
+                    name: name, identity: listing.identity!, pathLength: parentLength, entries: listing.entries)
+                return .opened(directory, level)
             } catch {
                 if vanished(error) { return .vanished }
-                failed(FileError(.list, path, error))
+                failed(FileError(.list, path, error.errno))
                 return .left
             }
         }
-        func unlink(_ name: [UInt8], at dir: Int32, directory: Bool) throws(Errno) {
-            try withCName(name) { (raw) throws(Errno) in
-                if directory { try Sys.rmdir(raw, at: dir) } else { try Sys.unlink(raw, at: dir) }
-            }
-        }
 
-        let opened: Opening
-        do {
-            opened = try withLocation(following: false) { (dir, name, _) throws(Errno) in
-                open(self, name: Array(UnsafeRawBufferPointer(start: name, count: strlen(name))), at: dir, parentLength: 0)
-            }
-        } catch {
-            failed(FileError(.list, self, error))
-            return false
+        let opened = open(self, name: Array(nameBytes), parentLength: 0) { () throws(FileError) in
+            try volume.openDirectory(self, following: false)
         }
         guard case .opened(var current, let top) = opened else { return false }
-        defer { current.close() }
         var path = self
         var stack = [top]
         var everything = true
@@ -149,25 +141,24 @@ extension File {
                 level.index += 1
                 stack[stack.count - 1] = level
                 let entryPath = path.appending(entryName: entry.name)
-                let dir = current.descriptor
-                var kind = FileKind(directoryEntryType: entry.type)
+                var kind = entry.kind
                 if kind == nil {
                     do {
-                        let raw = try withCName(entry.name) { (name) throws(Errno) in
-                            try Sys.stat(name, at: dir, follow: false)
-                        }
-                        kind = FileKind(mode: raw.mode)
+                        kind = try current.info(at: entry.name, following: false).kind
                     } catch {
                         if vanished(error) { continue }
-                        failed(FileError(.remove, entryPath, error))
+                        failed(FileError(.remove, entryPath, error.errno))
                         stack[stack.count - 1].complete = false
                         continue
                     }
                 }
                 if kind == .directory {
-                    switch open(entryPath, name: entry.name, at: dir, parentLength: path.byteCount) {
+                    let parent = current
+                    let opening = open(entryPath, name: entry.name, parentLength: path.byteCount) {
+                        () throws(FileError) in try parent.openDirectory(at: entry.name, following: false)
+                    }
+                    switch opening {
                     case .opened(let child, let childLevel):
-                        current.close()
                         current = child
                         stack.append(childLevel)
                         path = entryPath
@@ -183,11 +174,11 @@ extension File {
                     continue
                 }
                 do {
-                    try unlink(entry.name, at: dir, directory: false)
+                    try current.remove(at: entry.name, directory: false)
                     removed(entryPath, kind!)
                 } catch {
                     if vanished(error) { continue }
-                    failed(FileError(.remove, entryPath, error))
+                    failed(FileError(.remove, entryPath, error.errno))
                     stack[stack.count - 1].complete = false
                 }
                 continue
@@ -196,21 +187,16 @@ extension File {
             stack.removeLast()
             let finished = path
             if let parent = stack.last {
-                do throws(Errno) {
-                    let opened = try withCName([0x2E, 0x2E]) { (raw) throws(Errno) in
-                        try Sys.openDirectory(raw, at: current.descriptor)
+                do throws(FileError) {
+                    let above = try current.openDirectory(at: [0x2E, 0x2E], following: false)
+                    let identity = try above.identity()
+                    current = above
+                    guard identity == parent.identity else {
+                        throw FileError(.list, finished, .noSuchFileOrDirectory)
                     }
-                    let identity: FileIdentity
-                    do throws(Errno) { identity = try Sys.identity(fd: opened.descriptor) } catch {
-                        opened.close()
-                        throw error
-                    }
-                    current.close()
-                    current = opened
-                    guard identity == parent.identity else { throw .noSuchFileOrDirectory }
                 } catch {
                     // The tree moved under the walk: stop rather than remove from the wrong place.
-                    failed(FileError(.list, finished.leadingBytes(level.pathLength), error))
+                    failed(FileError(.list, finished.leadingBytes(level.pathLength), error.errno))
                     return false
                 }
                 path = finished.leadingBytes(level.pathLength)
@@ -223,17 +209,15 @@ extension File {
             if done {
                 do {
                     if stack.isEmpty {
-                        try finished.withLocation(following: false) { (dir, name, _) throws(Errno) in
-                            try Sys.rmdir(name, at: dir)
-                        }
+                        try volume.removeDirectory(finished)
                     } else {
-                        try unlink(level.name, at: current.descriptor, directory: true)
+                        try current.remove(at: level.name, directory: true)
                     }
                     removed(finished, .directory)
                 } catch {
                     // A directory that is gone was removed by someone else.
                     if !vanished(error) {
-                        failed(FileError(.removeDirectory, finished, error))
+                        failed(FileError(.removeDirectory, finished, error.errno))
                         done = false
                     }
                 }

@@ -17,14 +17,14 @@ final class DescriptorDirectory: VolumeDirectory {
     /// The sandbox the directory is in, if it is in one.
     private let sandbox: Sandbox?
 
-    /// Opens the directory at `file`, following a final symlink.
+    /// Opens the directory at `file`, following a final symlink unless told not to.
     /// - Throws: `FileError` with operation `.list`.
     /// Corresponds to `open(2)` with `O_DIRECTORY`.
-    init(_ file: File) throws(FileError) {
+    init(_ file: File, following: Bool = true) throws(FileError) {
         self.file = file
         sandbox = file.sandbox
         do {
-            descriptor = try file.withLocation(following: true) { (dir, name, follow) throws(Errno) in
+            descriptor = try file.withLocation(following: following) { (dir, name, follow) throws(Errno) in
                 try Sys.open(name, at: dir, flags: O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW))
             }
         } catch {
@@ -33,14 +33,14 @@ final class DescriptorDirectory: VolumeDirectory {
     }
 
     /// Opens the directory at `relative` below `parent` (`[]` for `parent` itself), following a
-    /// final symlink.
+    /// final symlink unless told not to.
     /// - Throws: `FileError` with operation `.list`.
     /// Corresponds to `openat(2)` with `O_DIRECTORY`.
-    init(_ relative: [UInt8], in parent: DescriptorDirectory) throws(FileError) {
+    init(_ relative: [UInt8], in parent: DescriptorDirectory, following: Bool = true) throws(FileError) {
         file = parent.path(relative)
         sandbox = parent.sandbox
         do {
-            descriptor = try parent.withRelative(relative, following: true, refusesSymlinks: true) {
+            descriptor = try parent.withRelative(relative, following: following, refusesSymlinks: true) {
                 (dir, name, follow) throws(Errno) in
                 try Sys.open(name, at: dir, flags: O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW))
             }
@@ -108,19 +108,23 @@ final class DescriptorDirectory: VolumeDirectory {
         return try withCName(name) { (raw) throws(Errno) in try body(parent, raw, false) }
     }
 
-    func openDirectory(at relative: [UInt8]) throws(FileError) -> any VolumeDirectory {
-        try DescriptorDirectory(relative, in: self)
+    func openDirectory(at relative: [UInt8], following: Bool) throws(FileError) -> any VolumeDirectory {
+        try DescriptorDirectory(relative, in: self, following: following)
+    }
+
+    func remove(at name: [UInt8], directory: Bool) throws(FileError) {
+        do {
+            try withRelative(name, following: false) { (dir, raw, _) throws(Errno) in
+                if directory { try Sys.rmdir(raw, at: dir) } else { try Sys.unlink(raw, at: dir) }
+            }
+        } catch {
+            throw FileError(directory ? .removeDirectory : .remove, path(name), error)
+        }
     }
 
     /// The names are read into one buffer and sorted there, which is several times faster for a
     /// large directory than sorting arrays of names.
-    func sortedEntries(at relative: [UInt8], withIdentity: Bool) throws(FileError) -> (
-        entries: [DirectoryEntry], identity: FileIdentity?
-    ) {
-        try listing(at: relative, withIdentity: withIdentity)
-    }
-
-    private func listing(at relative: [UInt8], withIdentity: Bool) throws(FileError) -> (
+    func listing(at relative: [UInt8], withIdentity: Bool, sorted: Bool) throws(FileError) -> (
         entries: [DirectoryEntry], identity: FileIdentity?
     ) {
         var names: [UInt8] = []
@@ -142,7 +146,7 @@ final class DescriptorDirectory: VolumeDirectory {
             throw FileError(.read, path(relative), error)
         }
         names.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
+            guard sorted, let base = buffer.baseAddress else { return }
             slots.sort { left, right in
                 let common = Swift.min(left.count, right.count)
                 let order = memcmp(base + left.start, base + right.start, common)

@@ -37,8 +37,8 @@ extension DescriptorVolume {
         }
     }
 
-    public func openDirectory(_ file: File) throws(FileError) -> any VolumeDirectory {
-        try DescriptorDirectory(file)
+    public func openDirectory(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {
+        try DescriptorDirectory(file, following: following)
     }
 
     public func forEachEntry(of file: File, limit: Int?, _ body: (DirectoryEntry) throws(FileError) -> Void) throws(FileError) {

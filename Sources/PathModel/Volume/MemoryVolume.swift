@@ -65,8 +65,10 @@ public final class MemoryVolume: Volume {
         }
     }
 
-    public func openDirectory(_ file: File) throws(FileError) -> any VolumeDirectory {
-        let node = try locked(.list, file) { (tree) throws(Errno) in try tree.directory(file.bytes, from: tree.root) }
+    public func openDirectory(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {
+        let node = try locked(.list, file) { (tree) throws(Errno) in
+            try tree.directory(file.bytes, from: tree.root, following: following)
+        }
         return MemoryDirectory(volume: self, node: node, file: file)
     }
 
@@ -308,9 +310,10 @@ struct MemoryTree: @unchecked Sendable {
         return location
     }
 
-    /// The directory at `path` (following symlinks): `ENOENT` or `ENOTDIR` otherwise.
-    func directory(_ path: [UInt8], from start: MemoryNode) throws(Errno) -> MemoryNode {
-        guard let node = try lookup(path, following: true, from: start).node else { throw .noSuchFileOrDirectory }
+    /// The directory at `path` (following a final symlink unless told not to): `ENOENT` or
+    /// `ENOTDIR` otherwise.
+    func directory(_ path: [UInt8], from start: MemoryNode, following: Bool = true) throws(Errno) -> MemoryNode {
+        guard let node = try lookup(path, following: following, from: start).node else { throw .noSuchFileOrDirectory }
         guard node.kind == .directory else { throw .notDirectory }
         return node
     }
@@ -365,8 +368,8 @@ struct MemoryTree: @unchecked Sendable {
     }
 
     /// Removes the entry at `path`: a directory (empty) when `directory`, else anything else.
-    func remove(_ path: [UInt8], directory: Bool) throws(Errno) {
-        let location = try lookup(path, following: false)
+    func remove(_ path: [UInt8], directory: Bool, from start: MemoryNode? = nil) throws(Errno) {
+        let location = try lookup(path, following: false, from: start)
         guard let node = location.node else { throw .noSuchFileOrDirectory }
         guard let parent = location.parent, let name = location.name else {
             throw directory ? (node === root ? .resourceBusy : .invalidArgument) : .isDirectory
@@ -432,12 +435,19 @@ final class MemoryDirectory: VolumeDirectory {
         self.file = file
     }
 
-    func openDirectory(at relative: [UInt8]) throws(FileError) -> any VolumeDirectory {
+    func openDirectory(at relative: [UInt8], following: Bool) throws(FileError) -> any VolumeDirectory {
         let node = node
         let found = try volume.withNode(.list, path(relative)) { (tree) throws(Errno) in
-            try tree.directory(relative.isEmpty ? [0x2E] : relative, from: node)
+            try tree.directory(relative.isEmpty ? [0x2E] : relative, from: node, following: following)
         }
         return MemoryDirectory(volume: volume, node: found, file: path(relative))
+    }
+
+    func remove(at name: [UInt8], directory: Bool) throws(FileError) {
+        let node = node
+        try volume.withNode(directory ? .removeDirectory : .remove, path(name)) { (tree) throws(Errno) in
+            try tree.remove(name, directory: directory, from: node)
+        }
     }
 
     func forEachEntry(

@@ -23,10 +23,11 @@ public protocol Volume: AnyObject, Sendable {
     /// - Throws: `FileError` with operation `.readLink` (`EINVAL` when it is not a symlink).
     func linkTarget(of file: File) throws(FileError) -> [UInt8]
 
-    /// Opens the directory at `file` (following a final symlink) to list it and reach what is
-    /// below it by relative paths.
+    /// Opens the directory at `file` to list it and reach what is below it by relative paths. A
+    /// final symlink is followed when `following`, else refused with `ENOTDIR` (as
+    /// `O_DIRECTORY | O_NOFOLLOW` refuses it), so that a removal never leaves the tree.
     /// - Throws: `FileError` with operation `.list`.
-    func openDirectory(_ file: File) throws(FileError) -> any VolumeDirectory
+    func openDirectory(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory
 
     /// Calls `body` with the entries of the directory at `file` (following a final symlink), in
     /// the volume's own order, without `.` and `..`; stops after `limit` entries when given.
@@ -175,9 +176,15 @@ public protocol VolumeDirectory: AnyObject, Sendable {
     /// The directory's path, used to name files in errors.
     var file: File { get }
 
-    /// Opens the directory at `relative` below this one, following a final symlink.
+    /// Opens the directory at `relative` below this one (`..` for its parent); a final symlink
+    /// is followed when `following`, else refused with `ENOTDIR`.
     /// - Throws: `FileError` with operation `.list`.
-    func openDirectory(at relative: [UInt8]) throws(FileError) -> any VolumeDirectory
+    func openDirectory(at relative: [UInt8], following: Bool) throws(FileError) -> any VolumeDirectory
+
+    /// Removes the entry `name` of this directory: an empty directory when `directory`, else
+    /// anything but a directory (a symlink itself).
+    /// - Throws: `FileError` with operation `.removeDirectory` or `.remove`.
+    func remove(at name: [UInt8], directory: Bool) throws(FileError)
 
     /// Calls `body` with each entry of the directory at `relative`, in the volume's own order,
     /// without `.` and `..`; with `identity`, first gives the listed directory's identity.
@@ -188,9 +195,10 @@ public protocol VolumeDirectory: AnyObject, Sendable {
         _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError)
 
-    /// The sorted entries of the directory at `relative`, and its identity when asked.
+    /// The entries of the directory at `relative`, by bytes when `sorted` (else in the volume's
+    /// own order), and its identity when asked.
     /// - Throws: as `forEachEntry`.
-    func sortedEntries(at relative: [UInt8], withIdentity: Bool) throws(FileError) -> (
+    func listing(at relative: [UInt8], withIdentity: Bool, sorted: Bool) throws(FileError) -> (
         entries: [DirectoryEntry], identity: FileIdentity?
     )
 
@@ -214,14 +222,15 @@ extension VolumeDirectory {
         relative.isEmpty ? file : file + File(bytes: relative)
     }
 
-    /// Sorts by bytes as `LC_ALL=C` does; the default for volumes without a faster way.
-    public func sortedEntries(at relative: [UInt8], withIdentity: Bool) throws(FileError) -> (
+    /// Collects `forEachEntry` and sorts by bytes as `LC_ALL=C` does; the default for volumes
+    /// without a faster way.
+    public func listing(at relative: [UInt8], withIdentity: Bool, sorted: Bool) throws(FileError) -> (
         entries: [DirectoryEntry], identity: FileIdentity?
     ) {
         var entries: [DirectoryEntry] = []
         var found: FileIdentity?
         try forEachEntry(at: relative, identity: withIdentity ? { found = $0 } : nil) { entries.append($0) }
-        entries.sort { bytesPrecede($0.name, $1.name) }
+        if sorted { entries.sort { bytesPrecede($0.name, $1.name) } }
         return (entries, found)
     }
 }
