@@ -27,7 +27,7 @@ public final class DirectoryHandle: Sendable {
     /// - Throws: `FileError` with operation `.list`.
     /// Corresponds to `openat(2)` with `O_DIRECTORY`.
     public init(_ relative: [UInt8], in parent: DirectoryHandle) throws(FileError) {
-        directory = try parent.directory.openDirectory(at: relative, following: true)
+        directory = try parent.directory.openDirectory(at: relative, following: true, path: parent.path(relative))
     }
 
     /// The path of `relative` below this directory, for messages.

@@ -155,7 +155,7 @@ extension File {
                 if kind == .directory {
                     let parent = current
                     let opening = open(entryPath, name: entry.name, parentLength: path.byteCount) {
-                        () throws(FileError) in try parent.openDirectory(at: entry.name, following: false)
+                        () throws(FileError) in try parent.openDirectory(at: entry.name, following: false, path: entryPath)
                     }
                     switch opening {
                     case .opened(let child, let childLevel):
@@ -187,8 +187,9 @@ extension File {
             stack.removeLast()
             let finished = path
             if let parent = stack.last {
+                let parentPath = finished.leadingBytes(level.pathLength)
                 do throws(FileError) {
-                    let above = try current.openDirectory(at: [0x2E, 0x2E], following: false)
+                    let above = try current.openDirectory(at: [0x2E, 0x2E], following: false, path: parentPath)
                     let identity = try above.identity()
                     current = above
                     guard identity == parent.identity else {
@@ -196,10 +197,10 @@ extension File {
                     }
                 } catch {
                     // The tree moved under the walk: stop rather than remove from the wrong place.
-                    failed(FileError(.list, finished.leadingBytes(level.pathLength), error.errno))
+                    failed(FileError(.list, parentPath, error.errno))
                     return false
                 }
-                path = finished.leadingBytes(level.pathLength)
+                path = parentPath
             }
             if stack.isEmpty && keepingTop {
                 if !level.complete { everything = false }

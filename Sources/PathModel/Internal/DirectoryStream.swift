@@ -9,6 +9,8 @@ import SystemPackage
 final class DirectoryStream {
     /// The descriptor behind the stream, for *at calls relative to the directory.
     let descriptor: Int32
+    /// Whether closing the stream closes the descriptor.
+    private let owning: Bool
     private let buffer: UnsafeMutableRawPointer
     /// Where the next record starts in `buffer`, and how much of it the last read filled.
     private var position = 0
@@ -20,9 +22,11 @@ final class DirectoryStream {
     private static let typeOffset = 18
     private static let nameOffset = 19
 
-    /// A stream over the open directory `descriptor`, which it now owns.
-    init(descriptor: Int32) {
+    /// A stream over the open directory `descriptor`, which it now owns unless `owning` is false
+    /// (then it reads it from where it is, and leaves it open).
+    init(descriptor: Int32, owning: Bool = true) {
         self.descriptor = descriptor
+        self.owning = owning
         buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.capacity, alignment: 8)
     }
 
@@ -55,9 +59,9 @@ final class DirectoryStream {
         }
     }
 
-    /// Closes the descriptor and frees the buffer.
+    /// Closes the descriptor (when it owns it) and frees the buffer.
     func close() {
-        Sys.close(descriptor)
+        if owning { Sys.close(descriptor) }
         buffer.deallocate()
     }
 }

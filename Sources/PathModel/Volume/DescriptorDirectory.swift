@@ -16,6 +16,8 @@ final class DescriptorDirectory: VolumeDirectory {
     private let descriptor: Int32
     /// The sandbox the directory is in, if it is in one.
     private let sandbox: Sandbox?
+    /// Whether the descriptor has been read as a directory stream (it is then at its end).
+    private let ownStreamTaken = Atomic<Bool>(false)
 
     /// Opens the directory at `file`, following a final symlink unless told not to.
     /// - Throws: `FileError` with operation `.list`.
@@ -36,8 +38,8 @@ final class DescriptorDirectory: VolumeDirectory {
     /// final symlink unless told not to.
     /// - Throws: `FileError` with operation `.list`.
     /// Corresponds to `openat(2)` with `O_DIRECTORY`.
-    init(_ relative: [UInt8], in parent: DescriptorDirectory, following: Bool = true) throws(FileError) {
-        file = parent.path(relative)
+    init(_ relative: [UInt8], in parent: DescriptorDirectory, following: Bool, path: File) throws(FileError) {
+        file = path
         sandbox = parent.sandbox
         do {
             descriptor = try parent.withRelative(relative, following: following, refusesSymlinks: true) {
@@ -108,8 +110,8 @@ final class DescriptorDirectory: VolumeDirectory {
         return try withCName(name) { (raw) throws(Errno) in try body(parent, raw, false) }
     }
 
-    func openDirectory(at relative: [UInt8], following: Bool) throws(FileError) -> any VolumeDirectory {
-        try DescriptorDirectory(relative, in: self, following: following)
+    func openDirectory(at relative: [UInt8], following: Bool, path: File) throws(FileError) -> any VolumeDirectory {
+        try DescriptorDirectory(relative, in: self, following: following, path: path)
     }
 
     func remove(at name: [UInt8], directory: Bool) throws(FileError) {
@@ -178,9 +180,14 @@ final class DescriptorDirectory: VolumeDirectory {
         }
     }
 
-    /// A directory stream on `relative` below this directory (`.` for `[]`).
+    /// A directory stream on `relative` below this directory (`.` for `[]`). The first stream on
+    /// the directory itself reads its own descriptor (one open per directory read); later ones
+    /// open it again, to start from its first entry.
     private func openStream(at relative: [UInt8]) throws(Errno) -> DirectoryStream {
-        try withRelative(relative, following: true, refusesSymlinks: true) { (dir, name, follow) throws(Errno) in
+        if relative.isEmpty, !ownStreamTaken.exchange(true, ordering: .relaxed) {
+            return DirectoryStream(descriptor: descriptor, owning: false)
+        }
+        return try withRelative(relative, following: true, refusesSymlinks: true) { (dir, name, follow) throws(Errno) in
             try Sys.openDirectory(name, at: dir, follow: follow)
         }
     }

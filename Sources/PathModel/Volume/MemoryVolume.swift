@@ -435,12 +435,12 @@ final class MemoryDirectory: VolumeDirectory {
         self.file = file
     }
 
-    func openDirectory(at relative: [UInt8], following: Bool) throws(FileError) -> any VolumeDirectory {
+    func openDirectory(at relative: [UInt8], following: Bool, path: File) throws(FileError) -> any VolumeDirectory {
         let node = node
-        let found = try volume.withNode(.list, path(relative)) { (tree) throws(Errno) in
+        let found = try volume.withNode(.list, path) { (tree) throws(Errno) in
             try tree.directory(relative.isEmpty ? [0x2E] : relative, from: node, following: following)
         }
-        return MemoryDirectory(volume: volume, node: found, file: path(relative))
+        return MemoryDirectory(volume: volume, node: found, file: path)
     }
 
     func remove(at name: [UInt8], directory: Bool) throws(FileError) {

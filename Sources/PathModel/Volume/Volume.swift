@@ -176,10 +176,11 @@ public protocol VolumeDirectory: AnyObject, Sendable {
     /// The directory's path, used to name files in errors.
     var file: File { get }
 
-    /// Opens the directory at `relative` below this one (`..` for its parent); a final symlink
-    /// is followed when `following`, else refused with `ENOTDIR`.
+    /// Opens the directory at `relative` below this one (`..` for its parent), whose path is
+    /// `path` (the caller has it: a walk deep in a tree would spend its time joining paths); a
+    /// final symlink is followed when `following`, else refused with `ENOTDIR`.
     /// - Throws: `FileError` with operation `.list`.
-    func openDirectory(at relative: [UInt8], following: Bool) throws(FileError) -> any VolumeDirectory
+    func openDirectory(at relative: [UInt8], following: Bool, path: File) throws(FileError) -> any VolumeDirectory
 
     /// Removes the entry `name` of this directory: an empty directory when `directory`, else
     /// anything but a directory (a symlink itself).
