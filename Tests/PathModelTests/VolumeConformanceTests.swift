@@ -180,6 +180,26 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    @Test("delete() removes a tree but never what a symlink in it leads to", arguments: VolumeKind.allCases)
+    func removal(_ kind: VolumeKind) throws {
+        try kind.withTop { top in
+            try (top + "keep").makeDirectory()
+            try (top + "keep/x").write(text: "x")
+            try (top + "tree/a/b").makeDirectory(intermediates: true)
+            try (top + "tree/a/b/c").write(text: "c")
+            try (top + "tree/a/f").write(text: "f")
+            try (top + "tree/link").makeSymlink(to: "../keep")
+            try (top + "linked").makeSymlink(to: "keep")
+            var caught: FileError?
+            do { try (top + "linked").deleteAllChildren() } catch { caught = error as? FileError }
+            #expect(caught?.operation == .list && caught?.errno == .notDirectory)
+            try (top + "tree").delete()
+            #expect(!(top + "tree").exists)
+            #expect(try (top + "keep/x").readText() == "x")
+            #expect(try top.entries().map(\.nameString) == ["keep", "linked"])
+        }
+    }
+
     @Test("Identities are distinct for distinct entries and stable for one", arguments: VolumeKind.allCases)
     func identities(_ kind: VolumeKind) throws {
         try kind.withTop { top in
