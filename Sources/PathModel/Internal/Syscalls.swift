@@ -25,14 +25,16 @@ private func retrying<T: BinaryInteger>(
     }
 }
 
-/// Calls `body` with `name` as a NUL-terminated C string.
+/// Calls `body` with `name` as a NUL-terminated C string, spelled on the stack (a walk makes
+/// one such call per entry, and a heap copy of each name costs more than the lookup).
 func withCName<R>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) throws(Errno) -> R) throws(Errno) -> R {
-    var terminated = name
-    terminated.append(0)
-    let result: Result<R, Errno> = terminated.withUnsafeBufferPointer { buffer in
-        Result { () throws(Errno) in try body(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)) }
+    try withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { (terminated) throws(Errno) in
+        name.withUnsafeBytes { bytes in
+            UnsafeMutableRawBufferPointer(terminated).copyMemory(from: bytes)
+        }
+        terminated[name.count] = 0
+        return try body(terminated.baseAddress!)
     }
-    return try result.get()
 }
 
 /// Thin, errno-capturing wrappers over the libc calls PathModel needs.

@@ -199,10 +199,10 @@ final class DescriptorDirectory: VolumeDirectory {
     /// Corresponds to `fstatat(2)` (as `statx(2)`).
     func info(at relative: [UInt8], following followSymlinks: Bool) throws(FileError) -> FileInfo {
         do {
-            return FileInfo(
-                try withRelative(relative, following: followSymlinks) { (dir, name, follow) throws(Errno) in
-                    try Sys.stat(name, at: dir, follow: follow)
-                })
+            // Made into a `FileInfo` at once: the kernel's record is large to pass back up.
+            return try withRelative(relative, following: followSymlinks) { (dir, name, follow) throws(Errno) in
+                FileInfo(try Sys.stat(name, at: dir, follow: follow))
+            }
         } catch {
             throw FileError(.stat, path(relative), error)
         }
