@@ -248,25 +248,6 @@ enum Sys {
         return DirectoryStream(descriptor: fd)
     }
 
-    /// Reads every entry of the directory at `path` (relative to `dir`), without following a final symlink.
-    /// Returns the still-open stream for *at calls on its descriptor, and the directory's identity.
-    static func readDirectory(
-        _ path: UnsafePointer<CChar>, at dir: Int32
-    ) throws(Errno) -> (stream: DirectoryStream, identity: FileIdentity, entries: [(name: [UInt8], type: UInt8)]) {
-        let fd = try open(path, at: dir, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-        let stream = DirectoryStream(descriptor: fd)
-        var entries: [(name: [UInt8], type: UInt8)] = []
-        let identity: FileIdentity
-        do {
-            identity = try self.identity(fd: fd)
-            while let entry = try stream.next() { entries.append(entry) }
-        } catch {
-            stream.close()
-            throw error
-        }
-        return (stream, identity, entries)
-    }
-
     /// Fills `buffer` with the next `struct linux_dirent64` records of the open directory `fd`;
     /// returns the bytes filled, 0 at the end.
     static func readEntries(_ fd: Int32, into buffer: UnsafeMutableRawPointer, capacity: Int) throws(Errno) -> Int {
