@@ -42,15 +42,7 @@ public struct RealpathCommand: ShellCommand {
         var status = ExitStatus.success
         for operand in operands {
             do throws(FileError) {
-                if operand.bytes.isEmpty { throw FileError(.resolve, operand.file, .noSuchFileOrDirectory) }
-                let resolved = try context.resolve(operand).resolvingSymlinks(allowingMissing: missing)
-                // `x/` names a directory: an x that is something else fails, as in GNU realpath
-                // (unless -m, which asks nothing of what exists).
-                if operand.hasTrailingSlash, missing != .any, let kind = try? resolved.info(followSymlinks: true).kind,
-                    kind != .directory
-                {
-                    throw FileError(.resolve, operand.file, .notDirectory)
-                }
+                let resolved = try Self.resolve(operand, allowingMissing: missing, in: context)
                 context.stdout.write(bytes: resolved.bytes)
                 context.stdout.write(byte: zeroTerminated ? 0x00 : 0x0A)
             } catch {
@@ -60,6 +52,25 @@ public struct RealpathCommand: ShellCommand {
             }
         }
         return status
+    }
+
+    /// `operand` as an absolute path with its symlinks resolved against the shell's directory, as
+    /// GNU's `canonicalize_filename_mode` gives it (`realpath`, `readlink -f`).
+    /// - Throws: `FileError` with operation `.resolve`.
+    static func resolve(
+        _ operand: Argument, allowingMissing missing: File.MissingComponents, in context: CommandContext
+    ) throws(FileError) -> File {
+        if operand.bytes.isEmpty { throw FileError(.resolve, operand.file, .noSuchFileOrDirectory) }
+        let resolved = try context.resolve(operand).resolvingSymlinks(allowingMissing: missing)
+        // `x/` names a directory: an x that is something else fails, as in GNU realpath
+        // (unless -m, which asks nothing of what exists).
+        if operand.hasTrailingSlash, missing != .any,
+            let kind = try? resolved.info(followSymlinks: true).kind,
+            kind != .directory
+        {
+            throw FileError(.resolve, operand.file, .notDirectory)
+        }
+        return resolved
     }
 
     private enum Messages {

@@ -352,6 +352,19 @@ enum CommandDocs {
             If the current directory has been removed, `pwd` still prints its name, but `pwd -P` fails with
             `pwd: cannot resolve 'PATH': No such file or directory`.
             """#,
+        "readlink": #"""
+            Without `-f`, `-e` or `-m`, `readlink` prints what each symlink FILE holds, byte for byte as it
+            was written (a relative target stays relative). A FILE that is not a symlink prints nothing and
+            makes the status 1; `x/` follows the link, so it is never one.
+
+            `-f`, `-e` and `-m` print each FILE as an absolute path instead, resolved against the shell's
+            current directory like [`realpath`](realpath.md): `-f` needs every component but the last to
+            exist, `-e` all of them, `-m` none.
+
+            As in GNU readlink, failures are silent by default: `-v` reports them as
+            `readlink: FILE: REASON` (`Invalid argument` for a FILE that is not a symlink), and `-q` or `-s`
+            turns that off again; the last of them wins.
+            """#,
         "realpath": #"""
             `realpath` prints each FILE as an absolute path, resolved against the shell's current
             directory, with `.` and `..` applied and every symlink replaced by what it points to (relative

@@ -21,6 +21,7 @@ public enum Command {
     case mkdir(MkdirCommand)
     case mv(MvCommand)
     case pwd(PwdCommand)
+    case readlink(ReadlinkCommand)
     case realpath(RealpathCommand)
     case rm(RmCommand)
     case rmdir(RmdirCommand)
@@ -35,7 +36,8 @@ public enum Command {
     private static let entries: [Entry] = [
         Entry(basename), Entry(cat), Entry(cd), Entry(cp), Entry(dirname), Entry(du), Entry(echo),
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
-        Entry(mkdir), Entry(mv), Entry(pwd), Entry(realpath), Entry(rm), Entry(rmdir), Entry(set),
+        Entry(mkdir), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm), Entry(rmdir),
+        Entry(set),
         Entry(stat), Entry(tail), Entry(touch), Entry(tree),
     ]
 
@@ -75,6 +77,7 @@ public enum Command {
         case .mkdir(let command): return command
         case .mv(let command): return command
         case .pwd(let command): return command
+        case .readlink(let command): return command
         case .realpath(let command): return command
         case .rm(let command): return command
         case .rmdir(let command): return command
