@@ -101,7 +101,7 @@ extension File {
             } catch where error.errno == .invalidArgument || error.errno == .noSuchFileOrDirectory {
                 return current
             }
-            current = target.isAbsolute ? current.rehoming(target) : current.parent + target
+            current = target.isAbsolute ? target.on(current.volume) : current.parent + target
         }
         throw FileError(.open, self, .tooManySymbolicLinkLevels)
     }

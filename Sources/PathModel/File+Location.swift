@@ -93,12 +93,3 @@ extension File {
         }
     }
 }
-
-extension File {
-    /// `path` on this file's volume: an absolute symlink target means a path from its top.
-    func rehoming(_ path: File) -> File {
-        var result = path.on(volume)
-        result.anchor = nil
-        return result
-    }
-}

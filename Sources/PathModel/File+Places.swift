@@ -89,7 +89,7 @@ extension File {
                 let rest = value.dropFirst("$HOME".count)
                 return rest.isEmpty ? home : home + String(rest)
             }
-            if value.first == "/" { return home.rehoming(File(path: String(value))) }
+            if value.first == "/" { return File(path: String(value)).on(home.volume) }
         }
         return nil
     }

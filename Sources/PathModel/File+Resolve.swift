@@ -23,7 +23,7 @@ extension File {
     public func resolvingSymlinks(allowingMissing missing: MissingComponents = .none) throws(FileError) -> File {
         let start = isAbsolute || !isLocal ? self : File.current + self
         var pending = start.componentBytes.reversed().map { Array($0) }
-        let top = rehoming(File.root)
+        let top = File.root.on(volume)
         var resolved = top
         var links = 0
         while let component = pending.popLast() {

@@ -234,7 +234,7 @@ extension File {
     /// The path made of this path's first `count` bytes, which must be a path this one was built
     /// from by `appending(entryName:)`.
     fileprivate func leadingBytes(_ count: Int) -> File {
-        rehoming(File(normalizedStorage: Array(bytes.prefix(count)) + [0]))
+        File(normalizedStorage: Array(bytes.prefix(count)) + [0]).on(volume)
     }
 
     /// Whether `other` is this directory or lies below it, judged by (device, inode) of `other`'s

@@ -240,7 +240,7 @@ public struct File: Sendable {
         if theirs[common...].contains(where: isDotDot) { return nil }
         let dotDot: ArraySlice<UInt8> = [0x2E, 0x2E]
         let parts = Array(repeating: dotDot, count: theirs.count - common) + mine[common...]
-        return rehoming(File(joining: Array(parts), absolute: false))
+        return File(joining: Array(parts), absolute: false).on(volume)
     }
 
     /// The path with a leading `~` or `~/` replaced by `home`; `~user` by that user's home.
@@ -260,7 +260,7 @@ public struct File: Sendable {
         } else {
             return self
         }
-        return rehoming(slash == rest.endIndex ? base : base + File(bytes: rest[(slash + 1)...]))
+        return (slash == rest.endIndex ? base : base + File(bytes: rest[(slash + 1)...])).on(volume)
     }
 
     /// Joins a relative path onto a directory path: `File.home + "notes"`.

@@ -193,7 +193,7 @@ extension File {
     /// - Throws: `FileError` with operation `.readLink` (`EINVAL` when this is not a symlink).
     /// Corresponds to `readlink(2)`.
     public func linkTarget() throws(FileError) -> File {
-        rehoming(File(bytes: try volume.linkTarget(of: self)))
+        File(bytes: try volume.linkTarget(of: self)).on(volume)
     }
 
     /// The kind of entry at this path, or nil when nothing is there or it cannot be examined.

@@ -96,7 +96,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     public func expand(relativeTo base: File) -> [File] {
         // No name holds a NUL byte, so such a pattern matches nothing.
         if pattern.contains(0) { return [] }
-        var current: [File] = [base.rehoming(isAbsolute ? File.root : File(path: ""))]
+        var current: [File] = [(isAbsolute ? File.root : File(path: "")).on(base.volume)]
         for (index, segment) in segments.enumerated() {
             let isLast = index == segments.count - 1
             var next: [File] = []

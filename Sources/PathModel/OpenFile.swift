@@ -47,10 +47,16 @@ public struct OpenFile: Sendable, Hashable {
         hasher.combine(file)
     }
 
-    private var identity: Int {
+    /// The descriptor or the stream, as a value that tells one from the other.
+    private enum Identity: Hashable {
+        case descriptor(Int32)
+        case stream(ObjectIdentifier)
+    }
+
+    private var identity: Identity {
         switch backing {
-        case .descriptor(let fd): return Int(fd)
-        case .stream(let stream): return ObjectIdentifier(stream).hashValue
+        case .descriptor(let fd): return .descriptor(fd)
+        case .stream(let stream): return .stream(ObjectIdentifier(stream))
         }
     }
 

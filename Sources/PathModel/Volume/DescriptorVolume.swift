@@ -20,7 +20,7 @@ extension DescriptorVolume {
             return try withLocation(of: file, following: following) { (dir, name, follow) throws(Errno) in
                 let raw = try Sys.stat(name, at: dir, follow: follow)
                 guard FileKind(mode: raw.mode) == .symlink else { return FileInfo(raw) }
-                return FileInfo(raw, linkTarget: file.rehoming(File(bytes: try Sys.readlink(name, at: dir))))
+                return FileInfo(raw, linkTarget: File(bytes: try Sys.readlink(name, at: dir)).on(file.volume))
             }
         } catch {
             throw FileError(.stat, file, error)

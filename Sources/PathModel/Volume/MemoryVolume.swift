@@ -22,7 +22,7 @@ public final class MemoryVolume: Volume {
     /// Everything in the volume, behind one lock.
     private let tree: Mutex<MemoryTree>
     /// The device number entries report, different for every volume.
-    private let device: UInt64
+    fileprivate let device: UInt64
 
     private static let devices = Atomic<UInt64>(0)
 
@@ -35,8 +35,9 @@ public final class MemoryVolume: Volume {
     /// Hard links, symlinks, permission bits, owners and renames in one step.
     public var capabilities: VolumeCapabilities { [.hardLinks, .symlinks, .permissions, .owners, .atomicRename] }
 
-    /// Runs `body` on the tree under the lock, turning an errno into `FileError(operation, file)`.
-    private func locked<R: Sendable>(
+    /// Runs `body` on the tree under the lock, turning an errno into `FileError(operation, file)`;
+    /// the streams and directories the volume hands out use it too.
+    fileprivate func locked<R: Sendable>(
         _ operation: FileError.Operation, _ file: File, destination: File? = nil,
         _ body: (inout MemoryTree) throws(Errno) -> R
     ) throws(FileError) -> R {
@@ -52,17 +53,13 @@ public final class MemoryVolume: Volume {
     public func info(of file: File, following: Bool) throws(FileError) -> FileInfo {
         let device = device
         return try locked(.stat, file) { (tree) throws(Errno) in
-            guard let node = try tree.lookup(file.bytes, following: following).node else { throw .noSuchFileOrDirectory }
-            return node.info(device: device, linkTarget: node.target.map { file.rehoming(File(bytes: $0)) })
+            let node = try tree.node(at: file.bytes, following: following)
+            return node.info(device: device, linkTarget: node.target.map { File(bytes: $0).on(file.volume) })
         }
     }
 
     public func linkTarget(of file: File) throws(FileError) -> [UInt8] {
-        try locked(.readLink, file) { (tree) throws(Errno) in
-            guard let node = try tree.lookup(file.bytes, following: false).node else { throw .noSuchFileOrDirectory }
-            guard let target = node.target else { throw .invalidArgument }
-            return target
-        }
+        try locked(.readLink, file) { (tree) throws(Errno) in try tree.linkTarget(file.bytes) }
     }
 
     public func openDirectory(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {
@@ -76,9 +73,10 @@ public final class MemoryVolume: Volume {
         of file: File, limit: Int?, _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError) {
         let entries = try locked(.list, file) { (tree) throws(Errno) in
-            try tree.directory(file.bytes, from: tree.root).entries
+            let directory = try tree.directory(file.bytes, from: tree.root)
+            return limit.map { directory.entries(first: $0) } ?? directory.entries
         }
-        for entry in entries.prefix(limit ?? Int.max) { try body(entry) }
+        for entry in entries { try body(entry) }
     }
 
     public func open(_ file: File, _ mode: File.OpenMode, permissions: UInt32) throws(FileError) -> OpenFile {
@@ -116,7 +114,7 @@ public final class MemoryVolume: Volume {
 
     public func makeHardLink(_ file: File, to existing: File) throws(FileError) {
         try locked(.makeLink, file, destination: existing) { (tree) throws(Errno) in
-            guard let node = try tree.lookup(existing.bytes, following: false).node else { throw .noSuchFileOrDirectory }
+            let node = try tree.node(at: existing.bytes, following: false)
             if node.kind == .directory { throw .notPermitted }
             try tree.create(file.bytes, node)
             node.linkCount += 1
@@ -125,25 +123,15 @@ public final class MemoryVolume: Volume {
 
     public func setAttributes(of file: File, _ change: AttributeChange, following: Bool) throws(FileError) {
         try locked(.setAttributes, file) { (tree) throws(Errno) in
-            guard let node = try tree.lookup(file.bytes, following: following).node else { throw .noSuchFileOrDirectory }
-            node.apply(change, now: Sys.now())
+            try tree.node(at: file.bytes, following: following).apply(change, now: Sys.now())
         }
     }
 
     public func checkAccess(of file: File, write: Bool) throws(FileError) {
         try locked(write ? .open : .stat, file) { (tree) throws(Errno) in
-            if try tree.lookup(file.bytes, following: true).node == nil { throw .noSuchFileOrDirectory }
+            _ = try tree.node(at: file.bytes, following: true)
         }
     }
-
-    /// Runs `body` on `node` under the volume's lock (for the streams and directories it hands out).
-    fileprivate func withNode<R: Sendable>(
-        _ operation: FileError.Operation, _ file: File, _ body: (inout MemoryTree) throws(Errno) -> R
-    ) throws(FileError) -> R {
-        try locked(operation, file, body)
-    }
-
-    fileprivate var deviceNumber: UInt64 { device }
 }
 
 /// One entry of a memory volume: a directory, a regular file or a symlink. Reached only under
@@ -223,6 +211,11 @@ final class MemoryNode: @unchecked Sendable {
     /// The directory's entries, sorted by bytes.
     var entries: [DirectoryEntry] {
         children.map { DirectoryEntry(name: $0.key, kind: $0.value.kind) }.sorted { bytesPrecede($0.name, $1.name) }
+    }
+
+    /// Up to `count` entries, in no particular order (enough to tell an empty directory).
+    func entries(first count: Int) -> [DirectoryEntry] {
+        children.prefix(count).map { DirectoryEntry(name: $0.key, kind: $0.value.kind) }
     }
 
     func apply(_ change: AttributeChange, now: Timestamp) {
@@ -310,10 +303,22 @@ struct MemoryTree: @unchecked Sendable {
         return location
     }
 
+    /// The entry at `path` (from `start`, or the top): `ENOENT` when nothing is there.
+    func node(at path: [UInt8], following: Bool, from start: MemoryNode? = nil) throws(Errno) -> MemoryNode {
+        guard let node = try lookup(path, following: following, from: start).node else { throw .noSuchFileOrDirectory }
+        return node
+    }
+
+    /// The bytes the symlink at `path` holds: `EINVAL` when it is not a symlink.
+    func linkTarget(_ path: [UInt8], from start: MemoryNode? = nil) throws(Errno) -> [UInt8] {
+        guard let target = try node(at: path, following: false, from: start).target else { throw .invalidArgument }
+        return target
+    }
+
     /// The directory at `path` (following a final symlink unless told not to): `ENOENT` or
     /// `ENOTDIR` otherwise.
     func directory(_ path: [UInt8], from start: MemoryNode, following: Bool = true) throws(Errno) -> MemoryNode {
-        guard let node = try lookup(path, following: following, from: start).node else { throw .noSuchFileOrDirectory }
+        let node = try node(at: path, following: following, from: start)
         guard node.kind == .directory else { throw .notDirectory }
         return node
     }
@@ -437,7 +442,7 @@ final class MemoryDirectory: VolumeDirectory {
 
     func openDirectory(at relative: [UInt8], following: Bool, path: File) throws(FileError) -> any VolumeDirectory {
         let node = node
-        let found = try volume.withNode(.list, path) { (tree) throws(Errno) in
+        let found = try volume.locked(.list, path) { (tree) throws(Errno) in
             try tree.directory(relative.isEmpty ? [0x2E] : relative, from: node, following: following)
         }
         return MemoryDirectory(volume: volume, node: found, file: path)
@@ -445,7 +450,7 @@ final class MemoryDirectory: VolumeDirectory {
 
     func remove(at name: [UInt8], directory: Bool) throws(FileError) {
         let node = node
-        try volume.withNode(directory ? .removeDirectory : .remove, path(name)) { (tree) throws(Errno) in
+        try volume.locked(directory ? .removeDirectory : .remove, path(name)) { (tree) throws(Errno) in
             try tree.remove(name, directory: directory, from: node)
         }
     }
@@ -454,36 +459,31 @@ final class MemoryDirectory: VolumeDirectory {
         at relative: [UInt8], identity: ((FileIdentity) -> Void)?, _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError) {
         let node = node
-        let (entries, inode) = try volume.withNode(.list, path(relative)) { (tree) throws(Errno) in
+        let (entries, inode) = try volume.locked(.list, path(relative)) { (tree) throws(Errno) in
             let directory = try tree.directory(relative.isEmpty ? [0x2E] : relative, from: node)
             return (directory.entries, directory.inode)
         }
-        identity?(FileIdentity(device: volume.deviceNumber, inode: inode))
+        identity?(FileIdentity(device: volume.device, inode: inode))
         for entry in entries { try body(entry) }
     }
 
     func info(at relative: [UInt8], following: Bool) throws(FileError) -> FileInfo {
         let node = node
-        let device = volume.deviceNumber
-        return try volume.withNode(.stat, path(relative)) { (tree) throws(Errno) in
-            guard let found = try tree.lookup(relative.isEmpty ? [0x2E] : relative, following: following, from: node).node
-            else { throw .noSuchFileOrDirectory }
-            return found.info(device: device, linkTarget: nil)
+        let device = volume.device
+        return try volume.locked(.stat, path(relative)) { (tree) throws(Errno) in
+            try tree.node(at: relative.isEmpty ? [0x2E] : relative, following: following, from: node)
+                .info(device: device, linkTarget: nil)
         }
     }
 
     func identity() throws(FileError) -> FileIdentity {
-        FileIdentity(device: volume.deviceNumber, inode: node.inode)
+        FileIdentity(device: volume.device, inode: node.inode)
     }
 
     func linkTarget(at relative: [UInt8]) throws(FileError) -> [UInt8] {
         let node = node
-        return try volume.withNode(.readLink, path(relative)) { (tree) throws(Errno) in
-            guard let found = try tree.lookup(relative, following: false, from: node).node else {
-                throw .noSuchFileOrDirectory
-            }
-            guard let target = found.target else { throw .invalidArgument }
-            return target
+        return try volume.locked(.readLink, path(relative)) { (tree) throws(Errno) in
+            try tree.linkTarget(relative, from: node)
         }
     }
 }
@@ -513,7 +513,7 @@ final class MemoryStream: FileStream, @unchecked Sendable {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(FileError) -> Int {
         let node = node
-        return try volume.withNode(.read, file) { (_) throws(Errno) in
+        return try volume.locked(.read, file) { (_) throws(Errno) in
             if node.kind == .directory { throw .isDirectory }
             let start = Int(clamping: offset)
             guard start < node.contents.count else { return 0 }
@@ -529,7 +529,7 @@ final class MemoryStream: FileStream, @unchecked Sendable {
         let node = node
         let start = offset
         let appending = appending
-        offset = try volume.withNode(.write, file) { (_) throws(Errno) in
+        offset = try volume.locked(.write, file) { (_) throws(Errno) in
             if node.kind == .directory { throw .badFileDescriptor }
             let at = appending ? node.contents.count : start
             if node.contents.count < at { node.contents += [UInt8](repeating: 0, count: at - node.contents.count) }
@@ -544,13 +544,13 @@ final class MemoryStream: FileStream, @unchecked Sendable {
 
     func info() throws(FileError) -> FileInfo {
         let node = node
-        let device = volume.deviceNumber
-        return try volume.withNode(.stat, file) { (_) throws(Errno) in node.info(device: device, linkTarget: nil) }
+        let device = volume.device
+        return try volume.locked(.stat, file) { (_) throws(Errno) in node.info(device: device, linkTarget: nil) }
     }
 
     func setAttributes(_ change: AttributeChange) throws(FileError) {
         let node = node
-        try volume.withNode(.setAttributes, file) { (_) throws(Errno) in node.apply(change, now: Sys.now()) }
+        try volume.locked(.setAttributes, file) { (_) throws(Errno) in node.apply(change, now: Sys.now()) }
     }
 
     func close() {}
