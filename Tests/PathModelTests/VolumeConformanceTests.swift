@@ -239,6 +239,26 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(String(decoding: try open.readAll(), as: UTF8.self) == "kept")
     }
 
+    @Test func aFIFOCopiedOntoItFailsOnThatEntryAndTheRestIsCopied() throws {
+        try withScratch { scratch in
+            try (scratch + "tree").makeDirectory()
+            try (scratch + "tree/a").write(text: "a")
+            #expect((scratch + "tree/fifo").withCString { mkfifo($0, 0o644) } == 0)
+            let volume = MemoryVolume()
+            var failures: [TransferError] = []
+            var copier = Copier(options: CopyOptions(recursive: true))
+            copier.failed = { failures.append($0) }
+            copier.copy(scratch + "tree", to: volume.file("/tree"))
+            guard case .file(let error) = failures.first, failures.count == 1 else {
+                Issue.record("expected one file error, got \(failures)")
+                return
+            }
+            #expect(error.errno == .notSupported)
+            #expect(try volume.file("/tree/a").readText() == "a")
+            #expect(!volume.file("/tree/fifo").exists)
+        }
+    }
+
     @Test func namesAreBytes() throws {
         let volume = MemoryVolume()
         let name: [UInt8] = [0x61, 0xFF, 0xFE]
