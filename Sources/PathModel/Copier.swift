@@ -88,6 +88,9 @@ public struct Copier {
     /// Told of the bytes each chunk of file data moved, for progress reports.
     public var transferred: (_ bytes: UInt64) -> Void = { _ in }
 
+    /// Whether a file's copy was stopped by `isCancelled`: the copy of a tree ends there.
+    private var stopped = false
+
     /// The process umask, read once: new files and directories get the source's mode less it.
     private let umask = UInt32(Sys.umask())
 
@@ -136,107 +139,142 @@ public struct Copier {
         return copyEntry(source, info: info, to: destination, existing: existing)
     }
 
-    /// One step of a tree copy: a directory to copy, or one whose contents are all copied.
-    private enum TreeStep {
-        case copy(source: File, info: FileInfo, destination: File, existing: FileInfo?)
-        case finish(source: FileInfo, destination: File)
+    /// A directory of the source being copied, and its copy.
+    private struct Level {
+        /// The source directory and its copy, anchored every `File.anchorDistance` bytes, so
+        /// that the descriptors held do not grow with the depth.
+        let source: File
+        let target: File
+        /// The two opened themselves, so that their entries are reached by bare name; only the
+        /// directory whose entries are being copied keeps them open.
+        var near: (source: File, target: File)?
+        /// Whether this copy made the target (then nothing is looked up in it: it was empty).
+        let madeHere: Bool
+        /// The source directory's metadata, given to the copy once its contents are copied.
+        let info: FileInfo
+        /// How long the walk's path of the source directory is, to find it as an ancestor.
+        let pathLength: Int
     }
 
-    /// Copies a directory tree iteratively (no recursion, whatever its depth). Each directory
-    /// gets its mode and times once its contents are copied. The files of the directory being
-    /// copied are reached by name from it, open; what waits its turn is reached from an open
-    /// directory at most `anchorDistance` bytes above it, so a tree deeper than `PATH_MAX` is
-    /// copied whole with a few descriptors.
+    /// Copies a directory tree as `TreeWalk` goes through it (no recursion, whatever its depth).
+    /// Each directory gets its mode and times once its contents are copied. A directory met
+    /// again below itself (a bind mount inside itself) is not copied a second time.
     private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
         var everything = true
-        var pending: [TreeStep] = [.copy(source: source, info: info, destination: destination, existing: existing)]
-        // The directories being copied, from the top down to the current one, by identity, with
-        // their copies: one met again below itself (a bind mount inside itself) is not copied a
-        // second time.
-        var ancestors: [FileIdentity: File] = [:]
-        while let step = pending.popLast() {
-            if isCancelled() { return false }
-            guard case .copy(let directory, let directoryInfo, var target, let targetInfo) = step else {
-                if case .finish(let sourceInfo, let target) = step {
-                    ancestors[sourceInfo.identity] = nil
-                    if !finish(target, like: sourceInfo) { everything = false }
-                }
+        var walk = TreeWalk(source, info: info, options: TreeWalk.Options(sorted: true, examinesEveryEntry: true))
+        // The directories entered, from the top down; nil for one whose copy could not be made.
+        var levels: [Level?] = []
+        while let event = walk.next() {
+            if case .leave = event {
+                if let level = levels.removeLast(), !finish(level.target, like: level.info) { everything = false }
                 continue
             }
-            if let targetInfo, targetInfo.kind != .directory {
-                failed(.conflict(TransferConflict(.directoryOverNonDirectory, source: directory, destination: target)))
-                everything = false
-                continue
-            }
-            // Nothing is looked up in a destination directory this copy has just made: it was
-            // empty, and a name that appears in it meanwhile makes that entry fail rather than be
-            // replaced.
-            let madeHere = targetInfo == nil
-            if madeHere {
-                do {
-                    try target.makeDirectory(mode: directoryInfo.permissions | 0o700)
-                } catch {
-                    failed(.file(error))
-                    everything = false
-                    continue
-                }
-                // Only a directory made here was copied; one that existed is merged into.
-                copied(directory, target)
-            }
-            // What waits on the stack is anchored only every `anchorDistance` bytes, so that the
-            // descriptors held do not grow with the depth; the directories being copied now are
-            // opened, and their files reached by bare name.
-            target = target.anchored()
-            let source = directory.anchored()
-            pending.append(.finish(source: directoryInfo, destination: target))
-            ancestors[directoryInfo.identity] = target
-            let nearSource = source.anchored(beyond: 0)
-            let nearTarget = target.anchored(beyond: 0)
-            let entries: [DirectoryEntry]
-            do { entries = try nearSource.entries() } catch {
+            if case .directory = event { continue }
+            if case .failure(let error) = event {
                 failed(.file(error))
                 everything = false
                 continue
             }
-            var subdirectories: [TreeStep] = []
-            for entry in entries {
-                if isCancelled() { return false }
-                let child = nearSource.appending(entryName: entry.name)
-                let childTarget = nearTarget.appending(entryName: entry.name)
-                let childInfo: FileInfo
-                let childExisting: FileInfo?
-                do {
-                    childInfo = try child.info()
-                    do {
-                        childExisting = madeHere ? nil : try childTarget.info()
-                    } catch where error.errno == .noSuchFileOrDirectory {
-                        childExisting = nil
+            if isCancelled() { return false }
+            if walk.depth > 0 && levels.last! == nil {
+                // Below a directory that was not copied: nothing to do (the walk was told to skip it).
+                continue
+            }
+            let parent = walk.depth > 0 ? nearLevel(&levels) : nil
+            let entrySource = parent.map { $0.near!.source.appending(entryName: walk.name) } ?? source
+            let target = parent.map { $0.near!.target.appending(entryName: walk.name) } ?? destination
+            let entryInfo: FileInfo
+            let targetInfo: FileInfo?
+            do {
+                entryInfo = try walk.info()
+                if walk.depth == 0 {
+                    targetInfo = existing
+                } else if parent!.madeHere {
+                    targetInfo = nil
+                } else {
+                    do { targetInfo = try target.info() } catch where error.errno == .noSuchFileOrDirectory {
+                        targetInfo = nil
                     }
-                } catch {
+                }
+            } catch {
+                failed(.file(error))
+                everything = false
+                if case .enter = event {
+                    walk.visit([])
+                    levels.append(nil)
+                }
+                continue
+            }
+            switch event {
+            case .entry:
+                if !copyEntry(entrySource, info: entryInfo, to: target, existing: targetInfo, isNew: parent!.madeHere) {
+                    if stopped { return false }
+                    everything = false
+                }
+            case .cycle(let ancestor):
+                let ancestorLevel = levels.last { $0?.pathLength == ancestor.count } ?? nil
+                let ancestorCopy = ancestorLevel?.target ?? destination
+                failed(
+                    .conflict(
+                        TransferConflict(.directoryCycle(ancestorCopy: ancestorCopy), source: entrySource, destination: target)))
+                everything = false
+            case .enter, .unreadable:
+                let level = makeCopy(
+                    of: walk.depth == 0 ? source : parent!.source.appending(entryName: walk.name), info: entryInfo,
+                    at: walk.depth == 0 ? destination : parent!.target.appending(entryName: walk.name),
+                    existing: targetInfo, pathLength: walk.path.count)
+                if case .unreadable(let error) = event {
                     failed(.file(error))
                     everything = false
+                    if let level, !finish(level.target, like: level.info) { everything = false }
                     continue
                 }
-                if childInfo.kind == .directory {
-                    if let ancestorCopy = ancestors[childInfo.identity] {
-                        failed(
-                            .conflict(
-                                TransferConflict(
-                                    .directoryCycle(ancestorCopy: ancestorCopy), source: child, destination: childTarget)))
-                        everything = false
-                        continue
-                    }
-                    subdirectories.append(
-                        .copy(
-                            source: source.appending(entryName: entry.name), info: childInfo,
-                            destination: target.appending(entryName: entry.name), existing: childExisting))
-                } else if !copyEntry(child, info: childInfo, to: childTarget, existing: childExisting, isNew: madeHere) {
+                if level == nil {
                     everything = false
+                    walk.visit([])
                 }
+                if !levels.isEmpty, levels[levels.count - 1] != nil { levels[levels.count - 1]!.near = nil }
+                levels.append(level)
+            case .leave, .directory, .failure:
+                break
             }
-            pending.append(contentsOf: subdirectories.reversed())
         }
         return everything
+    }
+
+    /// Makes the copy of the source directory `directory` at `target` (merging into an existing
+    /// directory there); nil, after a report, when it cannot be made.
+    private mutating func makeCopy(
+        of directory: File, info: FileInfo, at target: File, existing: FileInfo?, pathLength: Int
+    ) -> Level? {
+        if let existing, existing.kind != .directory {
+            failed(.conflict(TransferConflict(.directoryOverNonDirectory, source: directory, destination: target)))
+            return nil
+        }
+        let madeHere = existing == nil
+        if madeHere {
+            do {
+                try target.makeDirectory(mode: info.permissions | 0o700)
+            } catch {
+                failed(.file(error))
+                return nil
+            }
+            // Only a directory made here was copied; one that existed is merged into.
+            copied(directory, target)
+        }
+        return Level(
+            source: directory.anchored(), target: target.anchored(), madeHere: madeHere, info: info,
+            pathLength: pathLength)
+    }
+
+    /// The level of the directory whose entries are being copied, its near anchors opened.
+    private func nearLevel(_ levels: inout [Level?]) -> Level {
+        var level = levels[levels.count - 1]!
+        if level.near == nil {
+            level.near = (level.source.anchored(beyond: 0), level.target.anchored(beyond: 0))
+            levels[levels.count - 1] = level
+        }
+        return level
     }
 
     /// Gives a copied directory its mode (and with `preserve`, its times) from `sourceInfo`.
@@ -308,6 +346,7 @@ public struct Copier {
                 try copySpecial(source, info: info, to: destination, isNew: isNew)
             }
         } catch {
+            if error.errno == .canceled { stopped = true }
             failed(.file(error))
             return false
         }

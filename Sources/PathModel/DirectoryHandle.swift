@@ -30,6 +30,9 @@ public final class DirectoryHandle: Sendable {
         directory = try parent.directory.openDirectory(at: relative, following: true, path: parent.path(relative))
     }
 
+    /// The handle of a directory a volume opened.
+    init(_ directory: any VolumeDirectory) { self.directory = directory }
+
     /// The path of `relative` below this directory, for messages.
     public func path(_ relative: [UInt8]) -> File { directory.path(relative) }
 

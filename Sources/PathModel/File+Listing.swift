@@ -123,88 +123,58 @@ public struct WalkEntry: Sendable, Hashable {
     public let kind: FileKind
 }
 
-/// A lazy, depth-first walk of a directory tree; created by `File.walk(_:)`.
+/// A lazy, depth-first walk of a directory tree; created by `File.walk(_:)`. It is `TreeWalk`
+/// seen as a sequence of entries.
 ///
 /// Memory grows with the depth of the current path (one directory listing per level), never
 /// with the size of the tree. An error in one subdirectory is yielded as `.failure` and the walk
 /// goes on with the rest.
 public struct FileWalk: Sequence, IteratorProtocol {
-    private struct Frame {
-        let directory: File
-        let depth: Int
-        let entries: [DirectoryEntry]
-        var index: Int
-        let identity: FileIdentity?
-    }
-
+    private var walk: TreeWalk
     private let options: WalkOptions
-    private var stack: [Frame] = []
-    private var pending: (file: File, depth: Int)?
 
     init(root: File, options: WalkOptions) {
         self.options = options
-        if options.maxDepth.map({ $0 > 0 }) ?? true { pending = (root, 0) }
+        // The root itself is listed through a final symlink, whatever the options say; each
+        // directory is announced before it is read, so it is read only when the walk gets there.
+        walk = TreeWalk(
+            root,
+            options: TreeWalk.Options(
+                sorted: options.sorted, maxDepth: options.maxDepth, following: options.followSymlinks ? .always : .start,
+                includeHidden: options.includeHidden, announcesDirectories: true))
     }
 
     /// The next entry, or an error met on the way; nil when the walk is over.
     public mutating func next() -> Result<WalkEntry, FileError>? {
-        while true {
-            if let (directory, depth) = pending {
-                pending = nil
-                if let error = descend(into: directory, depth: depth) { return .failure(error) }
-            }
-            guard var frame = stack.last else { return nil }
-            guard frame.index < frame.entries.count else {
-                stack.removeLast()
+        // With a depth of 0 or less nothing is given and the start is not even read, as
+        // `find -maxdepth 0` goes no further than its start.
+        if let maxDepth = options.maxDepth, maxDepth <= 0 { return nil }
+        while let event = walk.next() {
+            switch event {
+            case .enter, .leave:
                 continue
+            case .failure(let error) where walk.depth == 0:
+                return .failure(FileError(.list, walk.start, error.errno))
+            case .failure(let error), .unreadable(let error):
+                return .failure(error)
+            case .cycle:
+                return .failure(FileError(.list, walk.file, .tooManySymbolicLinkLevels))
+            case .entry where walk.depth == 0:
+                // Not a directory: there is nothing to walk.
+                return .failure(FileError(.list, walk.start, .notDirectory))
+            case .directory where walk.depth == 0:
+                continue
+            case .entry, .directory:
+                if let entry = yielded() { return .success(entry) }
             }
-            let entry = frame.entries[frame.index]
-            frame.index += 1
-            stack[stack.count - 1] = frame
-            if !options.includeHidden && entry.isHidden { continue }
-            let file = frame.directory.appending(entryName: entry.name)
-            let depth = frame.depth + 1
-            var kind: FileKind
-            if let known = entry.kind {
-                kind = known
-            } else {
-                do { kind = try file.info().kind } catch { return .failure(error) }
-            }
-            if kind == .symlink && options.followSymlinks {
-                do {
-                    kind = try file.info(followSymlinks: true).kind
-                } catch where error.errno == .noSuchFileOrDirectory || error.errno == .tooManySymbolicLinkLevels {
-                    // A dangling or self-referring link is still an entry; it just leads nowhere.
-                } catch {
-                    return .failure(error)
-                }
-            }
-            if kind == .directory && (options.maxDepth.map { depth < $0 } ?? true) {
-                pending = (file, depth)
-            }
-            if depth < options.minDepth { continue }
-            if let kinds = options.kinds, !kinds.contains(kind) { continue }
-            return .success(WalkEntry(file: file, depth: depth, kind: kind))
         }
+        return nil
     }
 
-    /// Reads `directory` and pushes it; returns the error instead when it cannot be read or would loop.
-    private mutating func descend(into directory: File, depth: Int) -> FileError? {
-        var identity: FileIdentity?
-        if options.followSymlinks {
-            do { identity = try directory.info(followSymlinks: true).identity } catch { return error }
-            if stack.contains(where: { $0.identity == identity }) {
-                return FileError(.list, directory, .tooManySymbolicLinkLevels)
-            }
-        }
-        var entries: [DirectoryEntry] = []
-        do {
-            try directory.forEachEntry { entries.append($0) }
-        } catch {
-            return error
-        }
-        if options.sorted { entries.sort { bytesPrecede($0.name, $1.name) } }
-        stack.append(Frame(directory: directory, depth: depth, entries: entries, index: 0, identity: identity))
-        return nil
+    /// The current entry, unless the options leave it out.
+    private func yielded() -> WalkEntry? {
+        guard walk.depth >= options.minDepth, let kind = walk.kind else { return nil }
+        if let kinds = options.kinds, !kinds.contains(kind) { return nil }
+        return WalkEntry(file: walk.file, depth: walk.depth, kind: kind)
     }
 }

@@ -68,173 +68,94 @@ extension File {
     /// `removeTree(ignoringVanished:confirm:removed:failed:)`, or with `keepingTop` only what is inside this
     /// directory, which is then opened as a directory whatever it is (so a symlink or a file
     /// fails there with `ENOTDIR`) and kept.
+    ///
+    /// The walk is `TreeWalk`'s: each directory is opened from its parent without following a
+    /// symlink and its entries are removed through it, so a directory swapped for a symlink
+    /// meanwhile is refused (ENOTDIR), never followed out of the tree.
     private func removeTree(
         keepingTop: Bool, ignoringVanished: Bool = false, confirm: (RemovalStep) -> Bool,
         removed: (File, FileKind) -> Void, failed: (FileError) -> Void
     ) -> Bool {
-        let kind: FileKind
-        do { kind = keepingTop ? .directory : try info().kind } catch {
-            failed(FileError(.remove, self, error.errno))
-            return false
-        }
-        guard kind == .directory else {
-            guard confirm(.remove(self, kind)) else { return false }
-            do {
-                try volume.removeFile(self)
-                removed(self, kind)
-                return true
-            } catch {
-                failed(FileError(.remove, self, error.errno))
-                return false
-            }
-        }
-        // One directory is open at a time, whatever the depth: going down opens the child and
-        // closes the parent; coming back up opens the parent through the child's `..` and checks
-        // that it is the directory left (its identity), so that a tree moved meanwhile is not
-        // followed. Nothing is followed: a directory swapped for a symlink is refused (ENOTDIR).
-        // Paths are built only for the callbacks, so their length does not matter.
-        struct Level {
-            let name: [UInt8]
-            let identity: FileIdentity
-            let pathLength: Int
-            let entries: [DirectoryEntry]
-            var index = 0
-            var complete = true
-        }
         /// Whether an entry's failure is only that it is gone, and that is allowed.
         func vanished(_ error: FileError) -> Bool { ignoringVanished && error.errno == .noSuchFileOrDirectory }
-        /// What opening a directory of the tree gave.
-        enum Opening {
-            case opened(any VolumeDirectory, Level)
-            /// Not opened: declined, or failed (and reported); the tree is not all removed.
-            case left
-            /// Gone already, and that is allowed.
-            case vanished
-        }
-        func open(
-            _ path: File, name: [UInt8], parentLength: Int, _ opening: () throws(FileError) -> any VolumeDirectory
-        ) -> Opening {
-            guard confirm(.descend(path)) else { return .left }
-            do {
-                let directory = try opening()
-                let listing = try directory.listing(at: [], withIdentity: true, sorted: false)
-                let level = Level(
-                    name: name, identity: listing.identity!, pathLength: parentLength, entries: listing.entries)
-                return .opened(directory, level)
-            } catch {
-                if vanished(error) { return .vanished }
-                failed(FileError(.list, path, error.errno))
-                return .left
-            }
-        }
-
-        let opened = open(self, name: Array(nameBytes), parentLength: 0) { () throws(FileError) in
-            try volume.openDirectory(self, following: false)
-        }
-        guard case .opened(var current, let top) = opened else { return false }
-        var path = self
-        var stack = [top]
-        var everything = true
-        while var level = stack.last {
-            if level.index < level.entries.count {
-                let entry = level.entries[level.index]
-                level.index += 1
-                stack[stack.count - 1] = level
-                let entryPath = path.appending(entryName: entry.name)
-                var kind = entry.kind
-                if kind == nil {
-                    do {
-                        kind = try current.info(at: entry.name, following: false).kind
-                    } catch {
-                        if vanished(error) { continue }
-                        failed(FileError(.remove, entryPath, error.errno))
-                        stack[stack.count - 1].complete = false
-                        continue
-                    }
-                }
-                if kind == .directory {
-                    let parent = current
-                    let opening = open(entryPath, name: entry.name, parentLength: path.byteCount) {
-                        () throws(FileError) in try parent.openDirectory(at: entry.name, following: false, path: entryPath)
-                    }
-                    switch opening {
-                    case .opened(let child, let childLevel):
-                        current = child
-                        stack.append(childLevel)
-                        path = entryPath
-                    case .left:
-                        stack[stack.count - 1].complete = false
-                    case .vanished:
-                        break
-                    }
-                    continue
-                }
-                guard confirm(.remove(entryPath, kind!)) else {
-                    stack[stack.count - 1].complete = false
-                    continue
-                }
-                do {
-                    try current.remove(at: entry.name, directory: false)
-                    removed(entryPath, kind!)
-                } catch {
-                    if vanished(error) { continue }
-                    failed(FileError(.remove, entryPath, error.errno))
-                    stack[stack.count - 1].complete = false
-                }
-                continue
-            }
-            // Every entry is handled: back to the parent, then remove the directory if it is empty.
-            stack.removeLast()
-            let finished = path
-            if let parent = stack.last {
-                let parentPath = finished.leadingBytes(level.pathLength)
-                do throws(FileError) {
-                    let above = try current.openDirectory(at: [0x2E, 0x2E], following: false, path: parentPath)
-                    let identity = try above.identity()
-                    current = above
-                    guard identity == parent.identity else {
-                        throw FileError(.list, finished, .noSuchFileOrDirectory)
-                    }
-                } catch {
-                    // The tree moved under the walk: stop rather than remove from the wrong place.
-                    failed(FileError(.list, parentPath, error.errno))
+        var walk = TreeWalk(self)
+        // Whether the top was removed (with `keepingTop`: everything in it).
+        var result = false
+        // For each directory entered, whether everything in it has been removed so far.
+        var complete: [Bool] = []
+        /// Notes that the directory being walked keeps something.
+        func keep() { if !complete.isEmpty { complete[complete.count - 1] = false } }
+        while let event = walk.next() {
+            switch event {
+            case .failure(let error):
+                if vanished(error) { continue }
+                failed(FileError(.remove, walk.file, error.errno))
+                keep()
+            case .entry:
+                let kind = walk.kind ?? .unknown
+                if keepingTop && walk.depth == 0 {
+                    failed(FileError(.list, self, .notDirectory))
                     return false
                 }
-                path = parentPath
-            }
-            if stack.isEmpty && keepingTop {
-                if !level.complete { everything = false }
-                continue
-            }
-            var done = level.complete && confirm(.remove(finished, .directory))
-            if done {
+                guard confirm(.remove(walk.file, kind)) else {
+                    keep()
+                    continue
+                }
                 do {
-                    if stack.isEmpty {
-                        try volume.removeDirectory(finished)
-                    } else {
-                        try current.remove(at: level.name, directory: true)
-                    }
-                    removed(finished, .directory)
+                    try walk.remove()
+                    removed(walk.file, kind)
+                    if walk.depth == 0 { result = true }
                 } catch {
-                    // A directory that is gone was removed by someone else.
-                    if !vanished(error) {
-                        failed(FileError(.removeDirectory, finished, error.errno))
-                        done = false
+                    if vanished(error) { continue }
+                    failed(FileError(.remove, walk.file, error.errno))
+                    keep()
+                }
+            case .enter:
+                guard confirm(.descend(walk.file)) else {
+                    walk.visit([])
+                    complete.append(false)
+                    continue
+                }
+                complete.append(true)
+            case .unreadable(let error):
+                if vanished(error) { continue }
+                guard confirm(.descend(walk.file)) else {
+                    keep()
+                    continue
+                }
+                failed(FileError(.list, walk.file, error.errno))
+                keep()
+            case .cycle:
+                // A bind mount of a directory inside itself: what is below it is already being removed.
+                failed(FileError(.list, walk.file, .tooManySymbolicLinkLevels))
+                keep()
+            case .directory:
+                continue
+            case .leave:
+                let everything = complete.removeLast()
+                if walk.depth == 0 && keepingTop { result = everything }
+                if walk.depth == 0 && keepingTop { continue }
+                var done = everything && confirm(.remove(walk.file, .directory))
+                if done {
+                    do {
+                        try walk.remove()
+                        removed(walk.file, .directory)
+                    } catch {
+                        // A directory that is gone was removed by someone else.
+                        if !vanished(error) {
+                            failed(FileError(.removeDirectory, walk.file, error.errno))
+                            done = false
+                        }
                     }
                 }
-            }
-            if !done {
-                everything = false
-                if !stack.isEmpty { stack[stack.count - 1].complete = false }
+                if walk.depth == 0 {
+                    result = done
+                } else if !done {
+                    keep()
+                }
             }
         }
-        return everything
-    }
-
-    /// The path made of this path's first `count` bytes, which must be a path this one was built
-    /// from by `appending(entryName:)`.
-    fileprivate func leadingBytes(_ count: Int) -> File {
-        File(normalizedStorage: Array(bytes.prefix(count)) + [0]).on(volume)
+        return result
     }
 
     /// Whether `other` is this directory or lies below it, judged by (device, inode) of `other`'s

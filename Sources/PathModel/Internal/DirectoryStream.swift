@@ -32,31 +32,52 @@ final class DirectoryStream {
 
     /// The next entry's name bytes and `d_type`, skipping `.` and `..`; nil at the end.
     func next() throws(Errno) -> (name: [UInt8], type: UInt8)? {
-        var name: [UInt8] = []
-        guard let type = try next(appendingNameTo: &name) else { return nil }
-        return (name, type)
+        while true {
+            if position >= filled {
+                filled = try refill()
+                position = 0
+                if filled == 0 { return nil }
+            }
+            if let entry = record(at: &position) { return (Array(entry.name), entry.type) }
+        }
     }
 
-    /// Appends the next entry's name bytes to `names` and returns its `d_type`, skipping `.` and
-    /// `..`; nil at the end. Lets a listing keep every name in one buffer.
-    func next(appendingNameTo names: inout [UInt8]) throws(Errno) -> UInt8? {
-        while true {
-            if let fault = injected(.readdir, nil) { throw fault }
-            if position >= filled {
-                let count = try Sys.readEntries(descriptor, into: buffer, capacity: Self.capacity)
-                if count == 0 { return nil }
-                filled = count
-                position = 0
-            }
-            let record = buffer + position
-            position += Int(record.loadUnaligned(fromByteOffset: Self.lengthOffset, as: UInt16.self))
-            let start = (record + Self.nameOffset).assumingMemoryBound(to: CChar.self)
-            let name = UnsafeRawBufferPointer(start: start, count: strlen(start))
-            if name.count == 1 && name[0] == 0x2E { continue }
-            if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { continue }
-            names.append(contentsOf: name)
-            return record.load(fromByteOffset: Self.typeOffset, as: UInt8.self)
+    /// Calls `body` with the name bytes and `d_type` of every entry left, skipping `.` and
+    /// `..`; the name is valid only during the call. Reads a buffer at a time, with no state
+    /// kept between entries, which is the fast way through a large directory.
+    func readAll(_ body: (UnsafeRawBufferPointer, UInt8) -> Void) throws(Errno) {
+        var position = self.position
+        var filled = self.filled
+        defer {
+            self.position = position
+            self.filled = filled
         }
+        while true {
+            if position >= filled {
+                filled = try refill()
+                position = 0
+                if filled == 0 { return }
+            }
+            if let entry = record(at: &position) { body(entry.name, entry.type) }
+        }
+    }
+
+    /// Fills the buffer with the next records; 0 at the end.
+    private func refill() throws(Errno) -> Int {
+        // Consulted once a buffer, not once an entry: the plan is a task-local lookup.
+        if let fault = injected(.readdir, nil) { throw fault }
+        return try Sys.readEntries(descriptor, into: buffer, capacity: Self.capacity)
+    }
+
+    /// The record at `position` in the buffer, moving `position` past it; nil for `.` and `..`.
+    private func record(at position: inout Int) -> (name: UnsafeRawBufferPointer, type: UInt8)? {
+        let record = buffer + position
+        position += Int(record.loadUnaligned(fromByteOffset: Self.lengthOffset, as: UInt16.self))
+        let start = (record + Self.nameOffset).assumingMemoryBound(to: CChar.self)
+        let name = UnsafeRawBufferPointer(start: start, count: strlen(start))
+        if name.count == 1 && name[0] == 0x2E { return nil }
+        if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { return nil }
+        return (name, record.load(fromByteOffset: Self.typeOffset, as: UInt8.self))
     }
 
     /// Closes the descriptor (when it owns it) and frees the buffer.

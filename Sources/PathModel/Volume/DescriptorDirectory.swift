@@ -129,38 +129,34 @@ final class DescriptorDirectory: VolumeDirectory {
     func listing(at relative: [UInt8], withIdentity: Bool, sorted: Bool) throws(FileError) -> (
         entries: [DirectoryEntry], identity: FileIdentity?
     ) {
-        var names: [UInt8] = []
-        var slots: [(start: Int, count: Int, type: UInt8)] = []
+        var identity: FileIdentity?
+        var listing = try read(relative) { (stream) throws(FileError) in
+            if withIdentity {
+                do throws(Errno) {
+                    identity = try Sys.identity(fd: stream.descriptor)
+                } catch {
+                    throw FileError(.stat, path(relative), error)
+                }
+            }
+        }
+        if sorted { listing.sortByBytes() }
+        return (listing.entries, identity)
+    }
+
+    func readListing() throws(FileError) -> DirectoryListing { try read([]) { _ in } }
+
+    /// The entries of the directory at `relative`, read into one buffer; `opened` is called with
+    /// the stream before it is read.
+    private func read(
+        _ relative: [UInt8], opened: (DirectoryStream) throws(FileError) -> Void
+    ) throws(FileError) -> DirectoryListing {
         let stream: DirectoryStream
         do { stream = try openStream(at: relative) } catch { throw FileError(.list, path(relative), error) }
         defer { stream.close() }
-        var identity: FileIdentity?
-        if withIdentity {
-            do { identity = try Sys.identity(fd: stream.descriptor) } catch { throw FileError(.stat, path(relative), error) }
-        }
-        do {
-            while true {
-                let start = names.count
-                guard let type = try stream.next(appendingNameTo: &names) else { break }
-                slots.append((start, names.count - start, type))
-            }
-        } catch {
-            throw FileError(.read, path(relative), error)
-        }
-        names.withUnsafeBufferPointer { buffer in
-            guard sorted, let base = buffer.baseAddress else { return }
-            slots.sort { left, right in
-                let common = Swift.min(left.count, right.count)
-                let order = memcmp(base + left.start, base + right.start, common)
-                return order != 0 ? order < 0 : left.count < right.count
-            }
-        }
-        let entries = slots.map { slot in
-            DirectoryEntry(
-                name: Array(names[slot.start..<(slot.start + slot.count)]),
-                kind: FileKind(directoryEntryType: slot.type))
-        }
-        return (entries, identity)
+        try opened(stream)
+        var listing = DirectoryListing()
+        do { try listing.read(stream) } catch { throw FileError(.read, path(relative), error) }
+        return listing
     }
 
     func forEachEntry(

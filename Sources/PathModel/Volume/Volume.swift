@@ -196,6 +196,10 @@ public protocol VolumeDirectory: AnyObject, Sendable {
         _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError)
 
+    /// The entries of this directory itself, in the volume's own order, read in one go.
+    /// - Throws: as `forEachEntry`.
+    func readListing() throws(FileError) -> DirectoryListing
+
     /// The entries of the directory at `relative`, by bytes when `sorted` (else in the volume's
     /// own order), and its identity when asked.
     /// - Throws: as `forEachEntry`.
@@ -221,6 +225,13 @@ extension VolumeDirectory {
     /// The path of `relative` below this directory, for messages.
     public func path(_ relative: [UInt8]) -> File {
         relative.isEmpty ? file : file + File(bytes: relative)
+    }
+
+    /// Collects `forEachEntry`; the default for volumes without a faster way.
+    public func readListing() throws(FileError) -> DirectoryListing {
+        var listing = DirectoryListing()
+        try forEachEntry(at: [], identity: nil) { listing.append(name: $0.name, kind: $0.kind) }
+        return listing
     }
 
     /// Collects `forEachEntry` and sorts by bytes as `LC_ALL=C` does; the default for volumes

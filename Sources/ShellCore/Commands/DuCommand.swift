@@ -97,18 +97,6 @@ private struct DuWalk {
         if command.json { records = JSONArrayWriter(output: context.stdout) }
     }
 
-    /// A directory being summed, with where the walk is in it.
-    struct Frame {
-        let reach: DirectoryReach
-        let path: [UInt8]
-        let name: [UInt8]
-        let info: FileInfo
-        let depth: Int
-        let entries: [DirectoryEntry]
-        var next = 0
-        var total: UInt64
-    }
-
     mutating func run() -> ExitStatus {
         var grandTotal: UInt64 = 0
         for operand in command.operands.isEmpty ? [Argument(".")] : command.operands {
@@ -130,7 +118,8 @@ private struct DuWalk {
         return context.isCancelled ? .interrupted : status
     }
 
-    /// The usage of one operand, printing as it goes.
+    /// The usage of one operand, printing as it goes: each directory after its entries, in the
+    /// volume's order.
     private mutating func summarize(_ operand: Argument) -> UInt64 {
         let file = context.resolve(operand)
         let info: FileInfo
@@ -141,106 +130,73 @@ private struct DuWalk {
             report(DuCommand.Messages.cannotAccess, operand.bytes, error)
             return 0
         }
-        guard info.kind == .directory else {
-            guard let size = count(info) else { return 0 }
-            emit(size, operand.bytes, operand.bytes, info)
-            return size
-        }
-        // A directory has several links: reached again (an operand below another), it counts once.
-        guard seen.insert(info.identity).inserted else { return 0 }
-        let top: DirectoryHandle
-        do {
-            top = try DirectoryHandle(file)
-        } catch {
-            report(DuCommand.Messages.cannotReadDirectory, operand.bytes, error)
-            emit(usage(info), operand.bytes, operand.bytes, info)
-            return usage(info)
-        }
-        let topReach = DirectoryReach(opened: top, at: [], from: nil, depth: 0)
-        guard
-            var root = frame(top, topReach, path: operand.bytes, name: operand.bytes, info: info, depth: 0, own: usage(info))
-        else {
-            emit(usage(info), operand.bytes, operand.bytes, info)
-            return usage(info)
-        }
-        var stack: [Frame] = []
-        // The identities of `root` and the directories above it, to tell one that is its own ancestor.
-        var ancestors: Set<FileIdentity> = [info.identity]
-        while true {
-            if root.next & 0x3FF == 0, context.isCancelled || context.stdout.isBroken { return root.total }
-            guard root.next < root.entries.count else {
-                let finished = root
-                if finished.depth <= command.maxDepth ?? .max {
-                    emit(finished.total, finished.path, finished.name, finished.info)
-                }
-                ancestors.remove(finished.info.identity)
-                guard var parent = stack.popLast() else { return finished.total }
-                parent.total += finished.total
-                root = parent
-                continue
-            }
-            let entry = root.entries[root.next]
-            root.next += 1
-            let path = joinedPath(root.path, entry.name)
+        var walk = TreeWalk(
+            file, spelled: operand.bytes, info: info, options: TreeWalk.Options(examinesEveryEntry: true))
+        // The totals of the directories entered; nil for one that was counted already.
+        var totals: [UInt64?] = []
+        var events = 0
+        while let event = walk.next() {
+            events += 1
+            if events & 0x3FF == 0, context.isCancelled || context.stdout.isBroken { break }
             let entryInfo: FileInfo
-            do {
-                entryInfo = try root.reach.base.info(at: root.reach.path(to: entry.name))
-            } catch {
-                report(DuCommand.Messages.cannotAccess, path, error)
+            switch event {
+            case .failure(let error):
+                report(DuCommand.Messages.cannotAccess, walk.path, error)
                 continue
-            }
-            if entryInfo.kind == .directory {
+            case .cycle(let ancestor):
                 // A directory that is its own ancestor (a bind mount inside itself) is said, not
                 // silently skipped as GNU du skips it.
-                let identity = entryInfo.identity
-                if ancestors.contains(identity),
-                    let ancestor = root.info.identity == identity ? root : stack.last(where: { $0.info.identity == identity })
-                {
-                    context.stdout.flush()
-                    context.error(Diagnostics.fileSystemLoop(path, ancestor: ancestor.path))
-                    status = .failure
-                    continue
+                context.stdout.flush()
+                context.error(Diagnostics.fileSystemLoop(walk.path, ancestor: ancestor))
+                status = .failure
+                continue
+            case .leave:
+                guard let total = totals.removeLast() else { continue }
+                if walk.depth <= command.maxDepth ?? .max { emit(total, &walk) }
+                if walk.depth == 0 { return total }
+                add(total, to: &totals)
+                continue
+            case .directory:
+                continue
+            case .enter, .entry, .unreadable:
+                do { entryInfo = try walk.info() } catch { continue }
+            }
+            if entryInfo.kind != .directory {
+                guard let size = count(entryInfo) else { continue }
+                add(size, to: &totals)
+                if walk.depth == 0 || command.all && walk.depth <= command.maxDepth ?? .max {
+                    emit(size, &walk)
                 }
-                guard seen.insert(entryInfo.identity).inserted else { continue }
-                let own = usage(entryInfo)
-                do {
-                    let relative = root.reach.path(to: entry.name)
-                    let handle = try DirectoryHandle(relative, in: root.reach.base)
-                    let reach = DirectoryReach(opened: handle, at: relative, from: root.reach.base, depth: root.depth + 1)
-                    if let child = frame(
-                        handle, reach, path: path, name: entry.name, info: entryInfo, depth: root.depth + 1, own: own)
-                    {
-                        stack.append(root)
-                        root = child
-                        ancestors.insert(identity)
-                        continue
-                    }
-                } catch {
-                    report(DuCommand.Messages.cannotReadDirectory, path, error)
-                }
-                root.total += own
-                if root.depth + 1 <= command.maxDepth ?? .max { emit(own, path, entry.name, entryInfo) }
+                if walk.depth == 0 { return size }
                 continue
             }
-            guard let size = count(entryInfo) else { continue }
-            root.total += size
-            if command.all && root.depth + 1 <= command.maxDepth ?? .max { emit(size, path, entry.name, entryInfo) }
+            // A directory has several links: reached again (an operand below another, a bind
+            // mount elsewhere in the tree), it counts once.
+            guard seen.insert(entryInfo.identity).inserted else {
+                if case .enter = event {
+                    walk.visit([])
+                    totals.append(nil)
+                }
+                continue
+            }
+            if case .unreadable(let error) = event {
+                report(DuCommand.Messages.cannotReadDirectory, walk.path, error)
+                let own = usage(entryInfo)
+                if walk.depth <= command.maxDepth ?? .max { emit(own, &walk) }
+                if walk.depth == 0 { return own }
+                add(own, to: &totals)
+                continue
+            }
+            totals.append(usage(entryInfo))
         }
+        // Stopped early (Ctrl-C, a closed output): what was counted so far.
+        return totals.compactMap { $0 }.reduce(0, +)
     }
 
-    /// A directory's frame with its entries read from `handle`; nil (after a message) when they
-    /// cannot be.
-    private mutating func frame(
-        _ handle: DirectoryHandle, _ reach: DirectoryReach, path: [UInt8], name: [UInt8], info: FileInfo, depth: Int, own: UInt64
-    ) -> Frame? {
-        var entries: [DirectoryEntry] = []
-        do {
-            try handle.forEachEntry(at: []) { entries.append($0) }
-        } catch {
-            report(DuCommand.Messages.cannotReadDirectory, path, error)
-            return nil
-        }
-        return Frame(reach: reach, path: path, name: name, info: info, depth: depth, entries: entries, total: own)
+    /// Adds `size` to the total of the directory entered last, unless it was counted already.
+    private func add(_ size: UInt64, to totals: inout [UInt64?]) {
+        guard let last = totals.indices.last, let total = totals[last] else { return }
+        totals[last] = total + size
     }
 
     /// A file's usage, or nil when it is a further hard link to a file already counted.
@@ -256,10 +212,10 @@ private struct DuWalk {
         command.apparentSize ? info.size : info.blocks * 512
     }
 
-    /// One line of du's output, or with `--json` one record.
-    private mutating func emit(_ bytes: UInt64, _ path: [UInt8], _ name: [UInt8], _ info: FileInfo) {
-        guard records != nil else { return printLine(bytes, path) }
-        var record = JSONText.record(path: path, name: BasenameCommand.strip(name, suffix: nil), info: info, names: names)
+    /// One line of du's output for the walk's current entry, or with `--json` one record.
+    private mutating func emit(_ bytes: UInt64, _ walk: inout TreeWalk) {
+        guard records != nil, let info = try? walk.info() else { return printLine(bytes, walk.path) }
+        var record = JSONText.record(path: walk.path, name: Array(walk.name), info: info, names: names)
         record.diskUsage = bytes
         records?.append(JSONText.fields(of: record))
     }

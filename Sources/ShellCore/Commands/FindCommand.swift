@@ -51,7 +51,7 @@ public struct FindCommand: ShellCommand {
     }
 }
 
-/// One `find` run: the reference times, the walk's stack and the exit status.
+/// One `find` run: the reference times, the exit status and the records written.
 private struct FindWalk {
     let command: FindCommand
     let context: CommandContext
@@ -64,17 +64,6 @@ private struct FindWalk {
         self.command = command
         self.context = context
         if command.json { records = JSONArrayWriter(output: context.stdout) }
-    }
-
-    /// An open directory being listed, with where the walk is in it.
-    struct Frame {
-        let reach: DirectoryReach
-        /// The directory's (device, inode), to tell a directory that is its own ancestor.
-        let identity: FileIdentity
-        let path: [UInt8]
-        let depth: Int
-        let entries: [DirectoryEntry]
-        var next = 0
     }
 
     mutating func run() -> ExitStatus {
@@ -102,6 +91,8 @@ private struct FindWalk {
         return context.isCancelled ? .interrupted : status
     }
 
+    /// Walks the tree at one starting point, in the volume's order, each directory before its
+    /// entries, examining each entry as it comes.
     private mutating func walk(from start: Argument) {
         let file = context.resolve(start)
         let info: FileInfo
@@ -112,124 +103,61 @@ private struct FindWalk {
             report(start.bytes, error)
             return
         }
-        var visit = FindVisit(
-            path: start.bytes, name: Self.startName(start.bytes), depth: 0, kind: info.kind, location: .start(file))
-        visit.info = info
-        examine(&visit)
-        guard info.kind == .directory, command.maxDepth.map({ $0 > 0 }) ?? true else { return }
-        var stack: [Frame] = []
-        // The identities of the directories on the stack, to tell one that is its own ancestor.
-        var ancestors = Set<FileIdentity>()
-        enter(&stack, &ancestors, visit, Self.open(visit))
-        // Each entry's path is spelled in one buffer, which a visit shares and gives back.
-        var path: [UInt8] = []
-        path.reserveCapacity(4096)
-        while !stack.isEmpty {
-            let top = stack.count - 1
-            guard stack[top].next < stack[top].entries.count else {
-                ancestors.remove(stack.removeLast().identity)
-                continue
+        var walk = TreeWalk(file, spelled: start.bytes, info: info, options: TreeWalk.Options(maxDepth: command.maxDepth))
+        var count = 0
+        while let event = walk.next() {
+            count += 1
+            if count & 0x3FF == 0, context.isCancelled || context.stdout.isBroken { return }
+            switch event {
+            case .entry:
+                examine(&walk, entered: false)
+            case .enter:
+                examine(&walk, entered: true)
+            case .leave, .directory:
+                break
+            case .unreadable(let error):
+                examine(&walk, entered: false)
+                report(walk.path, error)
+            case .cycle(let ancestor):
+                // A directory that is its own ancestor (a bind mount inside itself) is reported in
+                // its place, as GNU find reports it.
+                context.stdout.flush()
+                context.error(Diagnostics.fileSystemLoop(walk.path, ancestor: ancestor))
+                status = .failure
+            case .failure(let error):
+                report(walk.path, error)
             }
-            if stack[top].next & 0x3FF == 0, context.isCancelled || context.stdout.isBroken { return }
-            let entry = stack[top].entries[stack[top].next]
-            stack[top].next += 1
-            let reach = stack[top].reach
-            path.removeAll(keepingCapacity: true)
-            path.append(contentsOf: stack[top].path)
-            if path.last != 0x2F { path.append(0x2F) }
-            path.append(contentsOf: entry.name)
-            let depth = stack[top].depth + 1
-            var visit = FindVisit(
-                path: path, name: entry.name, depth: depth, kind: entry.kind,
-                location: .entry(reach.base, reach.path(to: entry.name)))
-            if visit.kind == nil {
-                do {
-                    visit.info = try visit.examine()
-                    visit.kind = visit.info?.kind
-                } catch {
-                    report(path, error)
-                    continue
-                }
-            }
-            // A directory to descend into is opened first: one that is its own ancestor (a bind
-            // mount inside itself) is reported in its place, as GNU find reports it.
-            var opened: Result<OpenedDirectory, FileError>?
-            if visit.kind == .directory, command.maxDepth.map({ depth < $0 }) ?? true {
-                opened = Self.open(visit)
-                if case .success(let directory) = opened, ancestors.contains(directory.identity),
-                    let ancestor = stack.last(where: { $0.identity == directory.identity })
-                {
-                    context.stdout.flush()
-                    context.error(Diagnostics.fileSystemLoop(path, ancestor: ancestor.path))
-                    status = .failure
-                    continue
-                }
-            }
-            examine(&visit)
-            if let opened { enter(&stack, &ancestors, visit, opened) }
         }
     }
 
-    /// A directory opened to be entered, and its (device, inode).
-    typealias OpenedDirectory = (handle: DirectoryHandle, identity: FileIdentity)
-
-    /// Opens the directory `visit` is about and examines its descriptor.
-    private static func open(_ visit: FindVisit) -> Result<OpenedDirectory, FileError> {
-        Result { () throws(FileError) in
-            let handle = try visit.open()
-            return (handle, try handle.identity())
-        }
+    /// Evaluates the expression on the walk's current entry when it is deep enough; `entered`
+    /// says its entries have been read.
+    private mutating func examine(_ walk: inout TreeWalk, entered: Bool) {
+        guard walk.depth >= command.minDepth else { return }
+        _ = evaluate(command.expression, &walk, entered: entered)
     }
 
-    /// Lists a directory just opened and pushes it; a failure is reported and the walk goes on.
-    private mutating func enter(
-        _ stack: inout [Frame], _ ancestors: inout Set<FileIdentity>, _ visit: FindVisit,
-        _ opened: Result<OpenedDirectory, FileError>
-    ) {
-        do {
-            let (handle, identity) = try opened.get()
-            var entries: [DirectoryEntry] = []
-            try handle.forEachEntry(at: []) { entries.append($0) }
-            let reach: DirectoryReach
-            switch visit.location {
-            case .start: reach = DirectoryReach(opened: handle, at: [], from: nil, depth: 0)
-            case .entry(let base, let path):
-                reach = DirectoryReach(opened: handle, at: path, from: base, depth: visit.depth)
-            }
-            stack.append(Frame(reach: reach, identity: identity, path: visit.path, depth: visit.depth, entries: entries))
-            ancestors.insert(identity)
-        } catch {
-            report(visit.path, error)
-        }
-    }
-
-    /// Evaluates the expression on an entry deep enough to be examined.
-    private mutating func examine(_ visit: inout FindVisit) {
-        guard visit.depth >= command.minDepth else { return }
-        _ = evaluate(command.expression, &visit)
-    }
-
-    private mutating func evaluate(_ expression: FindExpression, _ visit: inout FindVisit) -> Bool {
+    private mutating func evaluate(_ expression: FindExpression, _ walk: inout TreeWalk, entered: Bool) -> Bool {
         switch expression {
         case .and(let left, let right):
-            return evaluate(left, &visit) && evaluate(right, &visit)
+            return evaluate(left, &walk, entered: entered) && evaluate(right, &walk, entered: entered)
         case .or(let left, let right):
-            return evaluate(left, &visit) || evaluate(right, &visit)
+            return evaluate(left, &walk, entered: entered) || evaluate(right, &walk, entered: entered)
         case .not(let inner):
-            return !evaluate(inner, &visit)
+            return !evaluate(inner, &walk, entered: entered)
         case .constant(let value):
             return value
         case .name(let glob):
-            return glob.matchesIncludingLeadingDot(name: visit.name)
+            return glob.matchesIncludingLeadingDot(name: walk.name)
         case .caseInsensitiveName(let glob):
-            return glob.matchesIncludingLeadingDot(name: FindExpression.lowercased(visit.name))
+            return glob.matchesIncludingLeadingDot(name: FindExpression.lowercased(Array(walk.name)))
         case .type(let kinds):
-            return visit.kind.map(kinds.contains) ?? false
+            return walk.kind.map(kinds.contains) ?? false
         case .newer(let reference):
-            guard let time = references[reference.bytes], let info = details(&visit) else { return false }
+            guard let time = references[reference.bytes], let info = details(&walk) else { return false }
             return info.modificationTime > time
         case .size(let comparison, let unit, let count):
-            guard let info = details(&visit) else { return false }
+            guard let info = details(&walk) else { return false }
             let units = (info.size + unit - 1) / unit
             switch comparison {
             case .less: return units < count
@@ -237,59 +165,55 @@ private struct FindWalk {
             case .greater: return units > count
             }
         case .empty:
-            switch visit.kind {
+            switch walk.kind {
             case .regular:
-                return details(&visit)?.size == 0
+                return details(&walk)?.size == 0
             case .directory:
+                if entered { return walk.children.count == 0 }
                 do {
                     var empty = true
-                    try visit.open().forEachEntry(at: []) { _ in empty = false }
+                    try walk.openDirectory().forEachEntry(at: []) { _ in empty = false }
                     return empty
                 } catch {
-                    report(visit.path, error)
+                    report(walk.path, error)
                     return false
                 }
             default:
                 return false
             }
         case .print:
-            context.stdout.write(bytes: visit.path)
+            context.stdout.write(bytes: walk.path)
             context.stdout.write(byte: 0x0A)
             return true
         case .printNull:
-            context.stdout.write(bytes: visit.path)
+            context.stdout.write(bytes: walk.path)
             context.stdout.write(byte: 0x00)
             return true
         case .record:
-            guard var info = details(&visit) else { return true }
-            if info.kind == .symlink { info.linkTarget = linkTarget(of: visit) }
-            records?.append(JSONText.fields(of: JSONText.record(path: visit.path, name: visit.name, info: info, names: names)))
+            guard var info = details(&walk) else { return true }
+            if info.kind == .symlink { info.linkTarget = linkTarget(of: &walk) }
+            records?.append(
+                JSONText.fields(of: JSONText.record(path: walk.path, name: Array(walk.name), info: info, names: names)))
             return true
         }
     }
 
-    /// The entry's metadata, examined once; nil (after a message) when that fails.
-    private mutating func details(_ visit: inout FindVisit) -> FileInfo? {
-        if let info = visit.info { return info }
+    /// The current entry's metadata, examined once; nil (after a message) when that fails.
+    private mutating func details(_ walk: inout TreeWalk) -> FileInfo? {
         do {
-            let info = try visit.examine()
-            visit.info = info
-            return info
+            return try walk.info()
         } catch {
-            report(visit.path, error)
+            report(walk.path, error)
             return nil
         }
     }
 
     /// A symlink's target for its record; nil (after a message) when it cannot be read.
-    private mutating func linkTarget(of visit: FindVisit) -> File? {
+    private mutating func linkTarget(of walk: inout TreeWalk) -> File? {
         do {
-            switch visit.location {
-            case .start(let file): return try file.linkTarget()
-            case .entry(let parent, let name): return File(bytes: try parent.linkTarget(at: name))
-            }
+            return File(bytes: try walk.linkTarget())
         } catch {
-            report(visit.path, error)
+            report(walk.path, error)
             return nil
         }
     }
@@ -299,56 +223,5 @@ private struct FindWalk {
         context.stdout.flush()
         context.error("\(Quoting.always(path)): \(error.reason)")
         status = .failure
-    }
-
-    /// The name `-name` sees for a starting point: its last component, trailing slashes aside.
-    private static func startName(_ path: [UInt8]) -> [UInt8] {
-        var end = path.endIndex
-        while end > 1, path[end - 1] == 0x2F { end -= 1 }
-        let trimmed = path[..<end]
-        guard let slash = trimmed.lastIndex(of: 0x2F), trimmed.count > 1 else { return Array(trimmed) }
-        return Array(trimmed[(slash + 1)...])
-    }
-}
-
-/// An entry as the expression sees it; its metadata and its listing are reached on demand.
-private struct FindVisit {
-    /// Where an entry is: a starting point by path, or a path below an open directory.
-    enum Location {
-        case start(File)
-        case entry(DirectoryHandle, [UInt8])
-    }
-
-    /// The path as printed.
-    let path: [UInt8]
-    /// The last component, for `-name`.
-    let name: [UInt8]
-    let depth: Int
-    var kind: FileKind?
-    var info: FileInfo?
-    let location: Location
-
-    init(path: [UInt8], name: [UInt8], depth: Int, kind: FileKind?, location: Location) {
-        self.path = path
-        self.name = name
-        self.depth = depth
-        self.kind = kind
-        self.location = location
-    }
-
-    /// What the kernel says of the entry itself (a symlink is not followed).
-    func examine() throws(FileError) -> FileInfo {
-        switch location {
-        case .start(let file): return try file.info()
-        case .entry(let parent, let name): return try parent.info(at: name)
-        }
-    }
-
-    /// The entry opened as a directory.
-    func open() throws(FileError) -> DirectoryHandle {
-        switch location {
-        case .start(let file): return try DirectoryHandle(file)
-        case .entry(let parent, let name): return try DirectoryHandle(name, in: parent)
-        }
     }
 }

@@ -153,7 +153,7 @@ public struct LsCommand: ShellCommand {
     }
 }
 
-/// One run of `ls`: the operands, the directories still to list, and the worst failure so far.
+/// One run of `ls`: the operands, the listing written, and the worst failure so far.
 private struct ListingRun {
     let command: LsCommand
     let context: CommandContext
@@ -171,34 +171,6 @@ private struct ListingRun {
     var records: JSONArrayWriter?
     /// Owner and group names for records.
     let names = OwnerNames()
-    /// With `-R`: the identity of each directory on the way down to the one being listed (nil
-    /// where it could not be had), and the same as a set, to tell one that is its own ancestor.
-    var walkedPath: [FileIdentity?] = []
-    var walkedIdentities = Set<FileIdentity>()
-
-    /// A directory waiting to be listed: where it is and how it is named on the screen.
-    /// A directory still to list: an operand by its path, or a subdirectory by a short path
-    /// relative to a directory opened earlier, so that a tree deeper than `PATH_MAX` is listed
-    /// whole with a few descriptors.
-    struct Pending {
-        /// Where the directory is on disk.
-        enum Location {
-            /// An operand, by its path.
-            case path(File)
-            /// A subdirectory, by a path relative to an open directory.
-            case below(DirectoryHandle, [UInt8])
-        }
-        var location: Location
-        var shown: [UInt8]
-        var isOperand: Bool
-        /// How many directories lie above this one in the walk (0 for an operand).
-        var depth = 0
-    }
-
-    /// A relative path longer than this is not handed to the kernel: the directory it leads to
-    /// becomes the anchor of the paths below it instead.
-    private static let relativeLimit = 2048
-
     init(command: LsCommand, context: CommandContext) {
         self.command = command
         self.context = context
@@ -241,12 +213,11 @@ private struct ListingRun {
         }
         let order = sortedOrder(operandFiles)
         var files: [ListedFile] = []
-        var pending: [Pending] = []
+        var directories: [(path: File, file: ListedFile)] = []
         for index in order {
             let file = operandFiles[index]
             if file.kind == .directory && !command.directoriesThemselves {
-                pending.append(
-                    Pending(location: .path(operandPaths[index]), shown: file.name, isOperand: true))
+                directories.append((operandPaths[index], file))
             } else {
                 files.append(file)
             }
@@ -256,19 +227,21 @@ private struct ListingRun {
             for file in files { record(file, path: file.name) }
         } else if !files.isEmpty {
             writer.list(files)
-            if !pending.isEmpty { writer.blankLine() }
-        } else if command.operands.count <= 1 && pending.count == 1 {
+            if !directories.isEmpty { writer.blankLine() }
+        } else if command.operands.count <= 1 && directories.count == 1 {
             namesDirectories = false
         }
-        pending.reverse()
-        while let directory = pending.popLast() {
+        for (path, file) in directories {
             if context.isCancelled {
                 writer.flush()
                 return .interrupted
             }
-            let subdirectories = list(directory, withHeader: command.recursive || namesDirectories)
-            pending.append(contentsOf: subdirectories.reversed())
+            list(path, file, withHeader: command.recursive || namesDirectories)
             if context.stdout.isBroken { break }
+        }
+        if context.isCancelled {
+            writer.flush()
+            return .interrupted
         }
         writer.flush()
         records?.finish()
@@ -327,104 +300,102 @@ private struct ListingRun {
         }
     }
 
-    /// Lists one directory; returns its subdirectories to list next when recursive.
-    private mutating func list(_ directory: Pending, withHeader: Bool) -> [Pending] {
-        let opened: DirectoryHandle
-        do {
-            switch directory.location {
-            case .path(let file): opened = try DirectoryHandle(file)
-            case .below(let anchor, let relative): opened = try DirectoryHandle(relative, in: anchor)
-            }
-        } catch {
-            fail(LsCommand.Messages.cannotOpenDirectory, directory.shown, error, serious: directory.isOperand)
-            return []
-        }
-        if command.recursive {
-            // The walk goes depth first: what lies at this depth and below on the way down is
-            // behind it now.
-            while walkedPath.count > directory.depth {
-                if let identity = walkedPath.removeLast() { walkedIdentities.remove(identity) }
-            }
-            let identity = try? opened.identity()
-            if let identity, walkedIdentities.contains(identity) {
+    /// Lists the operand directory `file` at `path`, and with `-R` every directory below it, each
+    /// after the one above it, in listing order.
+    private mutating func list(_ path: File, _ file: ListedFile, withHeader: Bool) {
+        var walk = TreeWalk(
+            path, spelled: file.name, info: file.info,
+            options: TreeWalk.Options(maxDepth: command.recursive ? nil : 1, following: .start))
+        while let event = walk.next() {
+            if context.isCancelled { return }
+            switch event {
+            case .enter:
+                listEntered(&walk, withHeader: withHeader || walk.depth > 0)
+            case .unreadable(let error) where error.operation == .read:
+                header(walk.path, withHeader || walk.depth > 0)
+                fail(LsCommand.Messages.readingDirectory, walk.path, error, serious: walk.depth == 0)
+            case .unreadable(let error):
+                fail(LsCommand.Messages.cannotOpenDirectory, walk.path, error, serious: walk.depth == 0)
+            case .cycle:
                 // A bind mount of a directory inside itself: listed once, as GNU ls lists it.
                 writer.flush()
-                let spelled = directory.shown
-                context.error("\(Quoting.bare(spelled)): \(LsCommand.Messages.alreadyListed)")
+                context.error("\(Quoting.bare(walk.path)): \(LsCommand.Messages.alreadyListed)")
                 status = 2
-                return []
+            case .failure(let error):
+                fail(LsCommand.Messages.cannotAccess, walk.path, error, serious: false)
+            case .entry, .leave, .directory:
+                break
             }
-            walkedPath.append(identity)
-            if let identity { walkedIdentities.insert(identity) }
+            if context.stdout.isBroken { return }
         }
-        if withHeader && records == nil {
-            if !firstHeader { writer.blankLine() }
-            firstHeader = false
-            writer.header(directory.shown)
-        }
+    }
+
+    /// Writes the header of a directory's listing (`path:`), after a blank line unless it is the first.
+    private mutating func header(_ path: [UInt8], _ wanted: Bool) {
+        guard wanted && records == nil else { return }
+        if !firstHeader { writer.blankLine() }
+        firstHeader = false
+        writer.header(path)
+    }
+
+    /// Lists the directory the walk just entered, and with `-R` tells the walk to go into its
+    /// subdirectories next, in listing order.
+    private mutating func listEntered(_ walk: inout TreeWalk, withHeader: Bool) {
+        header(walk.path, withHeader)
+        let listing = walk.children
         var files: [ListedFile] = []
+        // Each file's index in the listing; nil for `.` and `..`.
+        var indices: [Int?] = []
         if command.hidden == .all {
             files.append(ListedFile(name: [0x2E], kind: .directory))
             files.append(ListedFile(name: [0x2E, 0x2E], kind: .directory))
+            indices = [nil, nil]
         }
         let skipHidden = command.hidden == .skipped
-        do {
-            try opened.forEachEntry(at: []) { entry in
-                if skipHidden && entry.name.first == 0x2E { return }
-                files.append(ListedFile(name: entry.name, kind: entry.kind))
-            }
-        } catch {
-            fail(LsCommand.Messages.readingDirectory, directory.shown, error, serious: directory.isOperand)
+        files.reserveCapacity(listing.count)
+        for index in 0..<listing.count {
+            if skipHidden && listing.isHidden(index) { continue }
+            files.append(ListedFile(name: Array(listing.name(index)), kind: listing.kind(index)))
+            indices.append(index)
         }
         var totalBlocks: UInt64 = 0
-        for index in files.indices where needsInfo(files[index].kind) {
-            if index & 0xFFF == 0 && context.isCancelled { return [] }
-            let name = files[index].name
+        for position in files.indices where needsInfo(files[position].kind) {
+            if position & 0xFFF == 0 && context.isCancelled { return walk.visit([]) }
+            let name = files[position].name
             do {
-                var info = try opened.info(at: name)
-                if info.kind == .symlink { info.linkTarget = File(bytes: try opened.linkTarget(at: name)) }
-                files[index].info = info
-                files[index].kind = info.kind
+                guard let index = indices[position] else {
+                    // `.` and `..`, examined through the directory the walk holds open.
+                    let info = try walk.openDirectory().info(at: name)
+                    files[position].info = info
+                    totalBlocks += info.blocks
+                    continue
+                }
+                var info = try walk.childInfo(index)
+                if info.kind == .symlink { info.linkTarget = File(bytes: try walk.childLinkTarget(index)) }
+                files[position].info = info
+                files[position].kind = info.kind
                 totalBlocks += info.blocks
                 if info.kind == .symlink && followsTargets {
-                    files[index].targetMode = followedMode { () throws(FileError) in
-                        try opened.info(at: name, followSymlinks: true)
+                    files[position].targetMode = followedMode { () throws(FileError) in
+                        try walk.childInfo(index, following: true)
                     }
-                    files[index].targetMissing = files[index].targetMode == nil
+                    files[position].targetMissing = files[position].targetMode == nil
                 }
             } catch {
-                fail(LsCommand.Messages.cannotAccess, joinedPath(directory.shown, name), error, serious: false)
+                fail(LsCommand.Messages.cannotAccess, joinedPath(walk.path, name), error, serious: false)
             }
         }
         let order = sortedOrder(files)
-        var subdirectories: [Pending] = []
-        if command.recursive {
-            // Children are reached from this directory's anchor, or from this directory itself
-            // once the path from the anchor gets long.
-            var anchor = opened
-            var base: [UInt8] = []
-            if case .below(let parentAnchor, let relative) = directory.location, relative.count <= Self.relativeLimit {
-                anchor = parentAnchor
-                base = relative
-            }
-            for index in order where files[index].kind == .directory && !isDotOrDotDot(files[index].name) {
-                let name = files[index].name
-                subdirectories.append(
-                    Pending(
-                        location: .below(anchor, base.isEmpty ? name : joinedPath(base, name)),
-                        shown: joinedPath(directory.shown, name), isOperand: false, depth: directory.depth + 1))
-            }
-        }
+        walk.visit(command.recursive ? order.compactMap { files[$0].kind == .directory ? indices[$0] : nil } : [])
         if records != nil {
             // Entries of `.` are shown by name, as ls shows them.
-            let here = directory.shown == [0x2E]
+            let here = walk.path == [0x2E]
             for index in order {
-                record(files[index], path: here ? files[index].name : joinedPath(directory.shown, files[index].name))
+                record(files[index], path: here ? files[index].name : joinedPath(walk.path, files[index].name))
             }
         } else {
             writer.list(files, order: order, totalBlocks: format == .long ? totalBlocks : nil)
         }
-        return subdirectories
     }
 
     /// Whether an entry must be examined: for the long format and time or size order always;
@@ -492,8 +463,6 @@ private struct ListingRun {
         let name = BasenameCommand.strip(file.name, suffix: nil)
         records?.append(JSONText.fields(of: JSONText.record(path: path, name: name, info: info, names: names)))
     }
-
-    private func isDotOrDotDot(_ name: [UInt8]) -> Bool { name == [0x2E] || name == [0x2E, 0x2E] }
 
     /// Reports a failure on a file named as the user sees it (`ls: cannot access 'x/': …`);
     /// `serious` ones (about operands) make the status 2, others 1.

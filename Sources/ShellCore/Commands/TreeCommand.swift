@@ -4,9 +4,8 @@ import PathModel
 /// list directories as an indented tree, as tree(1) does: with box-drawing lines and UTF-8 names in
 /// a UTF-8 locale, with ASCII lines and escaped names in any other.
 ///
-/// The walk streams: each line is written as soon as its entry is known, and memory holds only
-/// the listings of the directories on the current path. It is iterative (no recursion), and it
-/// reaches entries through `DirectoryHandle`s by short relative paths, so a tree deeper than
+/// The walk (`TreeWalk`) streams: each line is written as soon as its entry is known, and memory
+/// holds only the listings of the directories on the current path, so a tree deeper than
 /// `PATH_MAX` is listed whole.
 public struct TreeCommand: ShellCommand {
     public static let name = "tree"
@@ -200,34 +199,41 @@ public struct TreeCommand: ShellCommand {
 
 /// One listed entry of a directory.
 private struct Node {
-    /// The entry's name.
-    var name: [UInt8]
+    /// The entry's index in its directory's listing.
+    var index: Int
     /// Whether it is a directory or a symlink to one; such entries count as directories.
     var isDirectory: Bool
-    /// What a symlink points to, as written in it; nil for anything else.
-    var linkTarget: [UInt8]?
     /// The size `lstat` gives (only read when a size column is shown).
     var size: UInt64
+    /// What was examined of the entry, when it was; a class, since nodes are copied as the walk
+    /// goes and most entries have nothing examined.
+    var details: NodeDetails?
+
+    /// What a symlink points to, as written in it; nil for anything else.
+    var linkTarget: [UInt8]? { details?.linkTarget }
     /// What `lstat` gives, kept for JSON records and colours.
-    var info: FileInfo?
+    var info: FileInfo? { details?.info }
     /// What a symlink leads to, for its target's colour.
-    var targetInfo: FileInfo?
+    var targetInfo: FileInfo? { details?.targetInfo }
+}
+
+/// What examining an entry gave.
+private final class NodeDetails {
+    let linkTarget: [UInt8]?
+    let info: FileInfo
+    let targetInfo: FileInfo?
+
+    init(linkTarget: [UInt8]?, info: FileInfo, targetInfo: FileInfo?) {
+        self.linkTarget = linkTarget
+        self.info = info
+        self.targetInfo = targetInfo
+    }
 }
 
 /// A directory being listed: its entries and how far through them the walk is.
 private struct Frame {
-    /// An open ancestor (or the directory itself) that `relative` starts from.
-    var handle: DirectoryHandle
-    /// The path from `handle` to this directory; empty for `handle` itself.
-    var relative: [UInt8]
-    /// The number of names in `relative`.
-    var steps: Int
-    /// How much of the walk's `shown` path is this directory's (for `-f`).
-    var shownCount: Int
     /// The entries to list, filtered and in order.
     var nodes: [Node]
-    /// The directory's (device, inode), to tell a directory that is its own ancestor.
-    var identity: FileIdentity?
     /// The next entry to list.
     var index = 0
     /// The bytes this level added to the indentation of its entries.
@@ -256,8 +262,6 @@ private struct Walk {
     private(set) var readFailedOnce = false
     /// Whether a directory turned out to be its own ancestor.
     private(set) var cycled = false
-    /// The identities of the directories on the stack.
-    private var ancestors = Set<FileIdentity>()
     /// The operand's path and its spelling, for messages.
     private var spelling = Spelling()
     /// Whether Ctrl-C stopped the walk.
@@ -266,23 +270,15 @@ private struct Walk {
     private var line: [UInt8] = []
     /// The indentation of the entries of the deepest open directory.
     private var prefix: [UInt8] = []
-    /// With `-f`: the path of the entry being listed (each frame knows how much of it is its own),
-    /// kept in one buffer so that memory grows with the depth, not its square.
-    private var shown: [UInt8] = []
     private var stack: [Frame] = []
+    /// For each directory the walk is in, whether it has a frame (entries to show).
+    private var entered: [Bool] = []
+    /// Entries since Ctrl-C was last checked for.
     private var sincePoll = 0
     /// Owner and group names for JSON records.
     private let names = OwnerNames()
     /// Whether a JSON value has been written at the top level (operands and the report).
     private var wroteTopLevel = false
-
-    /// A relative path longer than this, or of more names than `stepLimit`, is not handed to
-    /// the kernel: a nearer directory is opened instead, so that paths stay far below `PATH_MAX`
-    /// however deep the tree goes, and each lookup walks few names.
-    private static let relativeLimit = 2048
-    private static let stepLimit = 64
-    /// How deep directories get handles of their own when every entry is stat'ed.
-    private static let handleDepth = 64
 
     init(
         command: TreeCommand, output: OutputStream, encoding: CharacterEncoding, colors: ListingColors?,
@@ -320,16 +316,19 @@ private struct Walk {
         }
         appendSize(info.size)
         appendName(shown, matching: shown, info: info)
-        let handle: DirectoryHandle
-        let nodes: [Node]
-        // The directory listed, whatever symlink led to it.
-        let identity: FileIdentity?
         spelling = Spelling()
         spelling.add(root, as: shown)
-        do {
-            handle = try DirectoryHandle(root)
-            (nodes, identity) = try read(handle, []) ?? ([], nil)
-        } catch {
+        // The operand is listed through a symlink; symlinks below it are shown, never followed.
+        let examines = command.sizes != .none || command.json || colors != nil
+        var walk = TreeWalk(
+            root, spelled: shown,
+            options: TreeWalk.Options(
+                sorted: true, maxDepth: command.maxLevel, following: .start, includeHidden: command.all,
+                examinesEveryEntry: examines))
+        let first = walk.next()
+        guard first == .enter else {
+            var error = FileError(.list, root, .notDirectory)
+            if case .unreadable(let failure) = first { error = failure }
             noteReadFailure(error)
             // It exists but cannot be listed (a file, an unreadable directory): tree counts a file.
             files += 1
@@ -340,6 +339,7 @@ private struct Walk {
             endLine()
             return
         }
+        let nodes = self.nodes(&walk)
         if command.json {
             writeJSONOperand(shown, info: info, error: nil, opensContents: !nodes.isEmpty)
         } else {
@@ -349,12 +349,11 @@ private struct Walk {
         guard !nodes.isEmpty else { return }
         directories += 1
         prefix.removeAll(keepingCapacity: true)
-        self.shown = shown
-        stack = [Frame(handle: handle, relative: [], steps: 0, shownCount: shown.count, nodes: nodes, identity: identity)]
-        ancestors = identity.map { [$0] } ?? []
-        walk()
+        stack = [Frame(nodes: nodes)]
+        entered = [true]
+        walk.visit(nodes.map(\.index))
+        run(&walk)
         stack.removeAll()
-        ancestors.removeAll()
     }
 
     /// Draws the tree a list of paths makes, under the operand's name; a listing that could not
@@ -470,15 +469,10 @@ private struct Walk {
         }
     }
 
-    /// Lists the entries of the directories on the stack, depth first, until it is empty.
-    private mutating func walk() {
-        while let top = stack.indices.last {
-            if stack[top].index == stack[top].nodes.count {
-                prefix.removeLast(stack[top].indent)
-                if let identity = stack.removeLast().identity { ancestors.remove(identity) }
-                if command.json { output.write("]}") }
-                continue
-            }
+    /// Lists the entries the walk gives, depth first, until it is done; a directory entered
+    /// is drawn once its entries are known.
+    private mutating func run(_ walk: inout TreeWalk) {
+        while let event = walk.next() {
             sincePoll += 1
             if sincePoll >= 512 {
                 sincePoll = 0
@@ -487,77 +481,93 @@ private struct Walk {
                     return
                 }
             }
-            let node = stack[top].nodes[stack[top].index]
-            stack[top].index += 1
-            let isLast = stack[top].index == stack[top].nodes.count
+            switch event {
+            case .leave:
+                // Only the directories with entries to show have a frame.
+                guard entered.removeLast() else { continue }
+                prefix.removeLast(stack[stack.count - 1].indent)
+                stack.removeLast()
+                if command.json { output.write("]}") }
+            case .failure:
+                // Gone since its directory was read: left out, as tree(1) leaves it out.
+                stack[stack.count - 1].index += 1
+            default:
+                draw(event, &walk)
+                if cancelled || output.isBroken { return }
+            }
+        }
+    }
 
-            line.removeAll(keepingCapacity: true)
-            line.append(contentsOf: prefix)
-            line.append(contentsOf: isLast ? drawing.lastBranch : drawing.branch)
-            if command.sizes != .none { appendSize(node.size) }
-            if command.fullPath || command.json {
-                shown.removeSubrange(stack[top].shownCount...)
-                if shown.last != 0x2F { shown.append(0x2F) }
-                shown.append(contentsOf: node.name)
-            }
-            let dangling = node.linkTarget != nil && node.targetInfo == nil
-            appendName(command.fullPath ? shown : node.name, matching: node.name, info: node.info, dangling: dangling)
-            if let target = node.linkTarget {
-                line.append(contentsOf: Drawing.arrow)
-                if dangling, let colors, let missing = colors.missing(orphanFallback: false) {
-                    line.append(contentsOf: colors.start(missing))
-                    TreeText.appendName(target, in: encoding, to: &line)
-                    line.append(contentsOf: colors.end)
-                } else {
-                    appendName(target, matching: target, info: node.targetInfo)
-                }
-            }
+    /// Draws the walk's current entry, the next node of the directory on top of the stack.
+    private mutating func draw(_ event: TreeWalk.Event, _ walk: inout TreeWalk) {
+        let top = stack.count - 1
+        let node = stack[top].nodes[stack[top].index]
+        stack[top].index += 1
+        let isLast = stack[top].index == stack[top].nodes.count
 
-            var child: Frame?
-            var openError: FileError?
-            if node.isDirectory {
-                directories += 1
-                // Symlinks to directories are shown, never followed; -L stops the descent.
-                if node.linkTarget == nil && command.maxLevel.map({ stack.count < $0 }) ?? true {
-                    do {
-                        let (handle, relative, steps) = try location(of: node.name, below: top)
-                        if let listing = try read(handle, relative) {
-                            if !listing.nodes.isEmpty {
-                                child = Frame(
-                                    handle: handle, relative: relative, steps: steps, shownCount: shown.count,
-                                    nodes: listing.nodes, identity: listing.identity)
-                            }
-                        } else {
-                            // A bind mount of a directory inside itself: drawn once, not again.
-                            line.append(contentsOf: Drawing.recursive)
-                            cycled = true
-                        }
-                    } catch where error.operation == .read {
-                        // Opened, then failed while being read: said on standard error.
-                        openError = error
-                        noteReadFailure(error)
-                    } catch {
-                        line.append(contentsOf: Drawing.openError)
-                        failed = true
-                        openError = error
-                    }
-                }
+        line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: prefix)
+        line.append(contentsOf: isLast ? drawing.lastBranch : drawing.branch)
+        if command.sizes != .none { appendSize(node.size) }
+        let name = walk.name
+        let dangling = node.linkTarget != nil && node.targetInfo == nil
+        if command.fullPath {
+            appendName(walk.path, matching: name, info: node.info, dangling: dangling)
+        } else {
+            appendName(name, matching: name, info: node.info, dangling: dangling)
+        }
+        if let target = node.linkTarget {
+            line.append(contentsOf: Drawing.arrow)
+            if dangling, let colors, let missing = colors.missing(orphanFallback: false) {
+                line.append(contentsOf: colors.start(missing))
+                TreeText.appendName(target, in: encoding, to: &line)
+                line.append(contentsOf: colors.end)
             } else {
-                files += 1
+                appendName(target, matching: target, info: node.targetInfo)
             }
-            if command.json {
-                writeJSONEntry(node, first: stack[top].index == 1, error: openError, opensContents: child != nil)
-            } else {
-                endLine()
+        }
+
+        var children: [Node] = []
+        var openError: FileError?
+        if node.isDirectory {
+            directories += 1
+        } else {
+            files += 1
+        }
+        switch event {
+        case .enter:
+            if isCancelled() {
+                cancelled = true
+                return
             }
-            if cancelled || output.isBroken { return }
-            if var child {
-                let indent = isLast ? drawing.blank : drawing.vertical
-                prefix.append(contentsOf: indent)
-                child.indent = indent.count
-                stack.append(child)
-                if let identity = child.identity { ancestors.insert(identity) }
-            }
+            children = nodes(&walk)
+            walk.visit(children.map(\.index))
+            entered.append(!children.isEmpty)
+        case .cycle:
+            // A bind mount of a directory inside itself: drawn once, not again.
+            line.append(contentsOf: Drawing.recursive)
+            cycled = true
+        case .unreadable(let error) where error.operation == .read:
+            // Opened, then failed while being read: said on standard error.
+            openError = error
+            noteReadFailure(error)
+        case .unreadable(let error):
+            line.append(contentsOf: Drawing.openError)
+            failed = true
+            openError = error
+        default:
+            break
+        }
+        if command.json {
+            writeJSONEntry(node, name: Array(name), path: walk.path, first: stack[top].index == 1, error: openError,
+                opensContents: !children.isEmpty)
+        } else {
+            endLine()
+        }
+        if !children.isEmpty {
+            let indent = isLast ? drawing.blank : drawing.vertical
+            prefix.append(contentsOf: indent)
+            stack.append(Frame(nodes: children, indent: indent.count))
         }
     }
 
@@ -568,120 +578,77 @@ private struct Walk {
         readFailed(spelling.respell(error))
     }
 
-    /// Where the entry `name` of the directory at `stack[top]` is reached from: a handle, the
-    /// path below it and the number of names in that path.
-    ///
-    /// When every entry is stat'ed (a size column), the directories near the top get handles of
-    /// their own, so that each entry is reached by its bare name. Otherwise (and deeper down, to
-    /// bound the open descriptors) the path grows from the nearest handle, and a new handle is
-    /// opened when it gets too long.
-    private mutating func location(of name: [UInt8], below top: Int) throws(FileError) -> (
-        DirectoryHandle, [UInt8], Int
-    ) {
-        let path = joined(stack[top].relative, name)
-        if command.sizes != .none && stack.count < Self.handleDepth {
-            return (try DirectoryHandle(path, in: stack[top].handle), [], 0)
-        }
-        if path.count > Self.relativeLimit || stack[top].steps >= Self.stepLimit {
-            stack[top].handle = try DirectoryHandle(stack[top].relative, in: stack[top].handle)
-            stack[top].relative = []
-            stack[top].steps = 0
-            return (stack[top].handle, name, 1)
-        }
-        return (stack[top].handle, path, stack[top].steps + 1)
-    }
-
-    /// The entries of the directory at `relative` below `handle` that tree lists, in its order.
-    /// And the directory's identity; nil when it is one of the directories being listed above it.
-    private mutating func read(_ handle: DirectoryHandle, _ relative: [UInt8]) throws(FileError) -> (
-        nodes: [Node], identity: FileIdentity?
-    )? {
-        if isCancelled() {
-            cancelled = true
-            return ([], nil)
-        }
-        let listing = try handle.entriesAndIdentity(at: relative)
-        if ancestors.contains(listing.identity) { return nil }
+    /// The entries of the directory the walk just entered that tree lists, in its order.
+    private func nodes(_ walk: inout TreeWalk) -> [Node] {
+        let listing = walk.children
         var nodes: [Node] = []
-        for entry in listing.entries {
-            if !command.all && entry.isHidden { continue }
-            if let node = classify(entry, handle, relative) { nodes.append(node) }
+        for index in 0..<listing.count {
+            if !command.all && listing.isHidden(index) { continue }
+            if let node = classify(index, listing, &walk) { nodes.append(node) }
         }
         if command.directoriesFirst {
             nodes = nodes.filter(\.isDirectory) + nodes.filter { !$0.isDirectory }
         }
-        return (nodes, listing.identity)
+        return nodes
     }
 
-    /// The entry as a node, or nil when the options leave it out. Looks at the disk only for
-    /// symlinks, kinds `readdir` did not give, and sizes.
-    private func classify(_ entry: DirectoryEntry, _ handle: DirectoryHandle, _ relative: [UInt8]) -> Node? {
-        var kind = entry.kind
+    /// Entry `index` as a node, or nil when the options leave it out. Looks at the disk only for
+    /// symlinks, kinds the listing did not give, and sizes.
+    private func classify(_ index: Int, _ listing: DirectoryListing, _ walk: inout TreeWalk) -> Node? {
+        var kind = listing.kind(index)
         if command.directoriesOnly, let kind, kind != .directory && kind != .symlink { return nil }
-        var isDirectory = kind == .directory
-        var size: UInt64 = 0
-        var target: [UInt8]?
-        var examined: FileInfo?
-        var targetInfo: FileInfo?
+        var node = Node(index: index, isDirectory: kind == .directory, size: 0)
         if kind == nil || kind == .symlink || command.sizes != .none || command.json || colors != nil {
-            let path = joined(relative, entry.name)
             do {
-                var info = try handle.info(at: path)
-                examined = info
+                var info = try walk.childInfo(index)
                 kind = info.kind
-                size = info.size
-                isDirectory = info.kind == .directory
+                node.size = info.size
+                node.isDirectory = info.kind == .directory
+                var target: [UInt8]?
+                var targetInfo: FileInfo?
                 if info.kind == .symlink {
-                    target = try handle.linkTarget(at: path)
-                    targetInfo = followed(handle, path)
-                    isDirectory = targetInfo?.kind == .directory
+                    target = try walk.childLinkTarget(index)
+                    // A dangling or looping link leads nowhere: listed as a file.
+                    targetInfo = try? walk.childInfo(index, following: true)
+                    node.isDirectory = targetInfo?.kind == .directory
                     info.linkTarget = target.map(File.init(bytes:))
-                    examined = info
                 }
+                node.details = NodeDetails(linkTarget: target, info: info, targetInfo: targetInfo)
             } catch {
-                // Gone since readdir listed it (or unreadable): tree leaves such an entry out.
+                // Gone since the directory was read (or unreadable): tree leaves such an entry out.
                 return nil
             }
         }
-        let name = entry.name
-        if !command.includePatterns.isEmpty && kind != .directory
-            && !command.includePatterns.contains(where: { $0.matches(name: name, isDirectory: isDirectory) })
-        {
-            return nil
+        if !command.includePatterns.isEmpty || !command.ignorePatterns.isEmpty {
+            let name = Array(listing.name(index))
+            let isDirectory = node.isDirectory
+            if !command.includePatterns.isEmpty && kind != .directory
+                && !command.includePatterns.contains(where: { $0.matches(name: name, isDirectory: isDirectory) })
+            {
+                return nil
+            }
+            if command.ignorePatterns.contains(where: { $0.matches(name: name, isDirectory: isDirectory) }) {
+                return nil
+            }
         }
-        if command.ignorePatterns.contains(where: { $0.matches(name: name, isDirectory: isDirectory) }) {
-            return nil
-        }
-        if command.directoriesOnly && !isDirectory { return nil }
-        return Node(
-            name: name, isDirectory: isDirectory, linkTarget: target, size: size, info: examined, targetInfo: targetInfo)
-    }
-
-    /// What the symlink at `path` leads to; nil for a dangling or looping link (listed as a file).
-    private func followed(_ handle: DirectoryHandle, _ path: [UInt8]) -> FileInfo? {
-        do {
-            return try handle.info(at: path, followSymlinks: true)
-        } catch {
-            return nil
-        }
+        if command.directoriesOnly && !node.isDirectory { return nil }
+        return node
     }
 
     /// Appends a name as tree(1) writes it, in its colour when colours are on; `name` decides
     /// the extension colour (the last component, also under `-f`).
-    private mutating func appendName(_ shown: [UInt8], matching name: [UInt8], info: FileInfo?, dangling: Bool = false) {
+    private mutating func appendName<Shown: Collection<UInt8>, Name: Collection<UInt8>>(
+        _ shown: Shown, matching name: Name, info: FileInfo?, dangling: Bool = false
+    ) {
         guard let colors, let info,
             let sequence = colors.sequence(
-                name: name, kind: info.kind, mode: info.mode, linkCount: info.linkCount, targetMissing: dangling)
+                name: Array(name), kind: info.kind, mode: info.mode, linkCount: info.linkCount, targetMissing: dangling)
         else {
             return TreeText.appendName(shown, in: encoding, to: &line)
         }
         line.append(contentsOf: colors.start(sequence))
         TreeText.appendName(shown, in: encoding, to: &line)
         line.append(contentsOf: colors.end)
-    }
-
-    private func joined(_ relative: [UInt8], _ name: [UInt8]) -> [UInt8] {
-        relative.isEmpty ? name : relative + [0x2F] + name
     }
 
     /// Appends the size column, `[       1234]  ` or `[1.2K]  `, when one is asked for.
@@ -699,14 +666,15 @@ private struct Walk {
         wroteTopLevel = true
         let type = info.map { $0.kind == .directory ? "directory" : FileRecord.typeName($0.kind) } ?? "error"
         writeJSONObject(type: type, name: shown, path: shown, info: info, error: error, opensContents: opensContents)
-        if opensContents { self.shown = shown }
     }
 
     /// Writes one entry's object inside its directory's `contents`.
-    private mutating func writeJSONEntry(_ node: Node, first: Bool, error: FileError?, opensContents: Bool) {
+    private mutating func writeJSONEntry(
+        _ node: Node, name: [UInt8], path: [UInt8], first: Bool, error: FileError?, opensContents: Bool
+    ) {
         output.write(first ? "\n" : ",\n")
         let type = node.info.map { FileRecord.typeName($0.kind) } ?? (node.isDirectory ? "directory" : "file")
-        writeJSONObject(type: type, name: node.name, path: shown, info: node.info, error: error, opensContents: opensContents)
+        writeJSONObject(type: type, name: name, path: path, info: node.info, error: error, opensContents: opensContents)
     }
 
     /// `{"type":…,"name":…` then the record's other fields, an `error` when opening failed, and
@@ -778,7 +746,7 @@ enum TreeText {
     /// UTF-8, and in any other locale every name, is written byte by byte, with `\t`-style escapes
     /// for BEL…CR, `\\` and `\ ` for backslash and space, `\ooo` for every other byte outside
     /// printable ASCII.
-    static func appendName(_ name: [UInt8], in encoding: CharacterEncoding, to line: inout [UInt8]) {
+    static func appendName<Name: Collection<UInt8>>(_ name: Name, in encoding: CharacterEncoding, to line: inout [UInt8]) {
         if encoding == .utf8 && !name.contains(where: { $0 < 0x20 || $0 >= 0x7F }) {
             line.append(contentsOf: name)
             return

@@ -11,8 +11,22 @@ public final class OutputStream {
         case memory
     }
 
+    /// What every write changes, kept behind a pointer: a stream takes a write for each entry of
+    /// a walk, and the stored properties of a class would be checked for exclusive access on
+    /// each one.
+    private struct State {
+        /// Bytes written and not yet sent to the sink.
+        var count = 0
+        /// Whether a write has failed.
+        var isBroken = false
+        var flushedFirst: OutputStream?
+    }
+
     private let sink: Sink
-    private var buffer: [UInt8] = []
+    private let state: UnsafeMutablePointer<State>
+    /// The buffer, `capacity` bytes.
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private static let capacity = 1 << 16
     private let lineBuffered: Bool
     /// Everything written, for a memory stream.
     public private(set) var contents: [UInt8] = []
@@ -20,14 +34,17 @@ public final class OutputStream {
     public let isTerminal: Bool
     /// The first write error, after which output is dropped.
     public private(set) var error: FileError? {
-        didSet { isBroken = error != nil }
+        didSet { state.pointee.isBroken = error != nil }
     }
     /// Whether a write has failed; output is being dropped. Kept apart from `error` so that the
     /// check on every write does not copy the error.
-    public private(set) var isBroken = false
+    public var isBroken: Bool { state.pointee.isBroken }
     /// A stream flushed before this one takes a write, so that what the two say reaches a shared
     /// destination (`2>&1`, a log) in the order it was said: standard output for standard error.
-    public var flushedFirst: OutputStream?
+    public var flushedFirst: OutputStream? {
+        get { state.pointee.flushedFirst }
+        set { state.pointee.flushedFirst = newValue }
+    }
 
     /// A stream writing to an open descriptor, flushed per line on a terminal or when
     /// `flushingEveryLine` (standard error, as unbuffered as a line allows).
@@ -35,7 +52,7 @@ public final class OutputStream {
         sink = .descriptor(file)
         isTerminal = file.isTerminal
         lineBuffered = isTerminal || flushingEveryLine
-        buffer.reserveCapacity(1 << 16)
+        (state, buffer) = Self.allocate()
     }
 
     /// A stream that keeps what is written in `contents`; `terminal` pretends to be a terminal.
@@ -43,6 +60,19 @@ public final class OutputStream {
         sink = .memory
         isTerminal = terminal
         lineBuffered = false
+        (state, buffer) = Self.allocate()
+    }
+
+    private static func allocate() -> (UnsafeMutablePointer<State>, UnsafeMutablePointer<UInt8>) {
+        let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State())
+        return (state, UnsafeMutablePointer<UInt8>.allocate(capacity: capacity))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+        buffer.deallocate()
     }
 
     /// The contents of a memory stream as text.
@@ -50,18 +80,51 @@ public final class OutputStream {
 
     /// Writes bytes.
     public func write<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
-        guard !isBroken else { return }
-        flushedFirst?.flush()
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 || (lineBuffered && buffer.contains(0x0A)) { flush() }
+        guard !state.pointee.isBroken else { return }
+        state.pointee.flushedFirst?.flush()
+        let endsLine: Bool? = bytes.withContiguousStorageIfAvailable { contiguous in
+            append(contiguous)
+            return lineBuffered && contiguous.contains(0x0A)
+        }
+        if let endsLine {
+            if endsLine { flush() }
+            return
+        }
+        for byte in bytes {
+            append(byte)
+            if lineBuffered && byte == 0x0A { flush() }
+        }
     }
 
     /// Writes one byte (a separator after a name).
     public func write(byte: UInt8) {
-        guard !isBroken else { return }
-        flushedFirst?.flush()
-        buffer.append(byte)
-        if buffer.count >= 1 << 16 || (lineBuffered && byte == 0x0A) { flush() }
+        guard !state.pointee.isBroken else { return }
+        state.pointee.flushedFirst?.flush()
+        append(byte)
+        if lineBuffered && byte == 0x0A { flush() }
+    }
+
+    /// Puts bytes in the buffer, sending it to the sink whenever it is full.
+    private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard var source = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let count = state.pointee.count
+            let taken = Swift.min(left, Self.capacity - count)
+            (buffer + count).update(from: source, count: taken)
+            state.pointee.count = count + taken
+            source += taken
+            left -= taken
+            if count + taken == Self.capacity { flush() }
+        }
+    }
+
+    /// Puts one byte in the buffer, sending it to the sink when it is full.
+    private func append(_ byte: UInt8) {
+        let count = state.pointee.count
+        buffer[count] = byte
+        state.pointee.count = count + 1
+        if count + 1 == Self.capacity { flush() }
     }
 
     /// Writes text as UTF-8.
@@ -78,15 +141,17 @@ public final class OutputStream {
 
     /// Sends buffered bytes to the sink.
     public func flush() {
-        guard !buffer.isEmpty else { return }
-        defer { buffer.removeAll(keepingCapacity: true) }
-        guard !isBroken else { return }
+        let count = state.pointee.count
+        guard count > 0 else { return }
+        state.pointee.count = 0
+        guard !state.pointee.isBroken else { return }
+        let pending = UnsafeRawBufferPointer(start: buffer, count: count)
         switch sink {
         case .memory:
-            contents.append(contentsOf: buffer)
+            contents.append(contentsOf: pending)
         case .descriptor(let file):
             do {
-                try buffer.withUnsafeBytes { raw in Result { () throws(FileError) in try file.write(raw) } }.get()
+                try file.write(pending)
             } catch {
                 self.error = error
             }

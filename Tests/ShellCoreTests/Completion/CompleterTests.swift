@@ -190,7 +190,8 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         #expect(try Expander.expand(words[1], state: shell.state).bytes == name)
     }
 
-    /// A directory of 100,000 entries completes quickly (the bound is loose for debug builds).
+    /// A directory of 100,000 entries completes whole; how fast is `make bench`'s completer rows'
+    /// business, not a unit test's.
     @Test func aHugeDirectory() throws {
         let shell = TestShell()
         let directory = shell.path("big")
@@ -199,20 +200,10 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
             try directory.appending(name: Array("file-\(index)".utf8)).open(.truncate).close()
         }
         let line = Array("cat big/file-9999".utf8)
-        let clock = ContinuousClock()
-        var completion = Completion.none(at: 0)
-        let elapsed = clock.measure {
-            completion = Completer.complete(line: line, cursor: line.count, state: shell.state)
-        }
+        let completion = Completer.complete(line: line, cursor: line.count, state: shell.state)
         #expect(completion.candidates.count == 11)
-        print("completion in a directory of 100,000 entries took \(elapsed)")
         let everything = Array("cat big/".utf8)
-        let elapsedForAll = clock.measure {
-            completion = Completer.complete(line: everything, cursor: everything.count, state: shell.state)
-        }
-        #expect(completion.candidates.count == 100_000)
-        #expect(elapsedForAll < .seconds(5))
-        print("offering all 100,000 entries took \(elapsedForAll)")
-        #expect(elapsed < .seconds(2))
+        let all = Completer.complete(line: everything, cursor: everything.count, state: shell.state)
+        #expect(all.candidates.count == 100_000)
     }
 }
