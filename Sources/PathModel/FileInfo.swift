@@ -104,7 +104,14 @@ public struct FileInfo: Sendable, Hashable {
     public var creationTime: Timestamp?
     /// The target of a symbolic link (only for a symlink that was not followed); for a file in a
     /// sandbox, a path in that sandbox.
-    public var linkTarget: File?
+    public var linkTarget: File? {
+        get { linkTargetBox?.target }
+        set { linkTargetBox = newValue.map(LinkTarget.init) }
+    }
+    /// The target, boxed: with a `File` inline, every copy of a `FileInfo` (one or more for each
+    /// entry a walk examines) would retain its parts; with a box it retains one reference, and
+    /// none for the files that are not symlinks.
+    private var linkTargetBox: LinkTarget?
 
     /// The permission bits, including set-user-id, set-group-id and sticky (`mode & 0o7777`).
     public var permissions: UInt32 { mode & 0o7777 }
@@ -140,7 +147,7 @@ public struct FileInfo: Sendable, Hashable {
         self.accessTime = accessTime ?? modificationTime
         self.changeTime = changeTime ?? modificationTime
         creationTime = nil
-        self.linkTarget = linkTarget
+        linkTargetBox = linkTarget.map(LinkTarget.init)
     }
 
     init(_ raw: pathmodel_stat, linkTarget: File? = nil) {
@@ -159,8 +166,33 @@ public struct FileInfo: Sendable, Hashable {
         modificationTime = Timestamp(seconds: raw.mtime_sec, nanoseconds: raw.mtime_nsec)
         changeTime = Timestamp(seconds: raw.ctime_sec, nanoseconds: raw.ctime_nsec)
         creationTime = raw.has_btime != 0 ? Timestamp(seconds: raw.btime_sec, nanoseconds: raw.btime_nsec) : nil
-        self.linkTarget = linkTarget
+        linkTargetBox = linkTarget.map(LinkTarget.init)
     }
+
+    /// Two descriptions are equal when every field is.
+    public static func == (lhs: FileInfo, rhs: FileInfo) -> Bool {
+        lhs.kind == rhs.kind && lhs.mode == rhs.mode && lhs.size == rhs.size && lhs.blocks == rhs.blocks
+            && lhs.blockSize == rhs.blockSize && lhs.userID == rhs.userID && lhs.groupID == rhs.groupID
+            && lhs.linkCount == rhs.linkCount && lhs.inode == rhs.inode && lhs.device == rhs.device
+            && lhs.representedDevice == rhs.representedDevice && lhs.accessTime == rhs.accessTime
+            && lhs.modificationTime == rhs.modificationTime && lhs.changeTime == rhs.changeTime
+            && lhs.creationTime == rhs.creationTime && lhs.linkTarget == rhs.linkTarget
+    }
+
+    /// Hashes the fields that tell files and their versions apart.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identity)
+        hasher.combine(mode)
+        hasher.combine(size)
+        hasher.combine(modificationTime)
+        hasher.combine(linkTarget)
+    }
+}
+
+/// A symlink's target in a `FileInfo`.
+private final class LinkTarget: Sendable {
+    let target: File
+    init(_ target: File) { self.target = target }
 }
 
 /// A file's identity on this machine: its device and inode. Two paths with equal identities are
