@@ -57,6 +57,25 @@ enum CommandDocs {
 
             `cd --help` (or `help cd`) prints the usage.
             """#,
+        "chmod": #"""
+            `chmod` sets the mode of each FILE, resolved against the shell's current directory, as GNU
+            chmod does. A symlink given as FILE is followed (a dangling one is an error); with `-R`, the
+            tree below each directory FILE is changed too, parents before their children, and a symlink met
+            in it is left alone, and so is what it leads to.
+
+            MODE is octal (`755`, `4755`) or symbolic: comma-separated clauses of classes (`u`, `g`, `o`,
+            `a`), an operator (`+` adds, `-` removes, `=` sets) and permissions (`r`, `w`, `x`; `X` for
+            execute only on directories and on files that already have an execute bit; `s` set-user-ID or
+            set-group-ID; `t` sticky), or a class to copy from (`u=g`). A clause without classes (`+x`,
+            `-w`) changes only the bits the umask allows. Octal modes of fewer than five digits keep a
+            directory's set-user-ID and set-group-ID bits unless they set them (`00755` clears them). A
+            MODE that starts with `-` (`-w`, `-x,g+r`) may be written where options go; then chmod warns,
+            and the status is 1, when the umask made the result differ from the mode
+            (`chmod: f: new permissions are r--rw-rw-, not r--r--r--`).
+
+            An error on one FILE is reported (`chmod: cannot access 'x': No such file or directory`,
+            `chmod: changing permissions of 'x': Operation not permitted`) and the others are still changed.
+            """#,
         "cp": #"""
             Copies SOURCE to DEST. When DEST is an existing directory, or when several SOURCEs are given,
             each SOURCE is copied into DEST under its own name, and DEST must then be a directory

@@ -7,6 +7,7 @@ public enum Command {
     case basename(BasenameCommand)
     case cat(CatCommand)
     case cd(CdCommand)
+    case chmod(ChmodCommand)
     case cp(CpCommand)
     case dirname(DirnameCommand)
     case du(DuCommand)
@@ -34,7 +35,7 @@ public enum Command {
     /// Each case's constructor, in the order `help` lists the commands; a command's type and name
     /// come from its case.
     private static let entries: [Entry] = [
-        Entry(basename), Entry(cat), Entry(cd), Entry(cp), Entry(dirname), Entry(du), Entry(echo),
+        Entry(basename), Entry(cat), Entry(cd), Entry(chmod), Entry(cp), Entry(dirname), Entry(du), Entry(echo),
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
         Entry(mkdir), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm), Entry(rmdir),
         Entry(set),
@@ -63,6 +64,7 @@ public enum Command {
         case .basename(let command): return command
         case .cat(let command): return command
         case .cd(let command): return command
+        case .chmod(let command): return command
         case .cp(let command): return command
         case .dirname(let command): return command
         case .du(let command): return command
