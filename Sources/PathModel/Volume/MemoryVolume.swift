@@ -221,6 +221,10 @@ final class MemoryNode: @unchecked Sendable {
     func apply(_ change: AttributeChange, now: Timestamp) {
         if let user = change.user { userID = user }
         if let group = change.group { groupID = group }
+        if (change.user != nil || change.group != nil) && kind != .directory && kind != .symlink {
+            // A change of owner drops set-user-ID, and set-group-ID with group execute, as Linux does.
+            permissions &= permissions & 0o010 != 0 ? ~0o6000 : ~0o4000
+        }
         if let permissions = change.permissions { self.permissions = permissions & 0o7777 }
         switch change.accessTime {
         case .keep: break

@@ -28,16 +28,6 @@ public struct ChmodCommand: ShellCommand {
         OptionSpec("R", "recursive", key: .recursive, help: "change files and directories recursively"),
     ]
 
-    /// How much it tells about each file.
-    public enum Verbosity: Sendable {
-        /// Nothing (the default).
-        case quiet
-        /// Each file whose mode changed (`-c`).
-        case changes
-        /// Every file (`-v`).
-        case all
-    }
-
     /// Where the new mode comes from.
     public enum ModeSource: Sendable {
         /// MODE as written.
@@ -54,7 +44,8 @@ public struct ChmodCommand: ShellCommand {
     public var preservesRoot: Bool
     /// Leave out the messages about files that cannot be reached or changed (`-f`).
     public var silent: Bool
-    public var verbosity: Verbosity
+    /// How much it tells about each file (`-c`, `-v`).
+    var verbosity: ChangeVerbosity
     /// Whether MODE was written like an option (`-w`): GNU then warns when the umask made the
     /// result differ from what the mode says.
     public var warnsOfUmask: Bool
@@ -95,11 +86,7 @@ public struct ChmodCommand: ShellCommand {
         recursive = arguments.has(.recursive)
         preservesRoot = arguments.last(of: [.preserveRoot, .noPreserveRoot]) != .noPreserveRoot
         silent = arguments.has(.silent)
-        switch arguments.last(of: [.changes, .verbose]) {
-        case .changes: verbosity = .changes
-        case .verbose: verbosity = .all
-        default: verbosity = .quiet
-        }
+        verbosity = ChangeVerbosity(arguments, changes: .changes, verbose: .verbose)
         warnsOfUmask = optionLikeMode != nil
         operands = arguments.operands
         if let referenced = arguments.bytes(.reference) {
@@ -178,17 +165,11 @@ public struct ChmodCommand: ShellCommand {
                 status = .failure
                 return
             }
-            if command.recursive && command.preservesRoot && info.kind == .directory {
-                let root = try? file.volume.root.info(followSymlinks: true)
-                if root?.identity == info.identity {
-                    context.error(
-                        spelled == [0x2F]
-                            ? "\(Messages.dangerous) \(Quoting.always(spelled))"
-                            : "\(Messages.dangerous) \(Quoting.always(spelled)) (\(Messages.sameAs) '/')")
-                    context.error(Messages.useNoPreserveRoot)
-                    status = .failure
-                    return
-                }
+            if command.recursive && command.preservesRoot
+                && RecursiveOperand.refusesRoot(info, of: file, spelled: spelled, in: context)
+            {
+                status = .failure
+                return
             }
             apply(to: file, spelled: spelled, info: info)
             if command.recursive && info.kind == .directory { changeTree(below: file, spelled: spelled) }
@@ -197,51 +178,29 @@ public struct ChmodCommand: ShellCommand {
         /// Changes everything below the directory `root` (spelled `spelled`), parents before
         /// their children; a symlink found there is left as it is, and so is what it leads to.
         private mutating func changeTree(below root: File, spelled: [UInt8]) {
-            /// The spelled path of each directory level down to the latest entry.
-            var levels: [[UInt8]] = [spelled]
-            let rootLength = root.bytes.last == 0x2F ? root.byteCount : root.byteCount + 1
-            /// How the user would spell a path the walk met: the operand, then the names below it.
-            func spelling(_ file: File) -> [UInt8] {
-                let bytes = file.bytes
-                guard bytes.count > rootLength else { return spelled }
-                return joinedPath(spelled, Array(bytes[rootLength...]))
-            }
-            for result in root.walk(WalkOptions(sorted: true)) {
-                if context.isCancelled { return }
-                let entry: WalkEntry
-                switch result {
-                case .success(let found):
-                    entry = found
-                case .failure(let error):
-                    if !command.silent {
-                        let phrase =
-                            [.list, .read].contains(error.operation) ? Messages.cannotReadDirectory : nil
-                        context.report(
-                            FileError(error.operation, File(bytes: spelling(error.path)), error.errno), phrase
-                        )
+            RecursiveOperand.walk(
+                below: root, spelled: spelled, in: context,
+                visit: { entry, path in
+                    if entry.kind == .symlink {
+                        if command.verbosity == .all {
+                            context.stdout.line(
+                                "\(Messages.neitherSymlink) \(Quoting.always(path)) \(Messages.norReferent)")
+                        }
+                        return
                     }
+                    do throws(FileError) {
+                        apply(to: entry.file, spelled: path, info: try entry.file.info(followSymlinks: false))
+                    } catch {
+                        if !command.silent {
+                            context.error("\(Messages.cannotAccess) \(Quoting.always(path)): \(error.reason)")
+                        }
+                        status = .failure
+                    }
+                },
+                failed: { error in
+                    if !command.silent { context.report(error, RecursiveOperand.phrase(for: error)) }
                     status = .failure
-                    continue
-                }
-                levels.removeSubrange(entry.depth...)
-                levels.append(joinedPath(levels[entry.depth - 1], Array(entry.file.nameBytes)))
-                let path = levels[entry.depth]
-                if entry.kind == .symlink {
-                    if command.verbosity == .all {
-                        context.stdout.line(
-                            "\(Messages.neitherSymlink) \(Quoting.always(path)) \(Messages.norReferent)")
-                    }
-                    continue
-                }
-                do {
-                    apply(to: entry.file, spelled: path, info: try entry.file.info(followSymlinks: false))
-                } catch {
-                    if !command.silent {
-                        context.error("\(Messages.cannotAccess) \(Quoting.always(path)): \(error.reason)")
-                    }
-                    status = .failure
-                }
-            }
+                })
         }
 
         /// Sets the mode of `file`, which `info` describes (not a symlink), and says so as asked.
@@ -337,12 +296,8 @@ public struct ChmodCommand: ShellCommand {
         static let cannotAccess = "cannot access"
         static let danglingSymlink = "cannot operate on dangling symlink"
         static let couldNotBeAccessed = "could not be accessed"
-        static let cannotReadDirectory = "cannot read directory"
         static let changingPermissions = "changing permissions of"
         static let gettingNewAttributes = "getting new attributes of"
-        static let dangerous = "it is dangerous to operate recursively on"
-        static let sameAs = "same as"
-        static let useNoPreserveRoot = "use --no-preserve-root to override this failsafe"
         static let neitherSymlink = "neither symbolic link"
         static let norReferent = "nor referent has been changed"
         static let modeOf = "mode of"

@@ -57,6 +57,16 @@ enum CommandDocs {
 
             `cd --help` (or `help cd`) prints the usage.
             """#,
+        "chgrp": #"""
+            `chgrp` gives each FILE, resolved against the shell's current directory, the group GROUP (a
+            name from the group database or a numeric id), as GNU chgrp does; it is
+            [`chown :GROUP`](chown.md) with chgrp's words. A symlink given as FILE is followed unless `-h`
+            is given; with `-R` the tree below each directory FILE is changed too, and every symlink there is
+            changed itself, never followed.
+
+            An unknown group stops the command before any file is touched (`chgrp: invalid group: 'xyz'`,
+            status 1); an error on one FILE is reported and the others are still changed.
+            """#,
         "chmod": #"""
             `chmod` sets the mode of each FILE, resolved against the shell's current directory, as GNU
             chmod does. A symlink given as FILE is followed (a dangling one is an error); with `-R`, the
@@ -75,6 +85,20 @@ enum CommandDocs {
 
             An error on one FILE is reported (`chmod: cannot access 'x': No such file or directory`,
             `chmod: changing permissions of 'x': Operation not permitted`) and the others are still changed.
+            """#,
+        "chown": #"""
+            `chown` gives each FILE, resolved against the shell's current directory, the owner and group
+            named, as GNU chown does. OWNER and GROUP are names from the user and group databases or
+            numeric ids (a name wins over a number that looks the same); `OWNER:` also sets OWNER's login
+            group, `:GROUP` sets the group alone, and an empty side leaves that one as it is. A symlink given
+            as FILE is followed unless `-h` is given; with `-R` the tree below each directory FILE is changed
+            too, and every symlink there (and a symlink FILE) is changed itself, never followed. The kernel
+            drops the set-user-ID bit (and set-group-ID, when group execute is set) of a file whose owner
+            changes.
+
+            An unknown name stops the command before any file is touched (`chown: invalid user: 'xyz'`,
+            status 1); an error on one FILE is reported (`chown: cannot access 'x': …`,
+            `chown: changing ownership of 'x': Operation not permitted`) and the others are still changed.
             """#,
         "cp": #"""
             Copies SOURCE to DEST. When DEST is an existing directory, or when several SOURCEs are given,

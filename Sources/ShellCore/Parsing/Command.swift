@@ -7,7 +7,9 @@ public enum Command {
     case basename(BasenameCommand)
     case cat(CatCommand)
     case cd(CdCommand)
+    case chgrp(ChgrpCommand)
     case chmod(ChmodCommand)
+    case chown(ChownCommand)
     case cp(CpCommand)
     case dirname(DirnameCommand)
     case du(DuCommand)
@@ -35,7 +37,7 @@ public enum Command {
     /// Each case's constructor, in the order `help` lists the commands; a command's type and name
     /// come from its case.
     private static let entries: [Entry] = [
-        Entry(basename), Entry(cat), Entry(cd), Entry(chmod), Entry(cp), Entry(dirname), Entry(du), Entry(echo),
+        Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(cp), Entry(dirname), Entry(du), Entry(echo),
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
         Entry(mkdir), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm), Entry(rmdir),
         Entry(set),
@@ -64,7 +66,9 @@ public enum Command {
         case .basename(let command): return command
         case .cat(let command): return command
         case .cd(let command): return command
+        case .chgrp(let command): return command
         case .chmod(let command): return command
+        case .chown(let command): return command
         case .cp(let command): return command
         case .dirname(let command): return command
         case .du(let command): return command

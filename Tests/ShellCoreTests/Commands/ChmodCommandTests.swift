@@ -79,58 +79,14 @@ struct ChmodCommandTests {
         try (root + "dl").makeSymlink(to: "nowhere")
     }
 
-    /// Every entry below `root` and its mode bits (a symlink's own), sorted by path.
-    static func modes(_ root: File) throws -> [String] {
-        var lines: [String] = []
-        var pending: [(File, String)] = [(root, "")]
-        while let (directory, prefix) = pending.popLast() {
-            for entry in try directory.entries() {
-                let file = try directory.appending(name: entry.name)
-                let info = try file.info()
-                let name = prefix + Quoting.ifNeeded(entry.name)
-                lines.append("\(name) \(String(info.permissions, radix: 8))")
-                if info.kind == .directory { pending.append((file, name + "/")) }
-            }
-        }
-        return lines.sorted()
-    }
-
-    /// What `line` did in shelf and in bash, each on a fresh fixture: the transcripts, and the
-    /// modes afterwards.
-    struct Twins {
-        var ours: Transcript
-        var theirs: Transcript
-        var ourModes: [String]
-        var theirModes: [String]
-
-        init(_ line: String) throws {
-            let mine = TestShell(interactive: false)
-            // GNU's twin is on disk whatever volume shelf runs on.
-            let twin = TemporaryDirectory(onLocalDisk: true)
-            defer { twin.remove() }
-            try ChmodCommandTests.build(in: mine.directory.file)
-            try ChmodCommandTests.build(in: twin.file)
-            ours = mine.runConfined(line)
-            theirs = try ReferenceTool.run("/bin/bash", ["-c", line], in: twin.file)
-            ourModes = try ChmodCommandTests.modes(mine.directory.file)
-            theirModes = try ChmodCommandTests.modes(twin.file)
-        }
+    /// Runs `line` on twin fixtures, snapshotting each entry's mode bits.
+    static func twins(_ line: String) throws -> TwinRun {
+        try TwinRun(line, build: build) { String($0.permissions, radix: 8) }
     }
 
     @Test(arguments: rows)
     func matchesGNU(_ name: String, _ line: String) throws {
-        let twins = try Twins(line)
-        let (result, expected) = (twins.ours, twins.theirs)
-        // GNU's -R goes through each directory in the order the kernel lists it; shelf's in
-        // byte order.
-        let lines = { (text: String) in
-            line.contains("-R") || line.contains("--recursive")
-                ? text.split(separator: "\n").sorted() : [text[...]]
-        }
-        #expect(lines(result.stdout) == lines(expected.stdout), "\(name): \(line)")
-        #expect(result.stderr == expected.stderr, "\(name): \(line)")
-        #expect(result.status == expected.status, "\(name): \(line)")
-        #expect(twins.ourModes == twins.theirModes, "\(name): \(line)")
+        try Self.twins(line).expectSame(line, name)
     }
 
     static let usageRows: [(name: String, line: String)] = [
@@ -147,14 +103,14 @@ struct ChmodCommandTests {
     /// exits 2 (GNU: `chmod --help`, 1).
     @Test(arguments: usageRows)
     func usageErrorsMatchGNU(_ name: String, _ line: String) throws {
-        let twins = try Twins(line)
+        let twins = try Self.twins(line)
         let (result, expected) = (twins.ours, twins.theirs)
         let firstLine = { (text: String) in text.split(separator: "\n").first.map(String.init) }
         #expect(firstLine(result.stderr) == firstLine(expected.stderr), "\(name): \(line)")
         #expect(result.stderr.hasSuffix("Try 'help chmod' for more information.\n"), "\(name)")
         #expect(expected.status == .failure, "\(name): \(line)")
         #expect(result.status == .usage, "\(name): \(line)")
-        #expect(twins.ourModes == twins.theirModes, "\(name): \(line)")
+        #expect(twins.ourTree == twins.theirTree, "\(name): \(line)")
     }
 
     /// `-R` on `/` is refused unless `--no-preserve-root` is given; GNU chmod's default is the
