@@ -609,5 +609,24 @@ enum CommandDocs {
             entries whose kind the file system does not report) are stat'ed. Ctrl-C stops the listing with
             status 130.
             """#,
+        "wc": #"""
+            `wc` prints, for each FILE resolved against the shell's current directory, its newline, word and
+            byte counts, then a `total` line when there is more than one FILE, as GNU wc does under
+            `LC_ALL=C`. The options choose the counts; they are always printed in the order lines, words,
+            characters, bytes, maximum line width. With no FILE, or when FILE is `-`, it reads standard
+            input.
+
+            A word is a run of printable bytes between white space; other bytes (control bytes, bytes above
+            127) neither start nor end one. `-L` gives the widest line: a tab moves to the next multiple of 8,
+            a carriage return or form feed starts the line again, and control bytes take no room.
+
+            The columns are as wide as GNU makes them: wide enough for the sum of the regular files' sizes,
+            at least 7 when an input is not a regular file (a pipe, a directory), and not padded at all for a
+            single count of a single FILE. A name is printed byte for byte, quoted only when it holds a
+            newline.
+
+            An error on one FILE is reported (`wc: x: No such file or directory`) and the others are still
+            counted; a directory is reported and counted as empty.
+            """#,
     ]
 }
