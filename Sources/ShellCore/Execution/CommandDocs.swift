@@ -356,6 +356,20 @@ enum CommandDocs {
             With `-v`, a line `mkdir: created directory 'NAME'` is printed for each directory made, parents
             included, spelled the way you wrote the operand (relative stays relative).
             """#,
+        "mktemp": #"""
+            `mktemp` makes a name from TEMPLATE by replacing its last run of X's (at least three) with random
+            letters and digits, creates a file there (a directory with `-d`) and prints the name, as GNU
+            mktemp does. What follows the last X, or SUFF with `--suffix`, stays at the end of the name.
+            Without TEMPLATE it uses `tmp.XXXXXXXXXX` in `$TMPDIR`, or `/tmp` when that is unset or empty.
+
+            The name is created exclusively: when something is already there, another name is tried, so
+            nothing is ever overwritten or reused. A file is made with mode `0600`, a directory with `0700`
+            (less the umask).
+
+            With `-p DIR` or `--tmpdir=DIR`, TEMPLATE (which may not be absolute then) is relative to DIR;
+            an empty DIR, or `--tmpdir` alone, means `$TMPDIR` or else `/tmp`. With `-t`, TEMPLATE is a
+            single name, put in `$TMPDIR` if set, else in DIR, else in `/tmp`.
+            """#,
         "mv": #"""
             Renames SOURCE to DEST, or moves SOURCEs into the directory DEST under their own names (DEST
             must then be a directory: `mv: target 'x': Not a directory`). A symlink is moved as itself,

@@ -22,6 +22,7 @@ public enum Command {
     case ln(LnCommand)
     case ls(LsCommand)
     case mkdir(MkdirCommand)
+    case mktemp(MktempCommand)
     case mv(MvCommand)
     case pwd(PwdCommand)
     case readlink(ReadlinkCommand)
@@ -40,7 +41,7 @@ public enum Command {
     private static let entries: [Entry] = [
         Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(cp), Entry(dirname), Entry(du), Entry(echo),
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
-        Entry(mkdir), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm), Entry(rmdir),
+        Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm), Entry(rmdir),
         Entry(set),
         Entry(stat), Entry(tail), Entry(touch), Entry(tree), Entry(wc),
     ]
@@ -82,6 +83,7 @@ public enum Command {
         case .ln(let command): return command
         case .ls(let command): return command
         case .mkdir(let command): return command
+        case .mktemp(let command): return command
         case .mv(let command): return command
         case .pwd(let command): return command
         case .readlink(let command): return command

@@ -12,16 +12,19 @@ struct TwinRun {
     var ourTree: [String]
     var theirTree: [String]
 
-    /// Runs `line` on two fixtures that `build` makes; `describe` gives each entry's line of
-    /// the snapshots.
-    init(_ line: String, build: (File) throws -> Void, describe: (FileInfo) -> String) throws {
-        let mine = TestShell(interactive: false)
+    /// Runs `line` on two fixtures that `build` makes, with `environment` added to both;
+    /// `describe` gives each entry's line of the snapshots.
+    init(
+        _ line: String, environment: [String: String] = [:], build: (File) throws -> Void,
+        describe: (FileInfo) -> String
+    ) throws {
+        let mine = TestShell(interactive: false, environment: environment)
         let twin = TemporaryDirectory(onLocalDisk: true)
         defer { twin.remove() }
         try build(mine.directory.file)
         try build(twin.file)
         ours = mine.runConfined(line)
-        theirs = try ReferenceTool.run("/bin/bash", ["-c", line], in: twin.file)
+        theirs = try ReferenceTool.run("/bin/bash", ["-c", line], in: twin.file, environment: environment)
         ourTree = try Self.snapshot(mine.directory.file, describe)
         theirTree = try Self.snapshot(twin.file, describe)
     }
@@ -46,7 +49,9 @@ struct TwinRun {
     /// Expects shelf to have done what GNU did with `line`: the same output (its lines in any
     /// order under `-R`, as GNU goes through each directory in the order the kernel lists it,
     /// shelf in byte order), messages, status and tree.
-    func expectSame(_ line: String, _ label: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    func expectSame(
+        _ line: String, _ label: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         let recursive = line.contains("-R") || line.contains("--recursive")
         let stdout = { (text: String) in recursive ? text.split(separator: "\n").sorted() : [text[...]] }
         #expect(
