@@ -175,6 +175,18 @@ public struct OpenFile: Sendable, Hashable {
         }
     }
 
+    /// Cuts the open file to `size` bytes, or extends it with zero bytes to that size.
+    /// - Throws: `FileError` with operation `.write` (`EINVAL` for a file that cannot be resized).
+    /// Corresponds to `ftruncate(2)`.
+    public func truncate(to size: UInt64) throws(FileError) {
+        switch backing {
+        case .descriptor(let fd):
+            do { try Sys.truncate(fd, to: Int64(clamping: size)) } catch { throw FileError(.write, file, error) }
+        case .stream(let stream):
+            try stream.truncate(to: size)
+        }
+    }
+
     /// Flushes what was written to the storage, so that a crash right after leaves it there.
     /// - Throws: `FileError` with operation `.sync`.
     /// Corresponds to `fsync(2)`; a volume's stream is stored when it is closed.
@@ -251,6 +263,8 @@ extension File {
         case append
         /// Write a new file; fail with `EEXIST` when anything is there.
         case create
+        /// Write in place from the first byte; the file must exist (`ENOENT` otherwise).
+        case modify
     }
 
     /// Opens this file.

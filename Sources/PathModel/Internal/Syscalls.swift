@@ -100,6 +100,11 @@ enum Sys {
         }.get()
     }
 
+    /// Cuts or extends an open file to `length` bytes.
+    static func truncate(_ fd: Int32, to length: Int64) throws(Errno) {
+        _ = try retrying(.truncate) { ftruncate(fd, off_t(length)) }
+    }
+
     static func fsync(_ fd: Int32) throws(Errno) {
         _ = try retrying(.fsync) { Glibc.fsync(fd) }
     }

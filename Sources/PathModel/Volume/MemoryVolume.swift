@@ -369,7 +369,7 @@ struct MemoryTree: @unchecked Sendable {
             }
             return node
         }
-        if mode == .read { throw .noSuchFileOrDirectory }
+        if mode == .read || mode == .modify { throw .noSuchFileOrDirectory }
         guard let parent = location.parent, let name = location.name else { throw .isDirectory }
         let node = MemoryNode(fileWith: permissions & ~umask, tree: self)
         insert(node, named: name, in: parent)
@@ -555,6 +555,22 @@ final class MemoryStream: FileStream, @unchecked Sendable {
     func setAttributes(_ change: AttributeChange) throws(FileError) {
         let node = node
         try volume.locked(.setAttributes, file) { (_) throws(Errno) in node.apply(change, now: Sys.now()) }
+    }
+
+    func truncate(to size: UInt64) throws(FileError) {
+        let node = node
+        try volume.locked(.write, file) { (_) throws(Errno) in
+            if node.kind != .regular { throw .invalidArgument }
+            guard let count = Int(exactly: size) else { throw .fileTooLarge }
+            if count < node.contents.count {
+                node.contents.removeSubrange(count...)
+            } else {
+                node.contents += [UInt8](repeating: 0, count: count - node.contents.count)
+            }
+            let now = Sys.now()
+            node.modificationTime = now
+            node.changeTime = now
+        }
     }
 
     func close() {}

@@ -623,6 +623,27 @@ enum CommandDocs {
             entries whose kind the file system does not report) are stat'ed. Ctrl-C stops the listing with
             status 130.
             """#,
+        "truncate": #"""
+            `truncate` sets the size of each FILE, resolved against the shell's current directory, as GNU
+            truncate does: bytes past the new size are cut off, and a file made longer reads as zero bytes
+            there. A missing FILE is created (mode `0666` less the umask) unless `-c` is given.
+
+            SIZE is a decimal number, optionally followed by a unit: `K`, `M`, `G`, `T`, `P`, `E` (or `k`,
+            `m`, `g`, `t`) are powers of 1024, and the same followed by `B` (`KB`, `MB`) powers of 1000
+            (`KiB` is 1024). A prefix makes it relative to the file's current size (or RFILE's, with `-r`):
+
+            | Prefix | New size |
+            |---|---|
+            | `+N` | the size plus N |
+            | `-N` | the size less N, and not below 0 |
+            | `<N` | at most N |
+            | `>N` | at least N |
+            | `/N` | rounded down to a multiple of N |
+            | `%N` | rounded up to a multiple of N |
+
+            An error on one FILE is reported (`truncate: cannot open 'd' for writing: Is a directory`) and
+            the others are still resized.
+            """#,
         "wc": #"""
             `wc` prints, for each FILE resolved against the shell's current directory, its newline, word and
             byte counts, then a `total` line when there is more than one FILE, as GNU wc does under

@@ -34,6 +34,7 @@ public enum Command {
     case tail(TailCommand)
     case touch(TouchCommand)
     case tree(TreeCommand)
+    case truncate(TruncateCommand)
     case wc(WcCommand)
 
     /// Each case's constructor, in the order `help` lists the commands; a command's type and name
@@ -43,7 +44,7 @@ public enum Command {
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
         Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm), Entry(rmdir),
         Entry(set),
-        Entry(stat), Entry(tail), Entry(touch), Entry(tree), Entry(wc),
+        Entry(stat), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(wc),
     ]
 
     /// Every command type, in the order `help` lists them.
@@ -95,6 +96,7 @@ public enum Command {
         case .tail(let command): return command
         case .touch(let command): return command
         case .tree(let command): return command
+        case .truncate(let command): return command
         case .wc(let command): return command
         }
     }

@@ -103,14 +103,7 @@ struct ChmodCommandTests {
     /// exits 2 (GNU: `chmod --help`, 1).
     @Test(arguments: usageRows)
     func usageErrorsMatchGNU(_ name: String, _ line: String) throws {
-        let twins = try Self.twins(line)
-        let (result, expected) = (twins.ours, twins.theirs)
-        let firstLine = { (text: String) in text.split(separator: "\n").first.map(String.init) }
-        #expect(firstLine(result.stderr) == firstLine(expected.stderr), "\(name): \(line)")
-        #expect(result.stderr.hasSuffix("Try 'help chmod' for more information.\n"), "\(name)")
-        #expect(expected.status == .failure, "\(name): \(line)")
-        #expect(result.status == .usage, "\(name): \(line)")
-        #expect(twins.ourTree == twins.theirTree, "\(name): \(line)")
+        try Self.twins(line).expectSameUsageError(line)
     }
 
     /// `-R` on `/` is refused unless `--no-preserve-root` is given; GNU chmod's default is the

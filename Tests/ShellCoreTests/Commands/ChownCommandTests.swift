@@ -89,12 +89,7 @@ struct ChownCommandTests {
 
     @Test(arguments: ["chown", "chown root", "chgrp", "chgrp root", "chown --reference=f"])
     func usageErrorsMatchGNU(_ line: String) throws {
-        let twins = try Self.twins(line)
-        let firstLine = { (text: String) in text.split(separator: "\n").first.map(String.init) }
-        #expect(firstLine(twins.ours.stderr) == firstLine(twins.theirs.stderr), "\(line)")
-        #expect(twins.theirs.status == .failure, "\(line)")
-        #expect(twins.ours.status == .usage, "\(line)")
-        #expect(twins.ourTree == twins.theirTree, "\(line)")
+        try Self.twins(line).expectSameUsageError(line)
     }
 
     /// The verbose line for a dangling symlink: GNU prints an owner from memory it never filled

@@ -60,4 +60,18 @@ struct TwinRun {
         #expect(ours.status == theirs.status, "\(label): \(line)", sourceLocation: sourceLocation)
         #expect(ourTree == theirTree, "\(label): \(line)", sourceLocation: sourceLocation)
     }
+
+    /// Expects `line` to be a usage error in both: GNU's first line of messages, then shelf's
+    /// pointer to `help` and status 2 where GNU's is 1, and nothing changed.
+    func expectSameUsageError(_ line: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let firstLine = { (text: String) in text.split(separator: "\n").first.map(String.init) }
+        let name = line.prefix { $0 != " " }
+        #expect(firstLine(ours.stderr) == firstLine(theirs.stderr), "\(line)", sourceLocation: sourceLocation)
+        #expect(
+            ours.stderr.hasSuffix("Try 'help \(name)' for more information.\n"), "\(line)",
+            sourceLocation: sourceLocation)
+        #expect(theirs.status == .failure, "\(line)", sourceLocation: sourceLocation)
+        #expect(ours.status == .usage, "\(line)", sourceLocation: sourceLocation)
+        #expect(ourTree == theirTree, "\(line)", sourceLocation: sourceLocation)
+    }
 }
