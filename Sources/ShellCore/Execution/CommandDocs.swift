@@ -570,11 +570,26 @@ enum CommandDocs {
             """#,
         "touch": #"""
             `touch` sets the access and modification times of each FILE, resolved against the shell's
-            current directory, to the current time. A FILE that does not exist is created empty (with mode
-            `0666` less the umask), unless `-c` is given. FILE may be a directory; its times are updated.
+            current directory, to the current time, or to the time `-d`, `-t` or `-r` gives, as GNU touch
+            does. A FILE that does not exist is created empty (with mode `0666` less the umask), unless `-c`
+            or `-h` is given; a symlink is followed (a dangling one makes its target), unless `-h` is given.
 
-            An error on one FILE — a missing parent directory, no permission — is reported as
-            `touch: cannot touch 'NAME': REASON` and the remaining FILEs are still touched.
+            DATE (`-d`) is one of:
+
+            | Form | Example |
+            |---|---|
+            | `@SECONDS[.FRACTION]` since the epoch | `@1700000000`, `@1700000000.5`, `@-1` |
+            | `YYYY-MM-DD` (midnight) | `2024-01-02` |
+            | `YYYY-MM-DD HH:MM[:SS[.FRACTION]]`, or with `T` between | `2024-01-02 03:04:05.25` |
+            | the same, then a zone: `Z`, `UTC`, `GMT`, `+HHMM`, `+HH:MM`, `-HH` | `2024-01-02T03:04:05Z`, `2024-01-02 03:04 +0100` |
+
+            STAMP (`-t`) is `[[CC]YY]MMDDhhmm[.ss]`: a two-digit year 69 to 99 is 1969 to 1999, 00 to 68 is
+            2000 to 2068, and without a year it is this year. A date or stamp without a zone is in the
+            shell's time zone (`TZ`). An invalid one stops touch before any FILE is touched
+            (`touch: invalid date format 'xyz'`, status 1).
+
+            An error on one FILE is reported (`touch: cannot touch 'no/such/file': No such file or
+            directory`) and the remaining FILEs are still touched.
             """#,
         "tree": #"""
             Lists each DIRECTORY (the current directory when none is given) as an indented tree, the way
