@@ -109,6 +109,17 @@ enum Sys {
         _ = try retrying(.fsync) { Glibc.fsync(fd) }
     }
 
+    static func fdatasync(_ fd: Int32) throws(Errno) {
+        _ = try retrying(.fsync) { Glibc.fdatasync(fd) }
+    }
+
+    static func syncfs(_ fd: Int32) throws(Errno) {
+        _ = try retrying(.fsync) { pathmodel_syncfs(fd) }
+    }
+
+    /// Schedules every file system's writes; it cannot fail.
+    static func syncAll() { Glibc.sync() }
+
     static func stat(
         _ path: UnsafePointer<CChar>, at dir: Int32, follow: Bool
     ) throws(Errno) -> pathmodel_stat {

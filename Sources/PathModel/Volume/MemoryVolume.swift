@@ -360,7 +360,7 @@ struct MemoryTree: @unchecked Sendable {
         if let node = location.node {
             if mode == .create { throw .fileExists }
             if node.kind == .symlink { throw .tooManySymbolicLinkLevels }
-            if node.kind == .directory && mode != .read { throw .isDirectory }
+            if node.kind == .directory && mode != .read && mode != .inspect { throw .isDirectory }
             if mode == .truncate {
                 node.contents = []
                 let now = Sys.now()
@@ -369,7 +369,7 @@ struct MemoryTree: @unchecked Sendable {
             }
             return node
         }
-        if mode == .read || mode == .modify { throw .noSuchFileOrDirectory }
+        if mode == .read || mode == .inspect || mode == .modify { throw .noSuchFileOrDirectory }
         guard let parent = location.parent, let name = location.name else { throw .isDirectory }
         let node = MemoryNode(fileWith: permissions & ~umask, tree: self)
         insert(node, named: name, in: parent)

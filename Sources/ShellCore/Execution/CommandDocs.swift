@@ -555,6 +555,17 @@ enum CommandDocs {
             An unknown directive prints `?`. A `%%` or a final `%` with flags or a width (`%5%`) is an
             invalid directive: stat reports it and stops.
             """#,
+        "sync": #"""
+            Without FILE, `sync` asks the system to write everything it holds in memory for every file
+            system to storage, as GNU sync does. With FILEs, resolved against the shell's current directory,
+            it writes out each FILE (its data and metadata), with `-d` only its data, or with `-f` the whole
+            file system each FILE is on.
+
+            A FILE is opened without waiting: a FIFO with no writer is not waited for (it cannot be synced
+            itself, `sync: error syncing 'p': Invalid argument`, but `-f` syncs its file system). An error on
+            one FILE is reported (`sync: error opening 'x': No such file or directory`) and the others are
+            still synced. On the in-memory volume there is nothing to write out.
+            """#,
         "tail": #"""
             `tail` writes the last 10 lines of each FILE, resolved against the shell's current directory.
             A regular file is read backwards from its end, only as far as the lines asked for, so the tail

@@ -31,6 +31,7 @@ public enum Command {
     case rmdir(RmdirCommand)
     case set(SetCommand)
     case stat(StatCommand)
+    case sync(SyncCommand)
     case tail(TailCommand)
     case touch(TouchCommand)
     case tree(TreeCommand)
@@ -44,7 +45,7 @@ public enum Command {
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
         Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm), Entry(rmdir),
         Entry(set),
-        Entry(stat), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(wc),
+        Entry(stat), Entry(sync), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(wc),
     ]
 
     /// Every command type, in the order `help` lists them.
@@ -93,6 +94,7 @@ public enum Command {
         case .rmdir(let command): return command
         case .set(let command): return command
         case .stat(let command): return command
+        case .sync(let command): return command
         case .tail(let command): return command
         case .touch(let command): return command
         case .tree(let command): return command
