@@ -181,7 +181,11 @@ public struct OpenFile: Sendable, Hashable {
     public func truncate(to size: UInt64) throws(FileError) {
         switch backing {
         case .descriptor(let fd):
-            do { try Sys.truncate(fd, to: Int64(clamping: size)) } catch { throw FileError(.write, file, error) }
+            do {
+                try Sys.truncate(fd, to: Int64(clamping: size))
+            } catch {
+                throw FileError(.write, file, error)
+            }
         case .stream(let stream):
             try stream.truncate(to: size)
         }

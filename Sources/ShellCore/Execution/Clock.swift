@@ -108,8 +108,10 @@ public enum Clock {
         fields.tm_wday = -1
         let seconds = zone == .utc ? timegm(&fields) : mktime(&fields)
         // libc normalises fields out of range (month 13 becomes January); such input names nothing.
-        guard fields.tm_wday != -1, Int(fields.tm_year) + 1900 == civil.year, Int(fields.tm_mon) + 1 == civil.month,
-            Int(fields.tm_mday) == civil.day, Int(fields.tm_hour) == civil.hour, Int(fields.tm_min) == civil.minute,
+        guard fields.tm_wday != -1, Int(fields.tm_year) + 1900 == civil.year,
+            Int(fields.tm_mon) + 1 == civil.month,
+            Int(fields.tm_mday) == civil.day, Int(fields.tm_hour) == civil.hour,
+            Int(fields.tm_min) == civil.minute,
             Int(fields.tm_sec) == civil.second
         else { return nil }
         return Int64(seconds)

@@ -41,9 +41,11 @@ public enum Command {
     /// Each case's constructor, in the order `help` lists the commands; a command's type and name
     /// come from its case.
     private static let entries: [Entry] = [
-        Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(cp), Entry(dirname), Entry(du), Entry(echo),
+        Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(cp),
+        Entry(dirname), Entry(du), Entry(echo),
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
-        Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm), Entry(rmdir),
+        Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm),
+        Entry(rmdir),
         Entry(set),
         Entry(stat), Entry(sync), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(wc),
     ]
