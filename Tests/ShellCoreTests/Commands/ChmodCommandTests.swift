@@ -9,7 +9,8 @@ import Testing
 ///     f 0644   g 0600   x 0755   open 0666   n\xff 0644
 ///     d/ 0755   d/e/ 0755   d/e/h 0644   d/s/ 2755   d/l -> ../f
 ///     lf -> f   ld -> d   dl -> nowhere
-@Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/chmod"), "needs GNU coreutils"))
+@Suite(
+    .serialized, .enabled(if: ReferenceTool.isInstalled("/usr/bin/chmod"), "needs GNU coreutils"))
 struct ChmodCommandTests {
     static let rows: [(name: String, line: String)] = [
         ("octal", "chmod -v 700 f"),

@@ -11,6 +11,7 @@ import Testing
 ///     f root:root   g nobody:nogroup   s root:root 6755   n\xff root:root
 ///     d/ d/e/ d/h d/e/i   d/lf -> ../f   lf -> f   ld -> d   dl -> nowhere
 @Suite(
+    .serialized,
     .enabled(if: ReferenceTool.isInstalled("/usr/bin/chown"), "needs GNU coreutils"),
     .enabled(if: getuid() == 0, "changing owners needs root"),
     .enabled(

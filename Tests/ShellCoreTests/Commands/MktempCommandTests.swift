@@ -6,7 +6,8 @@ import Testing
 /// mktemp against GNU mktemp on twin fixtures (a directory `sub`, a file `f`): the same messages
 /// and status, a printed name of the same shape (the X's become different letters), and the same
 /// kinds and modes of what was made.
-@Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/mktemp"), "needs GNU coreutils"))
+@Suite(
+    .serialized, .enabled(if: ReferenceTool.isInstalled("/usr/bin/mktemp"), "needs GNU coreutils"))
 struct MktempCommandTests {
     static let rows: [(name: String, line: String, environment: [String: String])] = [
         ("a file from a template", "mktemp fooXXX", [:]),

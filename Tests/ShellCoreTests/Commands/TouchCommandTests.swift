@@ -6,7 +6,8 @@ import Testing
 /// touch's dates and sources against GNU touch on twin fixtures (`f`, `g` with known times, a
 /// symlink `lf` to `f`, a dangling `dl`), under `TZ=UTC`: the same messages, status, and access
 /// and modification times of every entry afterwards (the rows never set a time to now).
-@Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/touch"), "needs GNU coreutils"))
+@Suite(
+    .serialized, .enabled(if: ReferenceTool.isInstalled("/usr/bin/touch"), "needs GNU coreutils"))
 struct TouchCommandTests {
     static let rows: [(name: String, line: String)] = [
         ("a date and time", "touch -d '2024-01-02 03:04:05' f"),

@@ -5,7 +5,8 @@ import Testing
 
 /// truncate against GNU truncate on twin fixtures (`f` of 5 bytes, `r` of 13, a directory `d`):
 /// the same messages, status and file sizes afterwards.
-@Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/truncate"), "needs GNU coreutils"))
+@Suite(
+    .serialized, .enabled(if: ReferenceTool.isInstalled("/usr/bin/truncate"), "needs GNU coreutils"))
 struct TruncateCommandTests {
     static let rows: [(name: String, line: String)] = [
         ("a size", "truncate -s 10 f"),

@@ -6,7 +6,8 @@ import Testing
 /// wc against GNU wc on twin fixtures: text with tabs, carriage returns and control bytes, a file
 /// without a final newline, an empty one, one larger than a read, odd names, a directory, and
 /// NUL-separated lists of names for `--files0-from`.
-@Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/wc"), "needs GNU coreutils"))
+@Suite(
+    .serialized, .enabled(if: ReferenceTool.isInstalled("/usr/bin/wc"), "needs GNU coreutils"))
 struct WcCommandTests {
     static let rows: [(name: String, line: String)] = [
         ("the default counts", "wc a"),
