@@ -55,6 +55,10 @@ int pathmodel_fstatx(int fd, pathmodel_stat *out) {
     return 0;
 }
 
+int pathmodel_syncfs(int fd) {
+    return syncfs(fd);
+}
+
 ssize_t pathmodel_copy_file_range(int fd_in, int fd_out, size_t length) {
     return copy_file_range(fd_in, NULL, fd_out, NULL, length, 0);
 }

@@ -1,6 +1,11 @@
 import SystemPackage
 
 extension File {
+    /// The process's file-mode creation mask: the permission bits that new files and directories
+    /// are made without, and that `chmod +w` (a mode naming no class) leaves alone.
+    /// Corresponds to `umask(2)`.
+    public static var creationMask: UInt32 { UInt32(Sys.umask()) }
+
     /// Sets the permission bits (following a symlink).
     /// - Throws: `FileError` with operation `.setAttributes`.
     /// Corresponds to `chmod(2)`.

@@ -175,12 +175,45 @@ public struct OpenFile: Sendable, Hashable {
         }
     }
 
+    /// Cuts the open file to `size` bytes, or extends it with zero bytes to that size.
+    /// - Throws: `FileError` with operation `.write` (`EINVAL` for a file that cannot be resized).
+    /// Corresponds to `ftruncate(2)`.
+    public func truncate(to size: UInt64) throws(FileError) {
+        switch backing {
+        case .descriptor(let fd):
+            do {
+                try Sys.truncate(fd, to: Int64(clamping: size))
+            } catch {
+                throw FileError(.write, file, error)
+            }
+        case .stream(let stream):
+            try stream.truncate(to: size)
+        }
+    }
+
     /// Flushes what was written to the storage, so that a crash right after leaves it there.
     /// - Throws: `FileError` with operation `.sync`.
     /// Corresponds to `fsync(2)`; a volume's stream is stored when it is closed.
     public func sync() throws(FileError) {
         guard let descriptor else { return }
         do { try Sys.fsync(descriptor) } catch { throw FileError(.sync, file, error) }
+    }
+
+    /// Flushes the file's data to the storage, and of its metadata only what reading the data
+    /// back needs (its size).
+    /// - Throws: `FileError` with operation `.sync`.
+    /// Corresponds to `fdatasync(2)`; a volume's stream is stored when it is closed.
+    public func syncData() throws(FileError) {
+        guard let descriptor else { return }
+        do { try Sys.fdatasync(descriptor) } catch { throw FileError(.sync, file, error) }
+    }
+
+    /// Flushes everything written to the file system this file is on.
+    /// - Throws: `FileError` with operation `.sync`.
+    /// Corresponds to `syncfs(2)`; a volume's stream is stored when it is closed.
+    public func syncFileSystem() throws(FileError) {
+        guard let descriptor else { return }
+        do { try Sys.syncfs(descriptor) } catch { throw FileError(.sync, file, error) }
     }
 
     /// The same open file, named `file` in messages.
@@ -251,7 +284,16 @@ extension File {
         case append
         /// Write a new file; fail with `EEXIST` when anything is there.
         case create
+        /// Write in place from the first byte; the file must exist (`ENOENT` otherwise).
+        case modify
+        /// Read only, without waiting: a FIFO with no writer, or a device that is not ready,
+        /// opens at once (`O_NONBLOCK`), to be synced or examined rather than read.
+        case inspect
     }
+
+    /// Flushes everything written to every file system to the storage.
+    /// Corresponds to `sync(2)`.
+    public static func syncAll() { Sys.syncAll() }
 
     /// Opens this file.
     /// - Throws: `FileError` with operation `.open`.

@@ -51,6 +51,10 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
         Mistake(name: "open below a file", expected: .notDirectory, operation: .open) { try ($0 + "f/x").open(.read).close() },
         Mistake(name: "writing into a directory", expected: .isDirectory, operation: .open) { try ($0 + "d").open(.truncate).close() },
         Mistake(name: "reading a directory", expected: .isDirectory, operation: .read) { _ = try ($0 + "d").readBytes() },
+        Mistake(name: "modifying nothing", expected: .noSuchFileOrDirectory, operation: .open) {
+            try ($0 + "m").open(.modify).close()
+        },
+        Mistake(name: "modifying a directory", expected: .isDirectory, operation: .open) { try ($0 + "d").open(.modify).close() },
         Mistake(name: "creating what is there", expected: .fileExists, operation: .createFile) {
             try ($0 + "f").createFile(exclusive: true)
         },
@@ -156,6 +160,22 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
             try (top + "hard").removeFile()
             #expect(!(top + "moved").exists && (top + "link").exists)
             #expect(throws: FileError.self) { try (top + "link").info(followSymlinks: true) }
+        }
+    }
+
+    @Test("An open file is cut, and extended with zero bytes, alike", arguments: VolumeKind.allCases)
+    func resizing(_ kind: VolumeKind) throws {
+        try kind.withTop { top in
+            try Self.makeFixture(in: top)
+            let file = try (top + "f").open(.modify)
+            try file.truncate(to: 2)
+            try file.truncate(to: 5)
+            file.close()
+            #expect(try (top + "f").readBytes() == Array("he".utf8) + [0, 0, 0])
+            // A directory opens for a look without waiting, as a FIFO would.
+            let directory = try (top + "d").open(.inspect)
+            #expect(try directory.info().kind == .directory)
+            directory.close()
         }
     }
 

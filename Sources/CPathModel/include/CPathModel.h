@@ -37,6 +37,9 @@ int pathmodel_fstatx(int fd, pathmodel_stat *out);
 /// copy_file_range(2) from the current offsets of both descriptors.
 ssize_t pathmodel_copy_file_range(int fd_in, int fd_out, size_t length);
 
+/// syncfs(2), which glibc declares only under _GNU_SOURCE: 0, or -1 with errno set.
+int pathmodel_syncfs(int fd);
+
 /// sendfile(2) from the current offset of `fd_in` (a file that can be mapped) to `fd_out`.
 ssize_t pathmodel_sendfile(int fd_in, int fd_out, size_t length);
 /// renameat2(2); `flags` is 0 or pathmodel_rename_noreplace.

@@ -100,9 +100,25 @@ enum Sys {
         }.get()
     }
 
+    /// Cuts or extends an open file to `length` bytes.
+    static func truncate(_ fd: Int32, to length: Int64) throws(Errno) {
+        _ = try retrying(.truncate) { ftruncate(fd, off_t(length)) }
+    }
+
     static func fsync(_ fd: Int32) throws(Errno) {
         _ = try retrying(.fsync) { Glibc.fsync(fd) }
     }
+
+    static func fdatasync(_ fd: Int32) throws(Errno) {
+        _ = try retrying(.fsync) { Glibc.fdatasync(fd) }
+    }
+
+    static func syncfs(_ fd: Int32) throws(Errno) {
+        _ = try retrying(.fsync) { pathmodel_syncfs(fd) }
+    }
+
+    /// Schedules every file system's writes; it cannot fail.
+    static func syncAll() { Glibc.sync() }
 
     static func stat(
         _ path: UnsafePointer<CChar>, at dir: Int32, follow: Bool

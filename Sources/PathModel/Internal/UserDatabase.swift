@@ -19,13 +19,32 @@ extension Sys {
         userEntry({ getpwnam_r(name, &$0, &$1, $1.count, &$2) }, { bytes($0.pw_dir) })
     }
 
+    /// The user id and login group of a named user, or nil when the user database has none.
+    static func user(named name: String) -> (uid: uid_t, gid: gid_t)? {
+        userEntry({ getpwnam_r(name, &$0, &$1, $1.count, &$2) }, { ($0.pw_uid, $0.pw_gid) })
+    }
+
     /// The group name for a group id, or nil when the group database has none.
     static func groupName(_ gid: gid_t) -> String? {
+        groupEntry({ getgrgid_r(gid, &$0, &$1, $1.count, &$2) }, { String(cString: $0.gr_name) })
+    }
+
+    /// The group id of a named group, or nil when the group database has none.
+    static func groupID(named name: String) -> gid_t? {
+        groupEntry({ getgrnam_r(name, &$0, &$1, $1.count, &$2) }, { $0.gr_gid })
+    }
+
+    /// Looks a group up with `lookup` (a `getgr*_r` call) and reads what is wanted from the entry;
+    /// nil when the database has no such group.
+    private static func groupEntry<T>(
+        _ lookup: (inout group, inout [CChar], inout UnsafeMutablePointer<group>?) -> Int32,
+        _ read: (group) -> T
+    ) -> T? {
         var entry = group()
         var result: UnsafeMutablePointer<group>?
         var buffer = [CChar](repeating: 0, count: 8192)
-        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return String(cString: entry.gr_name)
+        guard lookup(&entry, &buffer, &result) == 0, result != nil else { return nil }
+        return read(entry)
     }
 
     /// Looks a user up with `lookup` (a `getpw*_r` call) and reads what is wanted from the entry;

@@ -68,6 +68,8 @@ extension DescriptorVolume {
         case .truncate: flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY
         case .append: flags = O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY
         case .create: flags = O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY
+        case .modify: flags = O_WRONLY | O_NOCTTY
+        case .inspect: flags = O_RDONLY | O_NONBLOCK | O_NOCTTY
         }
         do {
             let fd = try withLocation(of: file, following: mode != .create) { (dir, name, follow) throws(Errno) in

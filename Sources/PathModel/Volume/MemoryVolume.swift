@@ -221,6 +221,10 @@ final class MemoryNode: @unchecked Sendable {
     func apply(_ change: AttributeChange, now: Timestamp) {
         if let user = change.user { userID = user }
         if let group = change.group { groupID = group }
+        if (change.user != nil || change.group != nil) && kind != .directory && kind != .symlink {
+            // A change of owner drops set-user-ID, and set-group-ID with group execute, as Linux does.
+            permissions &= permissions & 0o010 != 0 ? ~0o6000 : ~0o4000
+        }
         if let permissions = change.permissions { self.permissions = permissions & 0o7777 }
         switch change.accessTime {
         case .keep: break
@@ -356,7 +360,7 @@ struct MemoryTree: @unchecked Sendable {
         if let node = location.node {
             if mode == .create { throw .fileExists }
             if node.kind == .symlink { throw .tooManySymbolicLinkLevels }
-            if node.kind == .directory && mode != .read { throw .isDirectory }
+            if node.kind == .directory && mode != .read && mode != .inspect { throw .isDirectory }
             if mode == .truncate {
                 node.contents = []
                 let now = Sys.now()
@@ -365,7 +369,7 @@ struct MemoryTree: @unchecked Sendable {
             }
             return node
         }
-        if mode == .read { throw .noSuchFileOrDirectory }
+        if mode == .read || mode == .inspect || mode == .modify { throw .noSuchFileOrDirectory }
         guard let parent = location.parent, let name = location.name else { throw .isDirectory }
         let node = MemoryNode(fileWith: permissions & ~umask, tree: self)
         insert(node, named: name, in: parent)
@@ -551,6 +555,22 @@ final class MemoryStream: FileStream, @unchecked Sendable {
     func setAttributes(_ change: AttributeChange) throws(FileError) {
         let node = node
         try volume.locked(.setAttributes, file) { (_) throws(Errno) in node.apply(change, now: Sys.now()) }
+    }
+
+    func truncate(to size: UInt64) throws(FileError) {
+        let node = node
+        try volume.locked(.write, file) { (_) throws(Errno) in
+            if node.kind != .regular { throw .invalidArgument }
+            guard let count = Int(exactly: size) else { throw .fileTooLarge }
+            if count < node.contents.count {
+                node.contents.removeSubrange(count...)
+            } else {
+                node.contents += [UInt8](repeating: 0, count: count - node.contents.count)
+            }
+            let now = Sys.now()
+            node.modificationTime = now
+            node.changeTime = now
+        }
     }
 
     func close() {}

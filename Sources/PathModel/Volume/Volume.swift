@@ -265,6 +265,9 @@ public protocol FileStream: AnyObject, Sendable {
     /// Changes the open file's attributes.
     /// - Throws: `FileError` with operation `.setAttributes`.
     func setAttributes(_ change: AttributeChange) throws(FileError)
+    /// Cuts the file to `size` bytes, or extends it with zero bytes.
+    /// - Throws: `FileError` with operation `.write`.
+    func truncate(to size: UInt64) throws(FileError)
     /// Ends the stream; what was written becomes the file's contents.
     func close()
 }

@@ -4,7 +4,8 @@ import PathModel
 /// The wall clock and the calendar, for commands that show times (`ls -l`, `stat`).
 ///
 /// The one ShellCore file that asks libc for the time (`clock_gettime`) and for calendar
-/// breakdowns (`localtime_r`/`gmtime_r`); none of these touch the file system.
+/// breakdowns (`localtime_r`/`gmtime_r`, and back: `mktime`/`timegm`); none of these touch the
+/// file system.
 public enum Clock {
     /// Which calendar rules turn a timestamp into a date and a time of day.
     public enum Zone: Sendable, Hashable {
@@ -88,5 +89,31 @@ public enum Clock {
             year: Int(fields.tm_year) + 1900, month: Int(fields.tm_mon) + 1, day: Int(fields.tm_mday),
             hour: Int(fields.tm_hour), minute: Int(fields.tm_min), second: Int(fields.tm_sec),
             utcOffset: zone == .utc ? 0 : Int(fields.tm_gmtoff))
+    }
+
+    /// The seconds since the epoch of the calendar fields `civil` in `zone` (its `utcOffset` is
+    /// ignored), or nil when they name no moment: a field out of range (February 30th, hour
+    /// 25), or a local time that a change of clocks skips. Corresponds to `timegm(3)` or
+    /// `mktime(3)`.
+    public static func seconds(of civil: CivilTime, in zone: Zone) -> Int64? {
+        var fields = tm()
+        fields.tm_year = Int32(clamping: civil.year - 1900)
+        fields.tm_mon = Int32(clamping: civil.month - 1)
+        fields.tm_mday = Int32(clamping: civil.day)
+        fields.tm_hour = Int32(clamping: civil.hour)
+        fields.tm_min = Int32(clamping: civil.minute)
+        fields.tm_sec = Int32(clamping: civil.second)
+        fields.tm_isdst = -1
+        // libc fills in the day of the week only when it found a moment.
+        fields.tm_wday = -1
+        let seconds = zone == .utc ? timegm(&fields) : mktime(&fields)
+        // libc normalises fields out of range (month 13 becomes January); such input names nothing.
+        guard fields.tm_wday != -1, Int(fields.tm_year) + 1900 == civil.year,
+            Int(fields.tm_mon) + 1 == civil.month,
+            Int(fields.tm_mday) == civil.day, Int(fields.tm_hour) == civil.hour,
+            Int(fields.tm_min) == civil.minute,
+            Int(fields.tm_sec) == civil.second
+        else { return nil }
+        return Int64(seconds)
     }
 }

@@ -57,6 +57,49 @@ enum CommandDocs {
 
             `cd --help` (or `help cd`) prints the usage.
             """#,
+        "chgrp": #"""
+            `chgrp` gives each FILE, resolved against the shell's current directory, the group GROUP (a
+            name from the group database or a numeric id), as GNU chgrp does; it is
+            [`chown :GROUP`](chown.md) with chgrp's words. A symlink given as FILE is followed unless `-h`
+            is given; with `-R` the tree below each directory FILE is changed too, and every symlink there is
+            changed itself, never followed.
+
+            An unknown group stops the command before any file is touched (`chgrp: invalid group: 'xyz'`,
+            status 1); an error on one FILE is reported and the others are still changed.
+            """#,
+        "chmod": #"""
+            `chmod` sets the mode of each FILE, resolved against the shell's current directory, as GNU
+            chmod does. A symlink given as FILE is followed (a dangling one is an error); with `-R`, the
+            tree below each directory FILE is changed too, parents before their children, and a symlink met
+            in it is left alone, and so is what it leads to.
+
+            MODE is octal (`755`, `4755`) or symbolic: comma-separated clauses of classes (`u`, `g`, `o`,
+            `a`), an operator (`+` adds, `-` removes, `=` sets) and permissions (`r`, `w`, `x`; `X` for
+            execute only on directories and on files that already have an execute bit; `s` set-user-ID or
+            set-group-ID; `t` sticky), or a class to copy from (`u=g`). A clause without classes (`+x`,
+            `-w`) changes only the bits the umask allows. Octal modes of fewer than five digits keep a
+            directory's set-user-ID and set-group-ID bits unless they set them (`00755` clears them). A
+            MODE that starts with `-` (`-w`, `-x,g+r`) may be written where options go; then chmod warns,
+            and the status is 1, when the umask made the result differ from the mode
+            (`chmod: f: new permissions are r--rw-rw-, not r--r--r--`).
+
+            An error on one FILE is reported (`chmod: cannot access 'x': No such file or directory`,
+            `chmod: changing permissions of 'x': Operation not permitted`) and the others are still changed.
+            """#,
+        "chown": #"""
+            `chown` gives each FILE, resolved against the shell's current directory, the owner and group
+            named, as GNU chown does. OWNER and GROUP are names from the user and group databases or
+            numeric ids (a name wins over a number that looks the same); `OWNER:` also sets OWNER's login
+            group, `:GROUP` sets the group alone, and an empty side leaves that one as it is. A symlink given
+            as FILE is followed unless `-h` is given; with `-R` the tree below each directory FILE is changed
+            too, and every symlink there (and a symlink FILE) is changed itself, never followed. The kernel
+            drops the set-user-ID bit (and set-group-ID, when group execute is set) of a file whose owner
+            changes.
+
+            An unknown name stops the command before any file is touched (`chown: invalid user: 'xyz'`,
+            status 1); an error on one FILE is reported (`chown: cannot access 'x': …`,
+            `chown: changing ownership of 'x': Operation not permitted`) and the others are still changed.
+            """#,
         "cp": #"""
             Copies SOURCE to DEST. When DEST is an existing directory, or when several SOURCEs are given,
             each SOURCE is copied into DEST under its own name, and DEST must then be a directory
@@ -313,6 +356,20 @@ enum CommandDocs {
             With `-v`, a line `mkdir: created directory 'NAME'` is printed for each directory made, parents
             included, spelled the way you wrote the operand (relative stays relative).
             """#,
+        "mktemp": #"""
+            `mktemp` makes a name from TEMPLATE by replacing its last run of X's (at least three) with random
+            letters and digits, creates a file there (a directory with `-d`) and prints the name, as GNU
+            mktemp does. What follows the last X, or SUFF with `--suffix`, stays at the end of the name.
+            Without TEMPLATE it uses `tmp.XXXXXXXXXX` in `$TMPDIR`, or `/tmp` when that is unset or empty.
+
+            The name is created exclusively: when something is already there, another name is tried, so
+            nothing is ever overwritten or reused. A file is made with mode `0600`, a directory with `0700`
+            (less the umask).
+
+            With `-p DIR` or `--tmpdir=DIR`, TEMPLATE (which may not be absolute then) is relative to DIR;
+            an empty DIR, or `--tmpdir` alone, means `$TMPDIR` or else `/tmp`. With `-t`, TEMPLATE is a
+            single name, put in `$TMPDIR` if set, else in DIR, else in `/tmp`.
+            """#,
         "mv": #"""
             Renames SOURCE to DEST, or moves SOURCEs into the directory DEST under their own names (DEST
             must then be a directory: `mv: target 'x': Not a directory`). A symlink is moved as itself,
@@ -498,6 +555,17 @@ enum CommandDocs {
             An unknown directive prints `?`. A `%%` or a final `%` with flags or a width (`%5%`) is an
             invalid directive: stat reports it and stops.
             """#,
+        "sync": #"""
+            Without FILE, `sync` asks the system to write everything it holds in memory for every file
+            system to storage, as GNU sync does. With FILEs, resolved against the shell's current directory,
+            it writes out each FILE (its data and metadata), with `-d` only its data, or with `-f` the whole
+            file system each FILE is on.
+
+            A FILE is opened without waiting: a FIFO with no writer is not waited for (it cannot be synced
+            itself, `sync: error syncing 'p': Invalid argument`, but `-f` syncs its file system). An error on
+            one FILE is reported (`sync: error opening 'x': No such file or directory`) and the others are
+            still synced. On the in-memory volume there is nothing to write out.
+            """#,
         "tail": #"""
             `tail` writes the last 10 lines of each FILE, resolved against the shell's current directory.
             A regular file is read backwards from its end, only as far as the lines asked for, so the tail
@@ -513,11 +581,26 @@ enum CommandDocs {
             """#,
         "touch": #"""
             `touch` sets the access and modification times of each FILE, resolved against the shell's
-            current directory, to the current time. A FILE that does not exist is created empty (with mode
-            `0666` less the umask), unless `-c` is given. FILE may be a directory; its times are updated.
+            current directory, to the current time, or to the time `-d`, `-t` or `-r` gives, as GNU touch
+            does. A FILE that does not exist is created empty (with mode `0666` less the umask), unless `-c`
+            or `-h` is given; a symlink is followed (a dangling one makes its target), unless `-h` is given.
 
-            An error on one FILE — a missing parent directory, no permission — is reported as
-            `touch: cannot touch 'NAME': REASON` and the remaining FILEs are still touched.
+            DATE (`-d`) is one of:
+
+            | Form | Example |
+            |---|---|
+            | `@SECONDS[.FRACTION]` since the epoch | `@1700000000`, `@1700000000.5`, `@-1` |
+            | `YYYY-MM-DD` (midnight) | `2024-01-02` |
+            | `YYYY-MM-DD HH:MM[:SS[.FRACTION]]`, or with `T` between | `2024-01-02 03:04:05.25` |
+            | the same, then a zone: `Z`, `UTC`, `GMT`, `+HHMM`, `+HH:MM`, `-HH` | `2024-01-02T03:04:05Z`, `2024-01-02 03:04 +0100` |
+
+            STAMP (`-t`) is `[[CC]YY]MMDDhhmm[.ss]`: a two-digit year 69 to 99 is 1969 to 1999, 00 to 68 is
+            2000 to 2068, and without a year it is this year. A date or stamp without a zone is in the
+            shell's time zone (`TZ`). An invalid one stops touch before any FILE is touched
+            (`touch: invalid date format 'xyz'`, status 1).
+
+            An error on one FILE is reported (`touch: cannot touch 'no/such/file': No such file or
+            directory`) and the remaining FILEs are still touched.
             """#,
         "tree": #"""
             Lists each DIRECTORY (the current directory when none is given) as an indented tree, the way
@@ -565,6 +648,46 @@ enum CommandDocs {
             `PATH_MAX` (or 10,000 levels deep) is listed whole. Without a size column only symbolic links (and
             entries whose kind the file system does not report) are stat'ed. Ctrl-C stops the listing with
             status 130.
+            """#,
+        "truncate": #"""
+            `truncate` sets the size of each FILE, resolved against the shell's current directory, as GNU
+            truncate does: bytes past the new size are cut off, and a file made longer reads as zero bytes
+            there. A missing FILE is created (mode `0666` less the umask) unless `-c` is given.
+
+            SIZE is a decimal number, optionally followed by a unit: `K`, `M`, `G`, `T`, `P`, `E` (or `k`,
+            `m`, `g`, `t`) are powers of 1024, and the same followed by `B` (`KB`, `MB`) powers of 1000
+            (`KiB` is 1024). A prefix makes it relative to the file's current size (or RFILE's, with `-r`):
+
+            | Prefix | New size |
+            |---|---|
+            | `+N` | the size plus N |
+            | `-N` | the size less N, and not below 0 |
+            | `<N` | at most N |
+            | `>N` | at least N |
+            | `/N` | rounded down to a multiple of N |
+            | `%N` | rounded up to a multiple of N |
+
+            An error on one FILE is reported (`truncate: cannot open 'd' for writing: Is a directory`) and
+            the others are still resized.
+            """#,
+        "wc": #"""
+            `wc` prints, for each FILE resolved against the shell's current directory, its newline, word and
+            byte counts, then a `total` line when there is more than one FILE, as GNU wc does under
+            `LC_ALL=C`. The options choose the counts; they are always printed in the order lines, words,
+            characters, bytes, maximum line width. With no FILE, or when FILE is `-`, it reads standard
+            input.
+
+            A word is a run of printable bytes between white space; other bytes (control bytes, bytes above
+            127) neither start nor end one. `-L` gives the widest line: a tab moves to the next multiple of 8,
+            a carriage return or form feed starts the line again, and control bytes take no room.
+
+            The columns are as wide as GNU makes them: wide enough for the sum of the regular files' sizes,
+            at least 7 when an input is not a regular file (a pipe, a directory), and not padded at all for a
+            single count of a single FILE. A name is printed byte for byte, quoted only when it holds a
+            newline.
+
+            An error on one FILE is reported (`wc: x: No such file or directory`) and the others are still
+            counted; a directory is reported and counted as empty.
             """#,
     ]
 }

@@ -7,6 +7,9 @@ public enum Command {
     case basename(BasenameCommand)
     case cat(CatCommand)
     case cd(CdCommand)
+    case chgrp(ChgrpCommand)
+    case chmod(ChmodCommand)
+    case chown(ChownCommand)
     case cp(CpCommand)
     case dirname(DirnameCommand)
     case du(DuCommand)
@@ -19,6 +22,7 @@ public enum Command {
     case ln(LnCommand)
     case ls(LsCommand)
     case mkdir(MkdirCommand)
+    case mktemp(MktempCommand)
     case mv(MvCommand)
     case pwd(PwdCommand)
     case readlink(ReadlinkCommand)
@@ -27,18 +31,23 @@ public enum Command {
     case rmdir(RmdirCommand)
     case set(SetCommand)
     case stat(StatCommand)
+    case sync(SyncCommand)
     case tail(TailCommand)
     case touch(TouchCommand)
     case tree(TreeCommand)
+    case truncate(TruncateCommand)
+    case wc(WcCommand)
 
     /// Each case's constructor, in the order `help` lists the commands; a command's type and name
     /// come from its case.
     private static let entries: [Entry] = [
-        Entry(basename), Entry(cat), Entry(cd), Entry(cp), Entry(dirname), Entry(du), Entry(echo),
+        Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(cp),
+        Entry(dirname), Entry(du), Entry(echo),
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
-        Entry(mkdir), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm), Entry(rmdir),
+        Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm),
+        Entry(rmdir),
         Entry(set),
-        Entry(stat), Entry(tail), Entry(touch), Entry(tree),
+        Entry(stat), Entry(sync), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(wc),
     ]
 
     /// Every command type, in the order `help` lists them.
@@ -63,6 +72,9 @@ public enum Command {
         case .basename(let command): return command
         case .cat(let command): return command
         case .cd(let command): return command
+        case .chgrp(let command): return command
+        case .chmod(let command): return command
+        case .chown(let command): return command
         case .cp(let command): return command
         case .dirname(let command): return command
         case .du(let command): return command
@@ -75,6 +87,7 @@ public enum Command {
         case .ln(let command): return command
         case .ls(let command): return command
         case .mkdir(let command): return command
+        case .mktemp(let command): return command
         case .mv(let command): return command
         case .pwd(let command): return command
         case .readlink(let command): return command
@@ -83,9 +96,12 @@ public enum Command {
         case .rmdir(let command): return command
         case .set(let command): return command
         case .stat(let command): return command
+        case .sync(let command): return command
         case .tail(let command): return command
         case .touch(let command): return command
         case .tree(let command): return command
+        case .truncate(let command): return command
+        case .wc(let command): return command
         }
     }
 
