@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(name: "CPathModel"),
@@ -25,9 +26,15 @@ let package = Package(
             name: "ShellCore",
             dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")]
         ),
-        // S3-compatible object storage: request signing and key encoding so far. Networking will
-        // stay here, out of PathModel and ShellCore; nothing in the shell links it yet.
-        .target(name: "ObjectStorage", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // S3-compatible object storage: signing, key encoding, the HTTP client. Networking stays here,
+        // out of PathModel and ShellCore; nothing in the shell links it yet.
+        .target(
+            name: "ObjectStorage",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline"), .linkedLibrary("tinfo")]),
         .executableTarget(
             name: "shelf",
