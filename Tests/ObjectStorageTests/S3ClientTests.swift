@@ -36,6 +36,29 @@ import Testing
         #expect(upload.kind == .noSuchBucket)
     }
 
+    /// A refusal that comes while a streamed body is still being sent ends the call with the
+    /// server's error.
+    @Test func aStreamedUploadRefusedEarlyGivesTheServersError() throws {
+        let server = try SeaweedServer.required()
+        let client = server.client()
+        defer { try? client.shutdown() }
+        var pattern = PatternStream()
+        let missing = try #require(throws: S3Error.self) {
+            try client.putObject(bucket: "no-such-bucket-here", key: Array("k".utf8), length: 8 << 20) {
+                pattern.fill($0)
+            }
+        }
+        #expect(missing.kind == .noSuchBucket)
+        try server.withBucket { _, bucket in
+            let impostor = server.client(secret: "not-the-secret")
+            defer { try? impostor.shutdown() }
+            let refused = try #require(throws: S3Error.self) {
+                try impostor.putObject(bucket: bucket, key: Array("k".utf8), length: 8 << 20) { pattern.fill($0) }
+            }
+            #expect(refused.kind == .signatureDoesNotMatch)
+        }
+    }
+
     @Test func aMissingKeyIsNoSuchKey() throws {
         try SeaweedServer.required().withBucket { client, bucket in
             let missing = Array("missing".utf8)
