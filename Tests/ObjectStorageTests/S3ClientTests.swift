@@ -53,7 +53,9 @@ import Testing
             let impostor = server.client(secret: "not-the-secret")
             defer { try? impostor.shutdown() }
             let refused = try #require(throws: S3Error.self) {
-                try impostor.putObject(bucket: bucket, key: Array("k".utf8), length: 8 << 20) { pattern.fill($0) }
+                try impostor.putObject(bucket: bucket, key: Array("k".utf8), length: 8 << 20) {
+                    pattern.fill($0)
+                }
             }
             #expect(refused.kind == .signatureDoesNotMatch)
         }

@@ -110,7 +110,7 @@ final class Transport: Sendable {
                     continue
                 }
                 do {
-                    try Self.pump(upload, to: writer, on: loop)
+                    try Self.pump(upload, to: writer)
                     done.succeed(())
                 } catch let error as WriteFailed {
                     done.fail(error.underlying)
@@ -156,11 +156,7 @@ final class Transport: Sendable {
 
     /// Reads `upload` chunk by chunk and writes it, one write in flight while the next chunk is
     /// read.
-    private static func pump(
-        _ upload: UploadSource, to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop
-    )
-        throws
-    {
+    private static func pump(_ upload: UploadSource, to writer: HTTPClient.Body.StreamWriter) throws {
         var remaining = upload.length
         var inFlight: EventLoopFuture<Void>?
         while remaining > 0 {
