@@ -7,10 +7,13 @@ let package = Package(
         .library(name: "PathModel", targets: ["PathModel"]),
         .library(name: "PathModelFoundation", targets: ["PathModelFoundation"]),
         .library(name: "ShellCore", targets: ["ShellCore"]),
+        .library(name: "ObjectStorage", targets: ["ObjectStorage"]),
         .executable(name: "shelf", targets: ["shelf"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(name: "CPathModel"),
@@ -23,6 +26,15 @@ let package = Package(
             name: "ShellCore",
             dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // S3-compatible object storage: signing, key encoding, the HTTP client. Networking stays here,
+        // out of PathModel and ShellCore; nothing in the shell links it yet.
+        .target(
+            name: "ObjectStorage",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline"), .linkedLibrary("tinfo")]),
         .executableTarget(
             name: "shelf",
@@ -32,6 +44,7 @@ let package = Package(
         ),
         .executableTarget(name: "shelf-bench", dependencies: ["ShellCore", "PathModel"]),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
+        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage"]),
         .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"], exclude: ["Transcripts"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "shelfTests", dependencies: ["shelf", "ShellCore", "PathModel", "CPseudoTerminal"]),

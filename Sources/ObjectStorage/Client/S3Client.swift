@@ -1,0 +1,395 @@
+import Crypto
+import NIOHTTP1
+
+/// A client for an S3-compatible service, with a blocking face for the shell: every call runs on
+/// the caller's thread and returns when the answer is complete.
+///
+/// Buckets are addressed in the path against `endpoint`; keys are bytes end to end. Every
+/// failure is an `S3Error` (or what a caller's source or sink threw).
+///
+///     let client = S3Client(endpoint: S3Endpoint(url: "http://127.0.0.1:8333")!,
+///                           credentials: Credentials(accessKeyID: "…", secretAccessKey: "…"))
+///     defer { try? client.shutdown() }
+///     let page = try client.listObjects(bucket: "photos", prefix: Array("2024/".utf8), delimiter: "/")
+public final class S3Client: Sendable {
+    /// Where the service answers.
+    public let endpoint: S3Endpoint
+    /// How requests are signed.
+    public let signer: SignatureV4
+    private let transport: Transport
+
+    /// A client for `endpoint`, signing with `credentials` for `region`.
+    ///
+    /// A connection that cannot be made within `connectTimeout` seconds fails: `.connectionRefused`
+    /// when nothing listens (async-http-client tries again until then), else `.timedOut`; an
+    /// answer silent for `readTimeout` seconds fails with `.timedOut`.
+    public init(
+        endpoint: S3Endpoint, credentials: Credentials, region: String = "us-east-1",
+        connectTimeout: Int64 = 3, readTimeout: Int64 = 60
+    ) {
+        self.endpoint = endpoint
+        self.signer = SignatureV4(credentials: credentials, region: region)
+        self.transport = Transport(connectTimeout: connectTimeout, readTimeout: readTimeout)
+    }
+
+    /// Closes the client's connections. Call it once, when done; no call may follow. (A client
+    /// dropped without it trips async-http-client's assertion in debug builds.)
+    public func shutdown() throws {
+        try transport.shutdown()
+    }
+
+    // MARK: Buckets
+
+    /// Creates `bucket` (CreateBucket, in the client's region).
+    public func createBucket(_ bucket: String) throws {
+        var body: [UInt8]?
+        if signer.region != "us-east-1" {
+            body = Array(
+                ("<CreateBucketConfiguration><LocationConstraint>\(signer.region)"
+                    + "</LocationConstraint></CreateBucketConfiguration>").utf8)
+        }
+        _ = try send(method: .PUT, bucket: bucket, body: body)
+    }
+
+    /// Deletes `bucket`, which must be empty (DeleteBucket).
+    public func deleteBucket(_ bucket: String) throws {
+        _ = try send(method: .DELETE, bucket: bucket)
+    }
+
+    // MARK: Listing
+
+    /// One page of the keys in `bucket` that start with `prefix` (ListObjectsV2).
+    ///
+    /// With a `delimiter`, keys that go on past it after the prefix are folded into
+    /// `commonPrefixes`. Keys travel URL-encoded (`encoding-type=url`), so any bytes survive.
+    /// Pass the previous page's `nextContinuationToken` to read the next page.
+    public func listObjects(
+        bucket: String, prefix: [UInt8] = [], delimiter: String? = nil, continuationToken: String? = nil,
+        startAfter: [UInt8]? = nil, maxKeys: Int? = nil
+    ) throws -> ListPage {
+        var query = [QueryItem("list-type", "2"), QueryItem("encoding-type", "url")]
+        if !prefix.isEmpty { query.append(QueryItem("prefix", prefix)) }
+        if let delimiter { query.append(QueryItem("delimiter", delimiter)) }
+        if let continuationToken { query.append(QueryItem("continuation-token", continuationToken)) }
+        if let startAfter { query.append(QueryItem("start-after", startAfter)) }
+        if let maxKeys { query.append(QueryItem("max-keys", String(maxKeys))) }
+        return try ListPage(
+            listing: document(send(method: .GET, bucket: bucket, query: query), expecting: "ListBucketResult")
+        )
+    }
+
+    // MARK: Objects
+
+    /// What `key` is: size, entity tag, last modification (HeadObject).
+    ///
+    /// A missing key is `.noSuchKey` (HEAD answers carry no body, so a missing bucket reads the
+    /// same).
+    public func headObject(bucket: String, key: [UInt8]) throws -> ObjectHead {
+        let answer = try send(method: .HEAD, bucket: bucket, key: key)
+        return Self.head(of: answer)
+    }
+
+    /// Streams `key`'s bytes, or those of `range`, to `sink` as they arrive (GetObject); never the
+    /// whole object in memory.
+    ///
+    /// `sink` runs on the caller's thread; an error it throws stops the transfer and is rethrown.
+    /// - Returns: what the answer said of the object (its whole size, even for a range).
+    @discardableResult
+    public func getObject(
+        bucket: String, key: [UInt8], range: ByteRange? = nil,
+        into sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> ObjectHead {
+        var headers: [(name: String, value: String)] = []
+        if let range { headers.append((name: "Range", value: range.headerValue)) }
+        let answer = try withoutActuallyEscaping(sink) { sink in
+            try send(method: .GET, bucket: bucket, key: key, headers: headers, sink: sink)
+        }
+        return Self.head(of: answer)
+    }
+
+    /// Writes `key` from `length` bytes that `source` supplies (PutObject), streamed.
+    ///
+    /// `source` fills the buffer it is given and returns how many bytes it wrote, 0 at the end;
+    /// it runs on the caller's thread. The body is sent unsigned (`UNSIGNED-PAYLOAD`): it is read
+    /// once. The object appears only when the whole body has arrived.
+    /// - Returns: the new object's entity tag.
+    @discardableResult
+    public func putObject(
+        bucket: String, key: [UInt8], length: Int64, contentType: String? = nil,
+        from source: (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws -> String? {
+        var headers: [(name: String, value: String)] = []
+        if let contentType { headers.append((name: "Content-Type", value: contentType)) }
+        let answer = try withoutActuallyEscaping(source) { source in
+            try send(
+                method: .PUT, bucket: bucket, key: key, headers: headers,
+                upload: UploadSource(length: length, read: source))
+        }
+        return answer.headers.first(name: "ETag")
+    }
+
+    /// Writes `key` with `bytes` (PutObject), the body signed; for small objects and markers.
+    ///
+    /// An empty body is sent without `Expect: 100-continue`.
+    @discardableResult
+    public func putObject(bucket: String, key: [UInt8], bytes: [UInt8], contentType: String? = nil) throws
+        -> String?
+    {
+        var headers: [(name: String, value: String)] = []
+        if let contentType { headers.append((name: "Content-Type", value: contentType)) }
+        let answer = try send(method: .PUT, bucket: bucket, key: key, headers: headers, body: bytes)
+        return answer.headers.first(name: "ETag")
+    }
+
+    /// Deletes `key` (DeleteObject). Deleting a key that does not exist succeeds, as on S3.
+    public func deleteObject(bucket: String, key: [UInt8]) throws {
+        _ = try send(method: .DELETE, bucket: bucket, key: key)
+    }
+
+    /// Deletes `keys` (DeleteObjects, 1,000 keys a request) and gives the keys that failed.
+    ///
+    /// Keys that an XML body cannot carry (not UTF-8, or with control characters) are deleted
+    /// one by one with DeleteObject instead.
+    public func deleteObjects(bucket: String, keys: [[UInt8]]) throws -> [DeleteFailure] {
+        var failures: [DeleteFailure] = []
+        let batchable = keys.filter(XMLWriter.canCarry)
+        for key in keys where !XMLWriter.canCarry(key) {
+            do {
+                try deleteObject(bucket: bucket, key: key)
+            } catch let error as S3Error {
+                failures.append(DeleteFailure(key: key, error: error))
+            }
+        }
+        var start = 0
+        while start < batchable.count {
+            let batch = batchable[start..<min(start + 1000, batchable.count)]
+            start += batch.count
+            var body = Array("<Delete><Quiet>true</Quiet>".utf8)
+            for key in batch {
+                body += Array("<Object><Key>".utf8) + XMLWriter.escaped(key) + Array("</Key></Object>".utf8)
+            }
+            body += Array("</Delete>".utf8)
+            let md5 = BinaryText.base64(Array(Insecure.MD5.hash(data: body)))
+            let answer = try send(
+                method: .POST, bucket: bucket, query: [QueryItem("delete")],
+                headers: [(name: "Content-MD5", value: md5)], body: body)
+            for error in try document(answer, expecting: "DeleteResult").children("Error") {
+                failures.append(
+                    DeleteFailure(
+                        key: error.child("Key")?.text ?? [],
+                        error: S3Error(stating: error, status: answer.status)))
+            }
+        }
+        return failures
+    }
+
+    /// Copies an object inside the service (CopyObject, up to 5 GiB): no byte passes through
+    /// this process.
+    /// - Returns: the copy's entity tag.
+    @discardableResult
+    public func copyObject(fromBucket: String, key sourceKey: [UInt8], toBucket: String, key: [UInt8]) throws
+        -> String?
+    {
+        let source =
+            "/" + URIEncoding.encode(fromBucket.utf8, keepingSlashes: false) + "/"
+            + URIEncoding.encode(sourceKey, keepingSlashes: true)
+        let answer = try send(
+            method: .PUT, bucket: toBucket, key: key, headers: [(name: "x-amz-copy-source", value: source)])
+        return try document(answer, expecting: "CopyObjectResult").string("ETag")
+    }
+
+    // MARK: Multipart uploads
+
+    /// Starts a multipart upload of `key` (CreateMultipartUpload) and gives its id.
+    public func createMultipartUpload(bucket: String, key: [UInt8], contentType: String? = nil) throws
+        -> String
+    {
+        var headers: [(name: String, value: String)] = []
+        if let contentType { headers.append((name: "Content-Type", value: contentType)) }
+        let answer = try send(
+            method: .POST, bucket: bucket, key: key, query: [QueryItem("uploads")], headers: headers)
+        guard let id = try document(answer, expecting: "InitiateMultipartUploadResult").string("UploadId")
+        else {
+            throw S3Error(.malformedResponse, status: answer.status)
+        }
+        return id
+    }
+
+    /// Sends part `partNumber` of an upload, `length` bytes from `source`, streamed (UploadPart).
+    /// - Returns: the part's entity tag, which CompleteMultipartUpload needs.
+    public func uploadPart(
+        bucket: String, key: [UInt8], uploadID: String, partNumber: Int, length: Int64,
+        from source: (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws -> String {
+        let query = [QueryItem("partNumber", String(partNumber)), QueryItem("uploadId", uploadID)]
+        let answer = try withoutActuallyEscaping(source) { source in
+            try send(
+                method: .PUT, bucket: bucket, key: key, query: query,
+                upload: UploadSource(length: length, read: source))
+        }
+        guard let eTag = answer.headers.first(name: "ETag") else {
+            throw S3Error(.malformedResponse, status: answer.status)
+        }
+        return eTag
+    }
+
+    /// Joins the parts into the object, which appears now (CompleteMultipartUpload).
+    /// - Returns: the object's entity tag.
+    @discardableResult
+    public func completeMultipartUpload(
+        bucket: String, key: [UInt8], uploadID: String, parts: [CompletedPart]
+    )
+        throws -> String?
+    {
+        var body = Array("<CompleteMultipartUpload>".utf8)
+        for part in parts {
+            body +=
+                Array("<Part><PartNumber>\(part.partNumber)</PartNumber><ETag>".utf8)
+                + XMLWriter.escaped(part.eTag.utf8) + Array("</ETag></Part>".utf8)
+        }
+        body += Array("</CompleteMultipartUpload>".utf8)
+        let answer = try send(
+            method: .POST, bucket: bucket, key: key, query: [QueryItem("uploadId", uploadID)], body: body)
+        return try document(answer, expecting: "CompleteMultipartUploadResult").string("ETag")
+    }
+
+    /// Abandons an upload and frees its parts (AbortMultipartUpload).
+    public func abortMultipartUpload(bucket: String, key: [UInt8], uploadID: String) throws {
+        _ = try send(method: .DELETE, bucket: bucket, key: key, query: [QueryItem("uploadId", uploadID)])
+    }
+
+    /// The uploads in `bucket` under `prefix` that were started and neither completed nor
+    /// aborted (ListMultipartUploads, every page).
+    ///
+    /// Keys come as XML text, not URL-encoded: SeaweedFS answers `encoding-type=url` here with
+    /// `EncodingType` set and the keys left as they are, which would be decoded wrongly.
+    public func listMultipartUploads(bucket: String, prefix: [UInt8] = []) throws -> [MultipartUpload] {
+        var uploads: [MultipartUpload] = []
+        var markers: (key: [UInt8], uploadID: String)?
+        while true {
+            var query = [QueryItem("uploads")]
+            if !prefix.isEmpty { query.append(QueryItem("prefix", prefix)) }
+            if let markers {
+                query.append(QueryItem("key-marker", markers.key))
+                query.append(QueryItem("upload-id-marker", markers.uploadID))
+            }
+            let root = try document(
+                send(method: .GET, bucket: bucket, query: query), expecting: "ListMultipartUploadsResult")
+            for upload in root.children("Upload") {
+                guard let key = upload.child("Key"), let id = upload.string("UploadId") else {
+                    throw S3Error(.malformedResponse, status: 200)
+                }
+                uploads.append(
+                    MultipartUpload(
+                        key: key.text, uploadID: id,
+                        initiated: upload.string("Initiated").flatMap { UTCTime(iso8601: $0) }))
+            }
+            guard root.string("IsTruncated") == "true", let nextKey = root.child("NextKeyMarker") else {
+                return uploads
+            }
+            markers = (nextKey.text, root.string("NextUploadIdMarker") ?? "")
+        }
+    }
+
+    // MARK: Requests
+
+    /// Signs and sends one request; an answer that is not 2xx becomes the `S3Error` it states.
+    private func send(
+        method: HTTPMethod, bucket: String, key: [UInt8]? = nil, query: [QueryItem] = [],
+        headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, upload: UploadSource? = nil,
+        sink: ((UnsafeRawBufferPointer) throws -> Void)? = nil
+    ) throws -> HTTPAnswer {
+        var path = "/" + URIEncoding.encode(bucket.utf8, keepingSlashes: false)
+        if let key { path += "/" + URIEncoding.encode(key, keepingSlashes: true) }
+        let payload: PayloadHash = upload == nil ? .of(body ?? []) : .unsigned
+        let signed = signer.sign(
+            SignableRequest(
+                method: method.rawValue, path: path, query: query,
+                headers: [(name: "Host", value: endpoint.hostHeader)] + headers, payload: payload),
+            at: .now())
+        let target = path + (signed.queryString.isEmpty ? "" : "?" + signed.queryString)
+        var httpHeaders = HTTPHeaders()
+        for header in signed.headers { httpHeaders.add(name: header.name, value: header.value) }
+        let answer = try transport.perform(
+            method: method, url: endpoint.origin + target, target: target, headers: httpHeaders,
+            body: body ?? (upload == nil && (method == .PUT || method == .POST) ? [] : nil),
+            upload: upload, sink: sink)
+        guard answer.isSuccess else {
+            throw Self.error(of: answer, method: method, hasKey: key != nil)
+        }
+        return answer
+    }
+
+    /// The root of an answer's XML document, which must be `name`. An `<Error>` root (S3 sends
+    /// one with status 200 when a copy or a completion fails midway) becomes its `S3Error`.
+    private func document(_ answer: HTTPAnswer, expecting name: String) throws -> XMLElement {
+        guard let root = try? XMLElement.parse(answer.body) else {
+            throw S3Error(.malformedResponse, status: answer.status)
+        }
+        if root.name == "Error" { throw S3Error(stating: root, status: answer.status) }
+        guard root.name == name else { throw S3Error(.malformedResponse, status: answer.status) }
+        return root
+    }
+
+    /// The error a failed answer states: its XML `Code` and `Message`, or for a bodiless answer
+    /// (HEAD) what its status means.
+    private static func error(of answer: HTTPAnswer, method: HTTPMethod, hasKey: Bool) -> S3Error {
+        if let root = try? XMLElement.parse(answer.body), root.name == "Error" {
+            return S3Error(stating: root, status: answer.status)
+        }
+        let kind: S3Error.Kind =
+            answer.status == 404
+            ? (hasKey ? .noSuchKey : .noSuchBucket) : S3Error.kind(code: nil, status: answer.status)
+        return S3Error(kind, status: answer.status)
+    }
+
+    /// What a HEAD or GET answer's headers say of the object.
+    private static func head(of answer: HTTPAnswer) -> ObjectHead {
+        var size = answer.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? 0
+        if let range = answer.headers.first(name: "Content-Range"), let slash = range.lastIndex(of: "/"),
+            let total = Int64(range[range.index(after: slash)...])
+        {
+            size = total
+        }
+        return ObjectHead(
+            size: size, eTag: answer.headers.first(name: "ETag"),
+            lastModified: answer.headers.first(name: "Last-Modified").flatMap { UTCTime(httpDate: $0) },
+            contentType: answer.headers.first(name: "Content-Type"),
+            storageClass: answer.headers.first(name: "x-amz-storage-class"))
+    }
+
+    /// A key from a listing: URL-decoded when the listing was asked for with `encoding-type=url`.
+    static func key(_ text: [UInt8], urlEncoded: Bool) throws -> [UInt8] {
+        guard urlEncoded else { return text }
+        guard let bytes = URIEncoding.decode(text, plusIsSpace: true) else {
+            throw S3Error(.malformedResponse, status: 200)
+        }
+        return bytes
+    }
+}
+
+extension ListPage {
+    /// The page a `ListBucketResult` document describes, its keys URL-decoded when its
+    /// `EncodingType` says `url`.
+    init(listing root: XMLElement) throws {
+        let encoded = root.string("EncodingType") == "url"
+        self.init(
+            objects: [], commonPrefixes: [], isTruncated: root.string("IsTruncated") == "true",
+            nextContinuationToken: root.string("NextContinuationToken"))
+        for contents in root.children("Contents") {
+            guard let key = contents.child("Key"), let size = contents.string("Size").flatMap({ Int64($0) })
+            else {
+                throw S3Error(.malformedResponse, status: 200)
+            }
+            objects.append(
+                ObjectSummary(
+                    key: try S3Client.key(key.text, urlEncoded: encoded), size: size,
+                    lastModified: contents.string("LastModified").flatMap { UTCTime(iso8601: $0) },
+                    eTag: contents.string("ETag"), storageClass: contents.string("StorageClass")))
+        }
+        for common in root.children("CommonPrefixes") {
+            guard let prefix = common.child("Prefix") else { throw S3Error(.malformedResponse, status: 200) }
+            commonPrefixes.append(try S3Client.key(prefix.text, urlEncoded: encoded))
+        }
+    }
+}

