@@ -22,10 +22,15 @@ public struct FaultPlan: Sendable {
     /// A plan from a deciding closure.
     public init(_ decide: @escaping @Sendable (SyscallName, String?) -> Errno?) {
         self.decide = decide
+        Self.anyMade.store(true, ordering: .relaxed)
     }
 
     /// The plan in force for the current task, if any.
     @TaskLocal public static var current: FaultPlan?
+
+    /// Whether any plan was ever made in this process: until one is, no call looks for the plan
+    /// in force (a task-local lookup costs more than many of the calls it would guard).
+    static let anyMade = Atomic<Bool>(false)
 }
 
 /// Whether a system call that a signal interrupted (`EINTR`) should give up rather than be
@@ -47,6 +52,6 @@ public enum Interruption {
 /// The errno the plan in force injects into `call` on `path`, if any.
 @inline(__always)
 func injected(_ call: SyscallName, _ path: UnsafePointer<CChar>?) -> Errno? {
-    guard let plan = FaultPlan.current else { return nil }
+    guard FaultPlan.anyMade.load(ordering: .relaxed), let plan = FaultPlan.current else { return nil }
     return plan.decide(call, path.map { String(cString: $0) })
 }

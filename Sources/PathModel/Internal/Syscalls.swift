@@ -124,8 +124,13 @@ enum Sys {
         _ path: UnsafePointer<CChar>, at dir: Int32, follow: Bool
     ) throws(Errno) -> pathmodel_stat {
         var result = pathmodel_stat()
-        _ = try retrying(.stat, path) { pathmodel_statx(dir, path, follow ? 1 : 0, &result) }
+        try stat(path, at: dir, follow: follow, into: &result)
         return result
+    }
+
+    /// `stat(_:at:follow:)` into a record the caller holds.
+    static func stat(_ path: UnsafePointer<CChar>, at dir: Int32, follow: Bool, into result: inout pathmodel_stat) throws(Errno) {
+        _ = try retrying(.stat, path) { pathmodel_statx(dir, path, follow ? 1 : 0, &result) }
     }
 
     static func stat(fd: Int32) throws(Errno) -> pathmodel_stat {

@@ -1,3 +1,4 @@
+import CPathModel
 import Glibc
 import Synchronization
 import SystemPackage
@@ -194,14 +195,17 @@ final class DescriptorDirectory: VolumeDirectory {
     /// - Throws: `FileError` with operation `.stat`.
     /// Corresponds to `fstatat(2)` (as `statx(2)`).
     func info(at relative: [UInt8], following followSymlinks: Bool) throws(FileError) -> FileInfo {
+        // The kernel's record is filled in place and made into a `FileInfo` once: both are large,
+        // and a walk that examines every entry would copy them through each closure.
+        var raw = pathmodel_stat()
         do {
-            // Made into a `FileInfo` at once: the kernel's record is large to pass back up.
-            return try withRelative(relative, following: followSymlinks) { (dir, name, follow) throws(Errno) in
-                FileInfo(try Sys.stat(name, at: dir, follow: follow))
+            try withRelative(relative, following: followSymlinks) { (dir, name, follow) throws(Errno) in
+                try Sys.stat(name, at: dir, follow: follow, into: &raw)
             }
         } catch {
             throw FileError(.stat, path(relative), error)
         }
+        return FileInfo(raw)
     }
 
     /// The (device, inode) of this directory itself, which tells a directory reached again

@@ -345,7 +345,7 @@ public struct TreeWalk {
     /// Moves to entry `index` of the directory at `stack[top]` and gives its event.
     private mutating func arrive(at index: Int, in top: Int) -> Event {
         // The frame is read in place: a copy would retain each of its arrays.
-        path.removeSubrange(stack[top].pathLength...)
+        truncatePath(to: stack[top].pathLength)
         if path.last != 0x2F { path.append(0x2F) }
         nameStart = path.count
         stack[top].listing.appendName(index, to: &path)
@@ -441,7 +441,7 @@ public struct TreeWalk {
     private mutating func leave() -> Event {
         let finished = stack.removeLast()
         ancestors.remove(finished.identity)
-        path.removeSubrange(finished.pathLength...)
+        truncatePath(to: finished.pathLength)
         nameStart = finished.nameStart
         depth = finished.depth
         currentIndex = finished.index
@@ -464,6 +464,11 @@ public struct TreeWalk {
             }
         }
         return .leave
+    }
+
+    /// Cuts `path` back to its first `length` bytes.
+    private mutating func truncatePath(to length: Int) {
+        if path.count > length { path.removeSubrange(length..<path.count) }
     }
 
     /// The open directory of `stack[index]`.
