@@ -180,9 +180,17 @@ public struct Copier {
                 // Below a directory that was not copied: nothing to do (the walk was told to skip it).
                 continue
             }
-            let parent = walk.depth > 0 ? nearLevel(&levels) : nil
-            let entrySource = parent.map { $0.near!.source.appending(entryName: walk.name) } ?? source
-            let target = parent.map { $0.near!.target.appending(entryName: walk.name) } ?? destination
+            // A directory to copy is reached from its parent's sparse anchors, which the copy
+            // keeps while below it; anything else by bare name from the parent's near ones.
+            let isDirectory: Bool
+            switch event {
+            case .enter, .unreadable: isDirectory = true
+            default: isDirectory = false
+            }
+            let parent = walk.depth == 0 ? nil : isDirectory ? levels[levels.count - 1]! : nearLevel(&levels)
+            let entrySource =
+                parent.map { ($0.near?.source ?? $0.source).appending(entryName: walk.name) } ?? source
+            let target = parent.map { ($0.near?.target ?? $0.target).appending(entryName: walk.name) } ?? destination
             let entryInfo: FileInfo
             let targetInfo: FileInfo?
             do {
@@ -220,9 +228,7 @@ public struct Copier {
                 everything = false
             case .enter, .unreadable:
                 let level = makeCopy(
-                    of: walk.depth == 0 ? source : parent!.source.appending(entryName: walk.name), info: entryInfo,
-                    at: walk.depth == 0 ? destination : parent!.target.appending(entryName: walk.name),
-                    existing: targetInfo, pathLength: walk.path.count)
+                    of: entrySource, info: entryInfo, at: target, existing: targetInfo, pathLength: walk.path.count)
                 if case .unreadable(let error) = event {
                     failed(.file(error))
                     everything = false
@@ -232,6 +238,8 @@ public struct Copier {
                 if level == nil {
                     everything = false
                     walk.visit([])
+                } else {
+                    walk.visit(Self.filesFirst(walk.children))
                 }
                 if !levels.isEmpty, levels[levels.count - 1] != nil { levels[levels.count - 1]!.near = nil }
                 levels.append(level)
@@ -240,6 +248,14 @@ public struct Copier {
             }
         }
         return everything
+    }
+
+    /// The entries of a directory, those that are not directories first (in byte order, as
+    /// listed), so that its own files are copied while its anchors are open, before the walk
+    /// goes below it.
+    private static func filesFirst(_ children: DirectoryListing) -> [Int] {
+        let indices = 0..<children.count
+        return indices.filter { children.kind($0) != .directory } + indices.filter { children.kind($0) == .directory }
     }
 
     /// Makes the copy of the source directory `directory` at `target` (merging into an existing

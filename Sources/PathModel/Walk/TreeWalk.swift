@@ -214,15 +214,18 @@ public struct TreeWalk {
 
     /// What the volume says of child `index` of the directory just entered (at `.enter`): a
     /// symlink is followed when `following` says so, by default when the walk follows symlinks.
-    /// What the walk's own rule gives is remembered for when the walk reaches the entry.
+    /// With `remembering`, what the walk's own rule gives is kept for when the walk reaches the
+    /// entry (a consumer that keeps it itself, or will not visit the entry, saves the memory).
     /// - Throws: `FileError` with operation `.stat`.
-    public mutating func childInfo(_ index: Int, following: Bool? = nil) throws(FileError) -> FileInfo {
+    public mutating func childInfo(_ index: Int, following: Bool? = nil, remembering: Bool = true) throws(FileError)
+        -> FileInfo
+    {
         let walkRule = options.following == .always
         let follows = following ?? walkRule
         let top = stack.count - 1
         if follows == walkRule, let known = stack[top].info(index) { return known }
         let info = try examineChild(index, in: top, following: follows)
-        if follows == walkRule { stack[top].remember(info, at: index) }
+        if follows == walkRule && remembering { stack[top].remember(info, at: index) }
         return info
     }
 

@@ -370,7 +370,9 @@ private struct ListingRun {
                     totalBlocks += info.blocks
                     continue
                 }
-                var info = try walk.childInfo(index)
+                // Kept in `files`, not in the walk as well: a directory of 100,000 entries
+                // would hold each twice.
+                var info = try walk.childInfo(index, remembering: false)
                 if info.kind == .symlink { info.linkTarget = File(bytes: try walk.childLinkTarget(index)) }
                 files[position].info = info
                 files[position].kind = info.kind
