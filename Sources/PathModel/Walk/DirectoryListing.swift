@@ -55,6 +55,9 @@ public struct DirectoryListing: Sendable {
 
     /// Adds every entry `stream` has left.
     mutating func read(_ stream: DirectoryStream) throws(Errno) {
+        // Room for a typical directory at once, rather than growing by doubling from nothing.
+        names.reserveCapacity(512)
+        slots.reserveCapacity(32)
         try stream.readAll { name, type in
             let start = names.count
             names.append(contentsOf: name)
