@@ -238,22 +238,11 @@ public struct TreeWalk {
         return try reopened(top).linkTarget(at: scratch)
     }
 
-    /// What the current entry leads to, if it is a symlink that leads somewhere; nil for a
-    /// dangling or looping link.
-    /// - Throws: `FileError` with operation `.stat` for any other failure.
-    public mutating func followedInfo() throws(FileError) -> FileInfo? {
-        do {
-            return try examine(following: true)
-        } catch where error.errno == .noSuchFileOrDirectory || error.errno == .tooManySymbolicLinkLevels {
-            return nil
-        }
-    }
-
     /// The bytes the current entry, a symlink, holds.
     /// - Throws: `FileError` with operation `.readLink`.
     public mutating func linkTarget() throws(FileError) -> [UInt8] {
         guard depth > 0 else { return try start.volume.linkTarget(of: start) }
-        let parent = try reopened(stack.count - 1 - (isEnteredCurrent ? 1 : 0))
+        let parent = try reopened(parentIndex)
         return try parent.linkTarget(at: currentName())
     }
 
@@ -266,7 +255,7 @@ public struct TreeWalk {
             if isDirectory { try start.volume.removeDirectory(start) } else { try start.volume.removeFile(start) }
             return
         }
-        let parent = try reopened(stack.count - 1 - (isEnteredCurrent ? 1 : 0))
+        let parent = try reopened(parentIndex)
         try parent.remove(at: currentName(), directory: isDirectory)
     }
 
@@ -276,7 +265,7 @@ public struct TreeWalk {
     public mutating func openDirectory() throws(FileError) -> DirectoryHandle {
         if isEnteredCurrent, let directory = stack[stack.count - 1].directory { return DirectoryHandle(directory) }
         guard depth > 0 else { return DirectoryHandle(try start.volume.openDirectory(start, following: true)) }
-        let parent = try reopened(stack.count - 1)
+        let parent = try reopened(parentIndex)
         return DirectoryHandle(try parent.openDirectory(at: currentName(), following: true, path: file))
     }
 
@@ -286,6 +275,10 @@ public struct TreeWalk {
         guard let top = stack.last else { return false }
         return top.depth == depth && top.pathLength == path.count
     }
+
+    /// Where the directory holding the current entry is on the stack (below the top when the
+    /// current entry is the directory entered).
+    private var parentIndex: Int { stack.count - 1 - (isEnteredCurrent ? 1 : 0) }
 
     /// The next event; nil when the walk is over.
     public mutating func next() -> Event? {
@@ -357,7 +350,7 @@ public struct TreeWalk {
         kind = stack[top].listing.kind(index)
         isFollowedSymlink = false
         // FileInfo is large: it is read into `currentInfo` once, without optionals in between.
-        if !stack[top].infos.isEmpty, let known = stack[top].infos[index] {
+        if let known = stack[top].info(index) {
             kind = known.kind
             currentInfo = known
         } else if kind == nil || options.examinesEveryEntry {
@@ -495,7 +488,7 @@ public struct TreeWalk {
     /// Examines the current entry.
     private mutating func examine(following: Bool) throws(FileError) -> FileInfo {
         guard depth > 0 else { return try start.volume.info(of: start, following: following) }
-        let top = stack.count - 1 - (isEnteredCurrent ? 1 : 0)
+        let top = parentIndex
         return try reopened(top).info(at: currentName(), following: following)
     }
 
@@ -511,6 +504,6 @@ public struct TreeWalk {
     private mutating func cacheInfo(_ info: FileInfo) {
         if isEnteredCurrent { stack[stack.count - 1].info = info }
         guard depth > 0 else { return }
-        stack[stack.count - 1 - (isEnteredCurrent ? 1 : 0)].remember(info, at: currentIndex)
+        stack[parentIndex].remember(info, at: currentIndex)
     }
 }
