@@ -1,7 +1,7 @@
 import SystemPackage
 import Testing
 
-@testable import PathModel
+@_spi(FaultInjection) @testable import PathModel
 
 /// The one walker, on every kind of volume: the events it gives, in order, and what a consumer
 /// can do at each.
@@ -176,6 +176,42 @@ import Testing
             var walk = TreeWalk(top, spelled: Array("t".utf8), options: TreeWalk.Options(sorted: true, following: .always))
             #expect(Self.events(&walk) == [
                 "enter 0 t", "enter 1 t/a", "cycle 2 t/a/up of t", "leave 1 t/a", "entry 1 t/z", "leave 0 t",
+            ])
+        }
+    }
+
+    @Test("Examining every entry gives each what examining it alone gives", arguments: VolumeKind.allCases)
+    func examinesEveryEntry(_ volume: VolumeKind) throws {
+        try volume.withTop { top in
+            try Self.populate(top)
+            var walk = TreeWalk(top, options: TreeWalk.Options(sorted: true, examinesEveryEntry: true))
+            var checked = 0
+            while let event = walk.next() {
+                guard walk.depth > 0, event == .entry || event == .enter else { continue }
+                // Reading a directory may touch its access time, so that is left out.
+                var alone = try walk.file.info()
+                alone.accessTime = try walk.info().accessTime
+                #expect(try walk.info() == alone, "\(walk.file)")
+                checked += 1
+            }
+            #expect(checked == 7)
+        }
+    }
+
+    @Test("An entry that cannot be examined is a failure at its turn, and the walk goes on")
+    func entryThatCannotBeExamined() throws {
+        try VolumeKind.local.withTop { top in
+            try Self.populate(top)
+            let plan = FaultPlan { call, path in call == .stat && path == "one.txt" ? .permissionDenied : nil }
+            let lines = FaultPlan.$current.withValue(plan) {
+                var walk = TreeWalk(
+                    top, spelled: Array("t".utf8), options: TreeWalk.Options(sorted: true, examinesEveryEntry: true))
+                return Self.events(&walk)
+            }
+            #expect(lines == [
+                "enter 0 t", "entry 1 t/.dot.txt", "enter 1 t/a", "enter 2 t/a/b", "entry 3 t/a/b/deep.txt",
+                "leave 2 t/a/b", "failure 2 t/a/one.txt \(Errno.permissionDenied)", "leave 1 t/a", "entry 1 t/link",
+                "entry 1 t/top.txt", "leave 0 t",
             ])
         }
     }

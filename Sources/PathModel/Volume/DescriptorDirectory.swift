@@ -208,6 +208,25 @@ final class DescriptorDirectory: VolumeDirectory {
         return FileInfo(raw)
     }
 
+    /// Examines every entry through the descriptor, each name as the listing holds it (a
+    /// listing's names are single components, never `..`, so even in a sandbox none can lead
+    /// out when its final symlink is not followed).
+    /// Corresponds to `fstatat(2)` (as `statx(2)`) for each entry.
+    func infos(of listing: DirectoryListing) -> [FileInfo?] {
+        var infos: [FileInfo?] = []
+        infos.reserveCapacity(listing.count)
+        var raw = pathmodel_stat()
+        listing.forEachCName { _, name in
+            do {
+                try Sys.stat(name, at: descriptor, follow: false, into: &raw)
+                infos.append(FileInfo(raw))
+            } catch {
+                infos.append(nil)
+            }
+        }
+        return infos
+    }
+
     /// The (device, inode) of this directory itself, which tells a directory reached again
     /// (through a bind mount of one of its ancestors) from a new one.
     /// - Throws: `FileError` with operation `.stat`.

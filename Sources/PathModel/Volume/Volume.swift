@@ -212,6 +212,11 @@ public protocol VolumeDirectory: AnyObject, Sendable {
     /// - Throws: `FileError` with operation `.stat`.
     func info(at relative: [UInt8], following: Bool) throws(FileError) -> FileInfo
 
+    /// What examining each entry of `listing` (read from this directory) gives, in the
+    /// listing's order, a symlink not followed; nil for an entry that could not be examined
+    /// (`info(at:following:)` on it alone says why).
+    func infos(of listing: DirectoryListing) -> [FileInfo?]
+
     /// The identity of this directory itself.
     /// - Throws: `FileError` with operation `.stat`.
     func identity() throws(FileError) -> FileIdentity
@@ -225,6 +230,11 @@ extension VolumeDirectory {
     /// The path of `relative` below this directory, for messages.
     public func path(_ relative: [UInt8]) -> File {
         relative.isEmpty ? file : file + File(bytes: relative)
+    }
+
+    /// Examines the entries one by one; the default for volumes without a faster way.
+    public func infos(of listing: DirectoryListing) -> [FileInfo?] {
+        (0..<listing.count).map { index in try? info(at: Array(listing.name(index)), following: false) }
     }
 
     /// Collects `forEachEntry`; the default for volumes without a faster way.

@@ -12,7 +12,8 @@ public struct DirectoryListing: Sendable {
         var kind: FileKind?
     }
 
-    /// Every name, one after the other.
+    /// Every name, one after the other, each followed by a NUL byte (so a volume can hand a
+    /// name to the kernel as it lies).
     private(set) var names: [UInt8] = []
     /// The entries, in order.
     private(set) var slots: [Slot] = []
@@ -51,6 +52,7 @@ public struct DirectoryListing: Sendable {
         let start = names.count
         names.append(contentsOf: name)
         slots.append(Slot(start: UInt32(start), count: UInt32(names.count - start), kind: kind))
+        names.append(0)
     }
 
     /// Adds every entry `stream` has left.
@@ -61,8 +63,19 @@ public struct DirectoryListing: Sendable {
         try stream.readAll { name, type in
             let start = names.count
             names.append(contentsOf: name)
+            names.append(0)
             slots.append(
                 Slot(start: UInt32(start), count: UInt32(name.count), kind: FileKind(directoryEntryType: type)))
+        }
+    }
+
+    /// Calls `body` with each entry's index and name as a NUL-terminated C string, in order.
+    func forEachCName(_ body: (Int, UnsafePointer<CChar>) -> Void) {
+        names.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for (index, slot) in slots.enumerated() {
+                body(index, (base + Int(slot.start)).assumingMemoryBound(to: CChar.self))
+            }
         }
     }
 

@@ -101,7 +101,7 @@ public struct TreeWalk {
         /// The order the entries are given in (indices into `listing`); nil for the listing's.
         var order: [Int]?
         /// What is known of each entry, filled in as entries are examined (empty until one is).
-        var infos: [FileInfo?] = []
+        var infos: [FileInfo?]
         /// The next entry to give (an index into `order`, else into `listing`).
         var next = 0
         /// How many bytes of the walk's path are this directory's own path.
@@ -421,13 +421,15 @@ public struct TreeWalk {
             return .unreadable(error)
         }
         if options.sorted { listing.sortByBytes() }
+        // Examined all at once, as each would be on arrival: the volume does it in one call.
+        let infos = options.examinesEveryEntry && options.following != .always ? directory.infos(of: listing) : []
         if stack.count >= Self.openDirectoryLimit {
             // The oldest open directory is closed; coming back to it reopens it.
             stack[stack.count - Self.openDirectoryLimit].directory = nil
         }
         stack.append(
             Frame(
-                directory: directory, file: file, identity: identity, listing: listing, pathLength: path.count,
+                directory: directory, file: file, identity: identity, listing: listing, infos: infos, pathLength: path.count,
                 nameStart: nameStart, depth: depth, index: index, followed: followed, info: currentInfo))
         ancestors.insert(identity)
         return .enter
