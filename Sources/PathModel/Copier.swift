@@ -506,10 +506,9 @@ public struct Copier {
     }
 
     private func copySymlink(_ source: File, info: FileInfo, to destination: File, isNew: Bool) throws(FileError) {
-        var target = info.linkTarget
-        if target == nil { target = try source.linkTarget() }
+        let target = try source.linkTarget()
         try makeThenRename(of: source, at: destination, isNew: isNew) { (made) throws(FileError) in
-            try made.makeSymlink(to: target!)
+            try made.makeSymlink(to: target)
             if options.preserve { try setOwner(made, like: info) }
         }
     }

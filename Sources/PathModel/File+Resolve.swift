@@ -45,7 +45,7 @@ extension File {
             } catch {
                 throw FileError(.resolve, self, error.errno)
             }
-            guard info.kind == .symlink, let target = info.linkTarget else {
+            guard info.kind == .symlink else {
                 if !pending.isEmpty && info.kind != .directory && missing != .any {
                     throw FileError(.resolve, self, .notDirectory)
                 }
@@ -54,6 +54,8 @@ extension File {
             }
             links += 1
             if links > 40 { throw FileError(.resolve, self, .tooManySymbolicLinkLevels) }
+            let target: File
+            do { target = try candidate.linkTarget() } catch { throw FileError(.resolve, self, error.errno) }
             if target.isAbsolute { resolved = top }
             pending.append(contentsOf: target.componentBytes.reversed().map { Array($0) })
         }

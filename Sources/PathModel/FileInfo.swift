@@ -70,7 +70,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable {
     var timespec: Glibc.timespec { Glibc.timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)) }
 }
 
-/// What the kernel knows about one file: the result of `statx(2)` (`lstat`/`stat`).
+/// What the kernel knows about one file: the result of `statx(2)` (`lstat`/`stat`). A plain
+/// value with no references, so walks copy it for free; a symlink's target is read on its own
+/// (`File.linkTarget()`, `readlink(2)`).
 public struct FileInfo: Sendable, Hashable {
     /// The type of the entry.
     public var kind: FileKind
@@ -102,16 +104,6 @@ public struct FileInfo: Sendable, Hashable {
     public var changeTime: Timestamp
     /// Birth time, when the file system records it.
     public var creationTime: Timestamp?
-    /// The target of a symbolic link (only for a symlink that was not followed); for a file in a
-    /// sandbox, a path in that sandbox.
-    public var linkTarget: File? {
-        get { linkTargetBox?.target }
-        set { linkTargetBox = newValue.map(LinkTarget.init) }
-    }
-    /// The target, boxed: with a `File` inline, every copy of a `FileInfo` (one or more for each
-    /// entry a walk examines) would retain its parts; with a box it retains one reference, and
-    /// none for the files that are not symlinks.
-    private var linkTargetBox: LinkTarget?
 
     /// The permission bits, including set-user-id, set-group-id and sticky (`mode & 0o7777`).
     public var permissions: UInt32 { mode & 0o7777 }
@@ -130,7 +122,7 @@ public struct FileInfo: Sendable, Hashable {
     public init(
         kind: FileKind, permissions: UInt32, size: UInt64, identity: FileIdentity, linkCount: UInt32 = 1,
         userID: UInt32 = 0, groupID: UInt32 = 0, modificationTime: Timestamp = Timestamp(seconds: 0),
-        accessTime: Timestamp? = nil, changeTime: Timestamp? = nil, linkTarget: File? = nil
+        accessTime: Timestamp? = nil, changeTime: Timestamp? = nil
     ) {
         self.kind = kind
         mode = kind.typeBits | (permissions & 0o7777)
@@ -147,10 +139,9 @@ public struct FileInfo: Sendable, Hashable {
         self.accessTime = accessTime ?? modificationTime
         self.changeTime = changeTime ?? modificationTime
         creationTime = nil
-        linkTargetBox = linkTarget.map(LinkTarget.init)
     }
 
-    init(_ raw: pathmodel_stat, linkTarget: File? = nil) {
+    init(_ raw: pathmodel_stat) {
         kind = FileKind(mode: raw.mode)
         mode = raw.mode
         size = raw.size
@@ -166,17 +157,6 @@ public struct FileInfo: Sendable, Hashable {
         modificationTime = Timestamp(seconds: raw.mtime_sec, nanoseconds: raw.mtime_nsec)
         changeTime = Timestamp(seconds: raw.ctime_sec, nanoseconds: raw.ctime_nsec)
         creationTime = raw.has_btime != 0 ? Timestamp(seconds: raw.btime_sec, nanoseconds: raw.btime_nsec) : nil
-        linkTargetBox = linkTarget.map(LinkTarget.init)
-    }
-
-    /// Two descriptions are equal when every field is.
-    public static func == (lhs: FileInfo, rhs: FileInfo) -> Bool {
-        lhs.kind == rhs.kind && lhs.mode == rhs.mode && lhs.size == rhs.size && lhs.blocks == rhs.blocks
-            && lhs.blockSize == rhs.blockSize && lhs.userID == rhs.userID && lhs.groupID == rhs.groupID
-            && lhs.linkCount == rhs.linkCount && lhs.inode == rhs.inode && lhs.device == rhs.device
-            && lhs.representedDevice == rhs.representedDevice && lhs.accessTime == rhs.accessTime
-            && lhs.modificationTime == rhs.modificationTime && lhs.changeTime == rhs.changeTime
-            && lhs.creationTime == rhs.creationTime && lhs.linkTarget == rhs.linkTarget
     }
 
     /// Hashes the fields that tell files and their versions apart.
@@ -185,14 +165,7 @@ public struct FileInfo: Sendable, Hashable {
         hasher.combine(mode)
         hasher.combine(size)
         hasher.combine(modificationTime)
-        hasher.combine(linkTarget)
     }
-}
-
-/// A symlink's target in a `FileInfo`.
-private final class LinkTarget: Sendable {
-    let target: File
-    init(_ target: File) { self.target = target }
 }
 
 /// A file's identity on this machine: its device and inode. Two paths with equal identities are

@@ -49,8 +49,11 @@ public struct FileRecord: Codable, Sendable, Hashable {
     }
 
     /// The record of the file at `path` (as shown) whose metadata is `info`; owner and group
-    /// names come from `owner` and `group` (nil: the ids as digits).
-    public init(path: [UInt8], name: [UInt8], info: FileInfo, owner: String?, group: String?) {
+    /// names come from `owner` and `group` (nil: the ids as digits), a symlink's target from
+    /// `linkTarget`.
+    public init(
+        path: [UInt8], name: [UInt8], info: FileInfo, owner: String?, group: String?, linkTarget: [UInt8]? = nil
+    ) {
         (self.name, nameBase64) = FileRecord.text(name)
         (self.path, pathBase64) = FileRecord.text(path)
         type = FileRecord.typeName(info.kind)
@@ -64,7 +67,7 @@ public struct FileRecord: Codable, Sendable, Hashable {
         accessed = info.accessTime.iso8601
         changed = info.changeTime.iso8601
         created = info.creationTime?.iso8601
-        if let linkTarget = info.linkTarget { (target, targetBase64) = FileRecord.text(linkTarget.bytes) }
+        if let linkTarget { (target, targetBase64) = FileRecord.text(linkTarget) }
     }
 
     /// tree(1)'s name for a kind of file.

@@ -55,7 +55,6 @@ struct SandboxDerivedFileTests {
             sandbox.file(outside).walk().compactMap { try? $0.get().file }.first { $0.name == "secret" }
         },
         Row(name: "resolvingSymlinks()") { sandbox, _ in try sandbox.file("/toSecret").resolvingSymlinks() },
-        Row(name: "info().linkTarget") { sandbox, _ in try sandbox.file("/toSecret").info().linkTarget },
         Row(name: "linkTarget()") { sandbox, _ in try sandbox.file("/toSecret").linkTarget() },
         Row(name: "user-dirs.dirs absolute value") { sandbox, outside in
             File.parseUserDirectory(

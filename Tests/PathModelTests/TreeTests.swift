@@ -35,7 +35,7 @@ struct TreeTests {
                 let info = try? entry.file.info()
                 let detail: String
                 switch entry.kind {
-                case .symlink: detail = "-> " + (info?.linkTarget?.string ?? "?")
+                case .symlink: detail = "-> " + ((try? entry.file.linkTarget())?.string ?? "?")
                 case .regular: detail = (try? entry.file.readText()) ?? "?"
                 default: detail = ""
                 }

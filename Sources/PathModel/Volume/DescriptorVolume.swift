@@ -18,9 +18,7 @@ extension DescriptorVolume {
     public func info(of file: File, following: Bool) throws(FileError) -> FileInfo {
         do {
             return try withLocation(of: file, following: following) { (dir, name, follow) throws(Errno) in
-                let raw = try Sys.stat(name, at: dir, follow: follow)
-                guard FileKind(mode: raw.mode) == .symlink else { return FileInfo(raw) }
-                return FileInfo(raw, linkTarget: File(bytes: try Sys.readlink(name, at: dir)).on(file.volume))
+                FileInfo(try Sys.stat(name, at: dir, follow: follow))
             }
         } catch {
             throw FileError(.stat, file, error)

@@ -53,8 +53,7 @@ public final class MemoryVolume: Volume {
     public func info(of file: File, following: Bool) throws(FileError) -> FileInfo {
         let device = device
         return try locked(.stat, file) { (tree) throws(Errno) in
-            let node = try tree.node(at: file.bytes, following: following)
-            return node.info(device: device, linkTarget: node.target.map { File(bytes: $0).on(file.volume) })
+            try tree.node(at: file.bytes, following: following).info(device: device)
         }
     }
 
@@ -201,11 +200,11 @@ final class MemoryNode: @unchecked Sendable {
         }
     }
 
-    func info(device: UInt64, linkTarget: File?) -> FileInfo {
+    func info(device: UInt64) -> FileInfo {
         FileInfo(
             kind: kind, permissions: permissions, size: size, identity: FileIdentity(device: device, inode: inode),
             linkCount: linkCount, userID: userID, groupID: groupID, modificationTime: modificationTime,
-            accessTime: accessTime, changeTime: changeTime, linkTarget: linkTarget)
+            accessTime: accessTime, changeTime: changeTime)
     }
 
     /// The directory's entries, sorted by bytes.
@@ -476,7 +475,7 @@ final class MemoryDirectory: VolumeDirectory {
         let device = volume.device
         return try volume.locked(.stat, path(relative)) { (tree) throws(Errno) in
             try tree.node(at: relative.isEmpty ? [0x2E] : relative, following: following, from: node)
-                .info(device: device, linkTarget: nil)
+                .info(device: device)
         }
     }
 
@@ -549,7 +548,7 @@ final class MemoryStream: FileStream, @unchecked Sendable {
     func info() throws(FileError) -> FileInfo {
         let node = node
         let device = volume.device
-        return try volume.locked(.stat, file) { (_) throws(Errno) in node.info(device: device, linkTarget: nil) }
+        return try volume.locked(.stat, file) { (_) throws(Errno) in node.info(device: device) }
     }
 
     func setAttributes(_ change: AttributeChange) throws(FileError) {

@@ -15,7 +15,7 @@ public protocol Volume: AnyObject, Sendable {
     var capabilities: VolumeCapabilities { get }
 
     /// What is known about the entry at `file`; a final symlink is described, not followed,
-    /// unless `following`. A symlink's `linkTarget` is filled in.
+    /// unless `following`; its target is not read (`linkTarget(of:)` gives it).
     /// - Throws: `FileError` with operation `.stat`.
     func info(of file: File, following: Bool) throws(FileError) -> FileInfo
 

@@ -190,10 +190,12 @@ private struct FindWalk {
             context.stdout.write(byte: 0x00)
             return true
         case .record:
-            guard var info = details(&walk) else { return true }
-            if info.kind == .symlink { info.linkTarget = linkTarget(of: &walk) }
+            guard let info = details(&walk) else { return true }
+            let target = info.kind == .symlink ? linkTarget(of: &walk) : nil
             records?.append(
-                JSONText.fields(of: JSONText.record(path: walk.path, name: Array(walk.name), info: info, names: names)))
+                JSONText.fields(
+                    of: JSONText.record(
+                        path: walk.path, name: Array(walk.name), info: info, linkTarget: target, names: names)))
             return true
         }
     }
@@ -209,9 +211,9 @@ private struct FindWalk {
     }
 
     /// A symlink's target for its record; nil (after a message) when it cannot be read.
-    private mutating func linkTarget(of walk: inout TreeWalk) -> File? {
+    private mutating func linkTarget(of walk: inout TreeWalk) -> [UInt8]? {
         do {
-            return File(bytes: try walk.linkTarget())
+            return try walk.linkTarget()
         } catch {
             report(walk.path, error)
             return nil

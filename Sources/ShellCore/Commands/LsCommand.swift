@@ -275,6 +275,13 @@ private struct ListingRun {
                 info = try context.info(of: operand, followSymlinks: false)
             }
             var file = ListedFile(name: operand.bytes, info: info)
+            if info.kind == .symlink && readsLinkTargets {
+                do {
+                    file.linkTarget = try path.linkTarget().bytes
+                } catch {
+                    fail(LsCommand.Messages.cannotReadLink, operand.bytes, error, serious: false)
+                }
+            }
             if info.kind == .symlink && followsTargets {
                 file.targetMode = followedMode { () throws(FileError) in try path.info(followSymlinks: true) }
                 file.targetMissing = file.targetMode == nil
@@ -286,11 +293,14 @@ private struct ListingRun {
         }
     }
 
-    /// The mode of what a symlink leads to, or nil when it leads nowhere (no indicator, no colour).
+    /// Whether symlinks' targets are read: the long format and records show them.
+    private var readsLinkTargets: Bool { format == .long || command.json }
+
     /// Whether symlinks' targets are examined: for `-lF` indicators, and for colours that mark
     /// dangling links (`or`, `mi`).
     private var followsTargets: Bool { (format == .long && classify) || (colored && writerColors.marksOrphans) }
 
+    /// The mode of what a symlink leads to, or nil when it leads nowhere (no indicator, no colour).
     private func followedMode(_ examine: () throws(FileError) -> FileInfo) -> UInt32? {
         do {
             return try examine().mode
@@ -372,9 +382,11 @@ private struct ListingRun {
                 }
                 // Kept in `files`, not in the walk as well: a directory of 100,000 entries
                 // would hold each twice.
-                var info = try walk.childInfo(index, remembering: false)
-                if info.kind == .symlink { info.linkTarget = File(bytes: try walk.childLinkTarget(index)) }
+                let info = try walk.childInfo(index, remembering: false)
                 files[position].info = info
+                if info.kind == .symlink && readsLinkTargets {
+                    files[position].linkTarget = try walk.childLinkTarget(index)
+                }
                 files[position].kind = info.kind
                 totalBlocks += info.blocks
                 if info.kind == .symlink && followsTargets {
@@ -463,7 +475,9 @@ private struct ListingRun {
     private mutating func record(_ file: ListedFile, path: [UInt8]) {
         guard let info = file.info else { return }
         let name = BasenameCommand.strip(file.name, suffix: nil)
-        records?.append(JSONText.fields(of: JSONText.record(path: path, name: name, info: info, names: names)))
+        records?.append(
+            JSONText.fields(
+                of: JSONText.record(path: path, name: name, info: info, linkTarget: file.linkTarget, names: names)))
     }
 
     /// Reports a failure on a file named as the user sees it (`ls: cannot access 'x/': …`);
@@ -478,6 +492,7 @@ private struct ListingRun {
 extension LsCommand {
     fileprivate enum Messages {
         static let cannotAccess = "cannot access"
+        static let cannotReadLink = "cannot read symbolic link"
         static let cannotOpenDirectory = "cannot open directory"
         static let readingDirectory = "reading directory"
         static let alreadyListed = "not listing already-listed directory"

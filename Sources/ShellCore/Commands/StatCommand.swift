@@ -48,6 +48,7 @@ public struct StatCommand: ShellCommand {
         for operand in operands {
             if context.isCancelled { return .interrupted }
             let info: FileInfo
+            var linkTarget: [UInt8]?
             do throws(FileError) {
                 info = try context.info(of: operand, followSymlinks: followSymlinks)
             } catch {
@@ -55,12 +56,21 @@ public struct StatCommand: ShellCommand {
                 status = .failure
                 continue
             }
+            if info.kind == .symlink {
+                do throws(FileError) {
+                    linkTarget = try context.resolve(operand).linkTarget().bytes
+                } catch {
+                    context.error("\(Messages.cannotReadLink) \(Quoting.always(operand.bytes)): \(error.reason)")
+                    status = .failure
+                    continue
+                }
+            }
             if records != nil {
                 records?.append(
                     JSONText.fields(
                         of: JSONText.record(
                             path: operand.bytes, name: BasenameCommand.strip(operand.bytes, suffix: nil), info: info,
-                            names: names)))
+                            linkTarget: linkTarget, names: names)))
                 continue
             }
             let template: String
@@ -73,7 +83,7 @@ public struct StatCommand: ShellCommand {
             // GNU stat quotes %N only when the format spells "%N" exactly (no flags or width); a
             // terminal never gets a name's control characters or invalid bytes as they are.
             let rendering = StatRendering(
-                name: operand.bytes, info: info, zone: zone, quoteNames: format?.contains("%N") == true,
+                name: operand.bytes, info: info, linkTarget: linkTarget, zone: zone, quoteNames: format?.contains("%N") == true,
                 escapeNames: context.stdout.isTerminal, names: names)
             switch rendering.render(Array(template.utf8)) {
             case .success(let bytes):
@@ -101,6 +111,7 @@ public struct StatCommand: ShellCommand {
     private enum Messages {
         static let missingOperand = "missing operand"
         static let cannotStat = "cannot stat"
+        static let cannotReadLink = "cannot read symbolic link"
         static let formatAndJSON = "--format and --json cannot be used together"
         static func invalidDirective(_ directive: [UInt8]) -> String {
             "\(Quoting.always(directive)): invalid directive"

@@ -600,7 +600,7 @@ private struct Walk {
         var node = Node(index: index, isDirectory: kind == .directory, size: 0)
         if kind == nil || kind == .symlink || command.sizes != .none || command.json || colors != nil {
             do {
-                var info = try walk.childInfo(index)
+                let info = try walk.childInfo(index)
                 kind = info.kind
                 node.size = info.size
                 node.isDirectory = info.kind == .directory
@@ -611,7 +611,6 @@ private struct Walk {
                     // A dangling or looping link leads nowhere: listed as a file.
                     targetInfo = try? walk.childInfo(index, following: true)
                     node.isDirectory = targetInfo?.kind == .directory
-                    info.linkTarget = target.map(File.init(bytes:))
                 }
                 node.details = NodeDetails(linkTarget: target, info: info, targetInfo: targetInfo)
             } catch {
@@ -665,7 +664,8 @@ private struct Walk {
         output.write(wroteTopLevel ? ",\n" : "\n")
         wroteTopLevel = true
         let type = info.map { $0.kind == .directory ? "directory" : FileRecord.typeName($0.kind) } ?? "error"
-        writeJSONObject(type: type, name: shown, path: shown, info: info, error: error, opensContents: opensContents)
+        writeJSONObject(
+            type: type, name: shown, path: shown, info: info, linkTarget: nil, error: error, opensContents: opensContents)
     }
 
     /// Writes one entry's object inside its directory's `contents`.
@@ -674,17 +674,20 @@ private struct Walk {
     ) {
         output.write(first ? "\n" : ",\n")
         let type = node.info.map { FileRecord.typeName($0.kind) } ?? (node.isDirectory ? "directory" : "file")
-        writeJSONObject(type: type, name: name, path: path, info: node.info, error: error, opensContents: opensContents)
+        writeJSONObject(
+            type: type, name: name, path: path, info: node.info, linkTarget: node.linkTarget, error: error,
+            opensContents: opensContents)
     }
 
     /// `{"type":…,"name":…` then the record's other fields, an `error` when opening failed, and
     /// `"contents":[` left open when entries follow (closed with `]}` when the directory ends).
     private mutating func writeJSONObject(
-        type: String, name: [UInt8], path: [UInt8], info: FileInfo?, error: FileError?, opensContents: Bool
+        type: String, name: [UInt8], path: [UInt8], info: FileInfo?, linkTarget: [UInt8]?, error: FileError?,
+        opensContents: Bool
     ) {
         var fields: [(key: String, value: String)] = [("type", JSONText.string(type))]
         if let info {
-            let record = JSONText.record(path: path, name: name, info: info, names: names)
+            let record = JSONText.record(path: path, name: name, info: info, linkTarget: linkTarget, names: names)
             fields += JSONText.fields(of: record).filter { $0.key != "type" }
         } else {
             fields.append(("name", JSONText.string(String(decoding: name, as: UTF8.self))))

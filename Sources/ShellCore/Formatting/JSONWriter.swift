@@ -87,8 +87,13 @@ enum JSONText {
         return fields
     }
 
-    /// The record of a file for JSON output, with names looked up through `names`.
-    static func record(path: [UInt8], name: [UInt8], info: FileInfo, names: OwnerNames) -> FileRecord {
-        FileRecord(path: path, name: name, info: info, owner: names.owner(of: info), group: names.group(of: info))
+    /// The record of a file for JSON output (a symlink's target as `linkTarget` gives it), with
+    /// names looked up through `names`.
+    static func record(
+        path: [UInt8], name: [UInt8], info: FileInfo, linkTarget: [UInt8]? = nil, names: OwnerNames
+    ) -> FileRecord {
+        FileRecord(
+            path: path, name: name, info: info, owner: names.owner(of: info), group: names.group(of: info),
+            linkTarget: linkTarget)
     }
 }

@@ -6,6 +6,8 @@ struct StatRendering {
     /// The operand as written (`%n`).
     let name: [UInt8]
     let info: FileInfo
+    /// What the file, a symlink not followed, holds (`%N`).
+    let linkTarget: [UInt8]?
     let zone: Clock.Zone
     /// Quote `%N` names as the shell would (`'a b' -> 'c'`); else show them as they are.
     let quoteNames: Bool
@@ -193,8 +195,8 @@ struct StatRendering {
             quoteNames ? Array(Quoting.always(bytes).utf8) : escapeNames ? Self.escaped(bytes) : bytes
         }
         var result = Self.string(shown(name), spec)
-        if info.kind == .symlink, let target = info.linkTarget {
-            result += Array(" -> ".utf8) + Self.string(shown(target.bytes), spec)
+        if info.kind == .symlink, let linkTarget {
+            result += Array(" -> ".utf8) + Self.string(shown(linkTarget), spec)
         }
         return result
     }

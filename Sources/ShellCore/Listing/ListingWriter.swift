@@ -9,10 +9,15 @@ struct ListedFile {
     /// The file's metadata, when it was examined and that worked.
     var info: FileInfo? {
         get { examined?.info }
-        set { examined = newValue.map(Examined.init) }
+        set { examined = newValue.map { Examined($0, linkTarget: linkTarget) } }
     }
-    /// `info`, boxed: most listings never examine their entries, and a listing of many entries
-    /// grows faster when each entry is small.
+    /// What the file, a symlink, holds, when it was read (for the long format and records).
+    var linkTarget: [UInt8]? {
+        get { examined?.linkTarget }
+        set { examined = info.map { Examined($0, linkTarget: newValue) } }
+    }
+    /// `info` and `linkTarget`, boxed: most listings never examine their entries, and a listing
+    /// of many entries grows faster when each entry is small.
     private var examined: Examined?
     /// The mode of what a symlink points to, when it was followed and that worked (`ls -lF`).
     var targetMode: UInt32?
@@ -34,7 +39,11 @@ struct ListedFile {
 
     private final class Examined {
         let info: FileInfo
-        init(_ info: FileInfo) { self.info = info }
+        let linkTarget: [UInt8]?
+        init(_ info: FileInfo, linkTarget: [UInt8]?) {
+            self.info = info
+            self.linkTarget = linkTarget
+        }
     }
 }
 
@@ -350,9 +359,8 @@ struct ListingWriter {
         let nameLength = writeName(
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: column)
-        if info.kind == .symlink, let target = info.linkTarget {
+        if info.kind == .symlink, let targetBytes = files[index].linkTarget {
             buffer.append(contentsOf: [0x20, 0x2D, 0x3E, 0x20])
-            let targetBytes = target.bytes
             let shownTarget = style.quoted ? Array(Quoting.ifNeeded(targetBytes).utf8) : targetBytes
             let targetMode = files[index].targetMode
             let targetKind = targetMode.map { FileKind(mode: $0) }

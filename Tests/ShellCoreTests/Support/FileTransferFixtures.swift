@@ -45,7 +45,7 @@ func treeSnapshot(_ root: File) throws -> [String] {
                 lines.append(name + "/")
                 pending.append((file, name + "/"))
             case .symlink:
-                lines.append(name + " -> " + (info.linkTarget?.string ?? "?"))
+                lines.append(name + " -> " + ((try? file.linkTarget())?.string ?? "?"))
             case .regular:
                 lines.append(
                     name + " = " + String(reflecting: String(decoding: try file.readBytes(), as: UTF8.self)))
