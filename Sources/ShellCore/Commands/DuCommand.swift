@@ -188,9 +188,41 @@ private struct DuWalk {
                 continue
             }
             totals.append(usage(entryInfo))
+            if case .enter = event, !command.all { countFiles(&walk, into: &totals) }
         }
         // Stopped early (Ctrl-C, a closed output): what was counted so far.
         return totals.compactMap { $0 }.reduce(0, +)
+    }
+
+    /// Counts the files of the directory just entered into its total, and has the walk go on to
+    /// the rest only: without `-a` a file has no line of its own, so it needs no event. A file
+    /// with several links is left to the walk, since the first place it is met in the walk's
+    /// order is the one it counts in.
+    private mutating func countFiles(_ walk: inout TreeWalk, into totals: inout [UInt64?]) {
+        let children = walk.children
+        var rest: [Int] = []
+        for index in 0..<children.count {
+            if index & 0xFFF == 0xFFF, context.isCancelled { break }
+            if children.kind(index) == .directory {
+                rest.append(index)
+                continue
+            }
+            let info: FileInfo
+            do {
+                info = try walk.childInfo(index)
+            } catch {
+                var path = walk.path
+                if path.last != 0x2F { path.append(0x2F) }
+                report(DuCommand.Messages.cannotAccess, path + children.name(index), error)
+                continue
+            }
+            if info.kind == .directory || info.linkCount > 1 {
+                rest.append(index)
+            } else {
+                add(usage(info), to: &totals)
+            }
+        }
+        walk.visit(rest)
     }
 
     /// Adds `size` to the total of the directory entered last, unless it was counted already.

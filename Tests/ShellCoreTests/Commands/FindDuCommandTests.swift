@@ -1,4 +1,4 @@
-import PathModel
+@_spi(FaultInjection) import PathModel
 import Testing
 
 @testable import ShellCore
@@ -102,6 +102,23 @@ struct DuCommandTests {
     func matchesGNUdu(_ arguments: [String]) throws {
         let shell = try makeWalkFixture()
         try compareWithGNU("du", arguments, in: shell)
+    }
+
+    @Test(
+        "A file that cannot be examined is reported, and the rest is counted",
+        .needsLocalFileSystem("the fault is injected into the local volume's statx"),
+        arguments: ["du -s src", "du -a src", "du src"])
+    func aFileThatCannotBeExamined(_ line: String) throws {
+        let shell = try makeWalkFixture()
+        let plan = FaultPlan { call, path in call == .stat && path == "main.c" ? .permissionDenied : nil }
+        let result = FaultPlan.$current.withValue(plan) { shell.run(line) }
+        #expect(result.stderr == "du: cannot access 'src/main.c': Permission denied\n")
+        #expect(result.status == .failure)
+        func total(_ output: String) -> Int { Int(output.split(separator: "\n").last!.split(separator: "\t")[0])! }
+        let whole = shell.run(line)
+        let file = shell.run("du -s src/main.c")
+        #expect(total(result.stdout) == total(whole.stdout) - total(file.stdout))
+        #expect(!result.stdout.contains("main.c"))
     }
 
     @Test(
