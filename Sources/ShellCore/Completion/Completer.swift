@@ -109,7 +109,8 @@ public enum Completer {
             case .separator, .newline, .and, .or:
                 first = nil
                 afterRedirect = false
-            case .redirect:
+            case .redirect, .shellLine:
+                // A `!` line is sh's: what follows on it is completed as a file name.
                 afterRedirect = true
             case .word(let word):
                 if afterRedirect {

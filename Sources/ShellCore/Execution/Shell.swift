@@ -99,8 +99,15 @@ public final class Shell {
     /// Every word of the statement is expanded before its first command runs: a variable that is
     /// not set fails the whole statement (status 1) and none of it runs.
     private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
-        for command in [statement.first] + statement.rest.map(\.1) {
-            guard expand(command.words + command.redirections.map(\.target)) != nil else { return (.failure, false, true) }
+        for (index, command) in ([statement.first] + statement.rest.map(\.1)).enumerated() {
+            guard let words = expand(command.words + command.redirections.map(\.target)) else { return (.failure, false, true) }
+            // A confined session refuses a statement that would run a program before any of it runs.
+            if state.programRefusal != nil,
+                let program = Shell.program(of: command, words: Array(words.prefix(command.words.count)), first: index == 0),
+                let refused = ProgramRunner.refuse(program, in: state, messages: stderr)
+            {
+                return (refused, false, true)
+            }
         }
         var (status, ignored) = run(statement.first, allowIgnoreMarker: true)
         state.lastStatus = status
@@ -128,12 +135,13 @@ public final class Shell {
     }
 
     private func runInLocale(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
-        guard var arguments = expand(command.words) else { return (.failure, false) }
-        var ignoreFailure = false
-        if allowIgnoreMarker, arguments[0].bytes.count > 1, arguments[0].bytes[0] == 0x2D {
-            arguments[0].bytes.removeFirst()
-            ignoreFailure = true
+        if let line = command.shellLine {
+            let context = CommandContext(state: state, stdout: stdout, stderr: stderr, commandName: "!")
+            let status = ProgramRunner.run(Shell.shellLineProgram + [line], shown: "!", in: context)
+            return (status, false)
         }
+        guard var arguments = expand(command.words) else { return (.failure, false) }
+        let ignoreFailure = allowIgnoreMarker && Shell.takeIgnoreMarker(&arguments)
         let name = arguments[0].text
         let operands = Array(arguments.dropFirst())
         let wantsHelp = operands.prefix { $0.bytes != Array("--".utf8) }.contains { $0.text == "--help" && $0.pattern == nil }
@@ -150,13 +158,9 @@ public final class Shell {
             stderr.line("Try 'help \(name)' for more information.")
             return (.usage, ignoreFailure)
         }
-        guard let parsed else {
-            let spelled = Quoting.bare(arguments[0].bytes)
-            let hint = Shell.suggestion(for: name).map { "; did you mean '\($0)'?" } ?? ""
-            stderr.line("shelf: \(spelled): command not found\(hint)")
-            return (.notFound, ignoreFailure)
-        }
-        if state.isReadOnly {
+        // A name that no built-in has is a program's: its words are globbed as a built-in's operands.
+        var body: any ShellCommand = parsed?.body ?? CommandCommand(operands: arguments)
+        if let parsed, state.isReadOnly {
             if type(of: parsed.body).changesDisk {
                 stderr.line("shelf: \(name): \(Messages.readOnly)")
                 return (.failure, ignoreFailure)
@@ -166,7 +170,6 @@ public final class Shell {
                 return (.failure, ignoreFailure)
             }
         }
-        var body = parsed.body
         do throws(Expander.NoMatch) {
             var expanded: [Argument] = []
             for argument in body.operands { expanded += try Expander.expandGlob(argument, state: state) }
@@ -228,6 +231,30 @@ public final class Shell {
             stderr.line("shelf: \(error.name): \(Messages.unsetVariable)")
             return nil
         }
+    }
+
+    /// Removes a leading `-` from the command name (`-rmdir old`: ignore its failure) and says
+    /// whether there was one.
+    private static func takeIgnoreMarker(_ arguments: inout [Argument]) -> Bool {
+        guard arguments[0].bytes.count > 1, arguments[0].bytes[0] == 0x2D else { return false }
+        arguments[0].bytes.removeFirst()
+        return true
+    }
+
+    /// The words of `!rest` before `rest`: the system's shell, given the line to run.
+    private static let shellLineProgram: [[UInt8]] = [Array("/bin/sh".utf8), Array("-c".utf8)]
+
+    /// The program a command would run, named as messages name it (`!` for `!rest`, others
+    /// shell-quoted), or nil
+    /// when it runs a built-in; `words` are its words expanded, `first` whether it starts its
+    /// statement (where a leading `-` is no part of the name).
+    private static func program(of command: SimpleCommand, words: [Argument], first: Bool) -> String? {
+        if command.shellLine != nil { return "!" }
+        var words = words
+        if first { _ = takeIgnoreMarker(&words) }
+        guard let name = words.first else { return nil }
+        if name.text == CommandCommand.name { return words.count > 1 ? Quoting.bare(words[1].bytes) : nil }
+        return Command.type(named: name.text) == nil ? Quoting.bare(name.bytes) : nil
     }
 
     /// The closest command name to a mistyped one, within two edits.

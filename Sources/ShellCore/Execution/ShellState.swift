@@ -29,6 +29,9 @@ public final class ShellState {
     public var asker: (@Sendable (String) -> Bool?)?
     /// Refuse every command that changes the disk, and redirections to files (`--read-only`).
     public var isReadOnly = false
+    /// Why programs (and `!`) are refused in this session (`--root`, `--read-only`,
+    /// `--no-programs`); nil when they run.
+    public var programRefusal: ProgramRefusal?
     /// Whether standard input is a terminal: as in GNU rm, only then is the user asked about
     /// removing a write-protected file without `-i`.
     public var standardInputIsTerminal = false
@@ -52,6 +55,9 @@ public final class ShellState {
         if let value = environment["HOME"], value.first == 0x2F { return File(bytes: value) }
         return File.home
     }
+
+    /// The environment a program is started with, `NAME=value` entries as bytes.
+    var programEnvironment: [[UInt8]] { environment.sorted.map { $0.name + [0x3D] + $0.value } }
 
     /// The character set the locale variables (`LC_ALL`, `LC_CTYPE`, `LANG`) name.
     public var characterEncoding: CharacterEncoding { CharacterEncoding { environment.text($0) } }

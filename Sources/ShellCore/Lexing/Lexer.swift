@@ -3,7 +3,7 @@
 /// Words split on blanks; `'...'` is literal; `"..."` allows `\"`, `\\`, `\$` and variables;
 /// a backslash outside quotes makes the next character literal (and joins lines); `#` at the
 /// start of a word begins a comment; `;` and newlines separate commands; `&&`, `||`, `>`, `>>`
-/// are operators.
+/// are operators; `!` at the start of a line takes the rest of the line as it is, for sh.
 public struct Lexer {
     /// Why input could not be tokenized.
     public enum Problem: Sendable, Hashable {
@@ -108,6 +108,10 @@ public struct Lexer {
                 index += 2
             case 0x23:
                 while index < input.count && input[index] != 0x0A { index += 1 }
+            case 0x21 where startsLine(index):
+                let start = index
+                while index < input.count && input[index] != 0x0A { index += 1 }
+                tokens.append(Token(kind: .shellLine(Array(input[(start + 1)..<index])), range: start..<index))
             default:
                 lastWordStart = index
                 let start = index
@@ -139,6 +143,13 @@ public struct Lexer {
             }
         }
         return Partial(tokens: tokens, openQuote: nil, lastWordStart: lastWordStart)
+    }
+
+    /// Whether only blanks stand between the start of `offset`'s line and `offset`.
+    private func startsLine(_ offset: Int) -> Bool {
+        var before = offset - 1
+        while before >= 0, [0x20, 0x09, 0x0D].contains(input[before]) { before -= 1 }
+        return before < 0 || input[before] == 0x0A
     }
 
     private func peek(_ offset: Int) -> UInt8? {

@@ -90,6 +90,8 @@ public enum TokenKind: Sendable, Hashable {
     case or
     /// `>` (or `>>` when `append`): send standard output to a file.
     case redirect(append: Bool)
+    /// `!` at the start of a line: the rest of the line, as it is, for `/bin/sh -c`.
+    case shellLine([UInt8])
 }
 
 /// A token with the bytes of the source it spans; a `SourceMap` turns them into lines and columns.

@@ -65,6 +65,10 @@ public enum Parser {
             var words: [Word] = []
             var redirections: [Redirection] = []
             let start = index < tokens.count ? tokens[index] : nil
+            if let start, case .shellLine(let line) = start.kind {
+                index += 1
+                return SimpleCommand(words: [], redirections: [], offset: start.range.lowerBound, shellLine: line)
+            }
             while index < tokens.count {
                 let token = tokens[index]
                 switch token.kind {
@@ -101,7 +105,7 @@ public enum Parser {
                 let token = tokens[index]
                 throw error(.unexpected(token.kind == .and ? .and : .or), at: token)
             }
-            if first.words.isEmpty {
+            if first.words.isEmpty && first.shellLine == nil {
                 throw error(
                     .missingCommandBeforeRedirection, at: tokens.first { $0.range.lowerBound == first.offset }
                 )
@@ -112,7 +116,7 @@ public enum Parser {
                 index += 1
                 // A newline after && or || continues the statement, as in sh.
                 while index < tokens.count, tokens[index].kind == .newline { index += 1 }
-                guard let next = try simpleCommand(), !next.words.isEmpty else {
+                guard let next = try simpleCommand(), !next.words.isEmpty || next.shellLine != nil else {
                     throw error(
                         .missingCommand(after: connector), at: index < tokens.count ? tokens[index] : nil,
                         incomplete: index >= tokens.count)

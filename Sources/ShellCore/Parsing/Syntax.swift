@@ -16,6 +16,16 @@ public struct SimpleCommand: Sendable, Hashable {
     public var redirections: [Redirection]
     /// Byte offset of the command's first token in the source.
     public var offset: Int
+    /// For `!rest` at the start of a line: `rest`, run by `/bin/sh -c` (the command has no words).
+    public var shellLine: [UInt8]?
+
+    /// A command from its words, redirections and where it starts; `shellLine` for `!rest`.
+    public init(words: [Word], redirections: [Redirection], offset: Int, shellLine: [UInt8]? = nil) {
+        self.words = words
+        self.redirections = redirections
+        self.offset = offset
+        self.shellLine = shellLine
+    }
 }
 
 /// How a command is chained to the one before it.

@@ -15,6 +15,7 @@ private func render(_ tokens: [Token], of input: String) -> String {
         case .and: return "&&"
         case .or: return "||"
         case .redirect(let append): return append ? ">>" : ">"
+        case .shellLine(let line): return "!(\(String(decoding: line, as: UTF8.self))@\(map.location(of: token.range.lowerBound).column))"
         }
     }.joined(separator: " ")
 }
@@ -72,6 +73,11 @@ private func render(_ pieces: [WordPiece]) -> String {
         Row(name: "quotes join with text", input: #"a"b c"'d'"#, expected: "W(a|~b cd@0)"),
         Row(name: "backslash newline joins lines", input: "echo a\\\nb", expected: "W(echo@0) W(ab@5)"),
         Row(name: "UTF-8 passes through", input: "cat 日本語.txt", expected: "W(cat@0) W(日本語.txt@4)"),
+        Row(
+            name: "! at a line's start takes the rest of the line as it is",
+            input: "ls\n  !for f in *; do echo \"$f\" | wc; done &\npwd",
+            expected: "W(ls@0) NL !(for f in *; do echo \"$f\" | wc; done &@2) NL W(pwd@0)"),
+        Row(name: "! elsewhere is a word's", input: "echo !a; !b", expected: "W(echo@0) W(!a@5) ; W(!b@9)"),
     ]
 
     @Test(arguments: rows)
