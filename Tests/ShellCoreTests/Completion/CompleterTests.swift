@@ -109,7 +109,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
 
     @Test func eachCommandSaysWhatItsOperandsAre() throws {
         let shell = try fixture()
-        #expect(choices("help c", in: shell) == ["cat", "cd", "chgrp", "chmod", "chown", "cp"])
+        #expect(choices("help c", in: shell) == ["cat", "cd", "chgrp", "chmod", "chown", "command", "cp"])
         #expect(choices("help rm", in: shell) == ["rm", "rmdir"])
         #expect(choices("pwd ", in: shell) == [])
         #expect(choices("exit ", in: shell) == [])
@@ -130,7 +130,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
     @Test func commandNames() throws {
         let shell = try fixture()
         #expect(choices("", in: shell) == Command.all.map { $0.name }.sorted())
-        #expect(choices("c", in: shell) == ["cat", "cd", "chgrp", "chmod", "chown", "cp"])
+        #expect(choices("c", in: shell) == ["cat", "cd", "chgrp", "chmod", "chown", "command", "cp"])
         #expect(choices("mk", in: shell) == ["mkdir", "mktemp"])
     }
 
@@ -168,7 +168,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         try #require(completion.candidates.count == 1)
         let completed = try #require(completion.applied(to: line))
         let statements = try Parser.parse(completed)
-        let words = try #require(statements.first?.first.words)
+        let words = try #require(statements.first?.first.commands[0].words)
         try #require(words.count == 2)
         #expect(try Expander.expand(words[1], state: shell.state).bytes == name)
         #expect(completed.last == 0x20)
@@ -186,7 +186,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         let completion = Completer.complete(line: typed, cursor: typed.count, state: shell.state)
         if completion.candidates.isEmpty { return }  // cut inside an escape: nothing to do
         let completed = try #require(completion.applied(to: typed))
-        let words = try #require(try Parser.parse(completed).first?.first.words)
+        let words = try #require(try Parser.parse(completed).first?.first.commands[0].words)
         #expect(try Expander.expand(words[1], state: shell.state).bytes == name)
     }
 
