@@ -106,7 +106,7 @@ public enum Completer {
         var afterRedirect = false
         for token in tokens {
             switch token.kind {
-            case .separator, .newline, .and, .or:
+            case .separator, .newline, .and, .or, .pipe:
                 first = nil
                 afterRedirect = false
             case .redirect, .shellLine:

@@ -12,6 +12,8 @@ extension Diagnostics {
         case .unexpected(let connector): return "unexpected '\(spelled(connector))'"
         case .missingTarget(let append): return "expected a file name after '\(append ? ">>" : ">")'"
         case .missingCommandBeforeRedirection: return "expected a command before '>'"
+        case .missingCommandAfterPipe: return "expected a command after '|'"
+        case .unexpectedPipe: return "unexpected '|'"
         }
     }
 

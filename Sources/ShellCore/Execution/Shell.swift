@@ -99,8 +99,11 @@ public final class Shell {
     /// Every word of the statement is expanded before its first command runs: a variable that is
     /// not set fails the whole statement (status 1) and none of it runs.
     private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
-        for (index, command) in ([statement.first] + statement.rest.map(\.1)).enumerated() {
-            guard let words = expand(command.words + command.redirections.map(\.target)) else { return (.failure, false, true) }
+        let whole = Stage(session: self)
+        for (index, command) in statement.pipelines.flatMap(\.commands).enumerated() {
+            guard let words = expand(command.words + command.redirections.map(\.target), in: whole) else {
+                return (.failure, false, true)
+            }
             // A confined session refuses a statement that would run a program before any of it runs.
             if state.programRefusal != nil,
                 let program = Shell.program(of: command, words: Array(words.prefix(command.words.count)), first: index == 0),
@@ -112,7 +115,7 @@ public final class Shell {
         var (status, ignored) = run(statement.first, allowIgnoreMarker: true)
         state.lastStatus = status
         var lastFailed = true
-        for (connector, command) in statement.rest {
+        for (connector, pipeline) in statement.rest {
             if state.exitRequest != nil || status == .interrupted { break }
             let runs = connector == .and ? status.succeeded : !status.succeeded
             guard runs else {
@@ -120,27 +123,60 @@ public final class Shell {
                 continue
             }
             lastFailed = true
-            status = run(command, allowIgnoreMarker: false).0
+            status = run(pipeline, allowIgnoreMarker: false).0
             state.lastStatus = status
         }
         return (status, ignored, lastFailed)
     }
 
-    /// Expands, parses and runs one command with its redirections, in the character set its
-    /// locale variables name (which its output and messages quote and draw with).
-    private func run(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
-        CharacterEncoding.$current.withValue(state.characterEncoding) {
-            runInLocale(command, allowIgnoreMarker: allowIgnoreMarker)
+    /// Where a command reads, writes and keeps its state: the session's own, or a pipeline
+    /// stage's.
+    struct Stage {
+        /// The state it runs with: the session's, or a copy for a pipeline stage (so that `cd`
+        /// in a pipeline changes nothing, as in sh).
+        let state: ShellState
+        /// Standard input.
+        let stdin: OpenFile
+        /// Standard output (before any redirection of the command's).
+        let stdout: OutputStream
+        /// Where messages go.
+        let stderr: OutputStream
+        /// Whether `stdout` is the session's own, whose reader going away ends the session.
+        let isSessionOutput: Bool
+
+        /// The session's own state and streams.
+        init(session shell: Shell) {
+            self.init(
+                state: shell.state, stdin: .standardInput, stdout: shell.stdout, stderr: shell.stderr,
+                isSessionOutput: true)
+        }
+
+        /// A stage with these parts.
+        init(state: ShellState, stdin: OpenFile, stdout: OutputStream, stderr: OutputStream, isSessionOutput: Bool) {
+            self.state = state
+            self.stdin = stdin
+            self.stdout = stdout
+            self.stderr = stderr
+            self.isSessionOutput = isSessionOutput
         }
     }
 
-    private func runInLocale(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
+    /// Expands, parses and runs one command with its redirections, in the character set its
+    /// locale variables name (which its output and messages quote and draw with).
+    func run(_ command: SimpleCommand, allowIgnoreMarker: Bool, in stage: Stage) -> (ExitStatus, Bool) {
+        CharacterEncoding.$current.withValue(stage.state.characterEncoding) {
+            runInLocale(command, allowIgnoreMarker: allowIgnoreMarker, in: stage)
+        }
+    }
+
+    private func runInLocale(_ command: SimpleCommand, allowIgnoreMarker: Bool, in stage: Stage) -> (ExitStatus, Bool) {
+        let (state, stdout, stderr) = (stage.state, stage.stdout, stage.stderr)
         if let line = command.shellLine {
-            let context = CommandContext(state: state, stdout: stdout, stderr: stderr, commandName: "!")
+            let context = CommandContext(state: state, stdout: stdout, stderr: stderr, commandName: "!", stdin: stage.stdin)
             let status = ProgramRunner.run(Shell.shellLineProgram + [line], shown: "!", in: context)
             return (status, false)
         }
-        guard var arguments = expand(command.words) else { return (.failure, false) }
+        guard var arguments = expand(command.words, in: stage) else { return (.failure, false) }
         let ignoreFailure = allowIgnoreMarker && Shell.takeIgnoreMarker(&arguments)
         let name = arguments[0].text
         let operands = Array(arguments.dropFirst())
@@ -181,7 +217,7 @@ public final class Shell {
         // Redirections: the last one receives the output; earlier ones are created empty, as in sh.
         var target: OutputTarget?
         for redirection in command.redirections {
-            guard let spelled = expand([redirection.target])?.first else { return (.failure, ignoreFailure) }
+            guard let spelled = expand([redirection.target], in: stage)?.first else { return (.failure, ignoreFailure) }
             do {
                 // A target that fails to finish has cleaned up after itself.
                 try target?.finish()
@@ -194,7 +230,7 @@ public final class Shell {
             }
         }
         let output = target?.stream ?? stdout
-        let context = CommandContext(state: state, stdout: output, stderr: stderr, commandName: name)
+        let context = CommandContext(state: state, stdout: output, stderr: stderr, commandName: name, stdin: stage.stdin)
         var status = body.run(in: context)
         // Ctrl-C during the command ends the statement, whatever the command made of it.
         if state.isCancelled() && !output.isBroken { status = .interrupted }
@@ -209,10 +245,11 @@ public final class Shell {
             }
         } else if let error = stdout.error {
             if error.errno == .brokenPipe {
-                // The reader of standard output went away: the session ends at once and quietly,
-                // with the status of a process killed by SIGPIPE, as a pipeline's writer ends.
+                // The reader of standard output went away: the command (and when it was the
+                // session's output, the session) ends at once and quietly, with the status of a
+                // process killed by SIGPIPE, as a pipeline's writer ends.
                 status = .brokenPipe
-                state.exitRequest = .brokenPipe
+                if stage.isSessionOutput { state.exitRequest = .brokenPipe }
             } else if status.succeeded {
                 // Output that could not be written is a failure of the command, as in coreutils.
                 stderr.line("shelf: write error: \(error.reason)")
@@ -222,13 +259,13 @@ public final class Shell {
         return (status, ignoreFailure)
     }
 
-    /// Expands `words` for the shell's state, or reports the variable that is not set
+    /// Expands `words` for the stage's state, or reports the variable that is not set
     /// (`shelf: BUILD: unset variable`) and returns nil.
-    private func expand(_ words: [Word]) -> [Argument]? {
+    private func expand(_ words: [Word], in stage: Stage) -> [Argument]? {
         do throws(Expander.UnsetVariable) {
-            return try words.map { word throws(Expander.UnsetVariable) in try Expander.expand(word, state: state) }
+            return try words.map { word throws(Expander.UnsetVariable) in try Expander.expand(word, state: stage.state) }
         } catch {
-            stderr.line("shelf: \(error.name): \(Messages.unsetVariable)")
+            stage.stderr.line("shelf: \(error.name): \(Messages.unsetVariable)")
             return nil
         }
     }

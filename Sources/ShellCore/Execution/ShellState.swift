@@ -50,6 +50,30 @@ public final class ShellState {
         self.stopOnError = stopOnError
     }
 
+    /// Whether this is a copy that one command of a pipeline runs with: it shares the terminal
+    /// with the other commands, so a program does not take it over.
+    public private(set) var isPipelineStage = false
+
+    /// A copy for one command of a pipeline, which may change it (`cd`, `exit`) without the
+    /// session seeing it, as a subshell in sh.
+    func copyForPipelineStage() -> ShellState {
+        let copy = ShellState(cwd: cwd, environment: environment, isInteractive: isInteractive, stopOnError: stopOnError)
+        copy.previousDirectory = previousDirectory
+        copy.scriptName = scriptName
+        copy.arguments = arguments
+        copy.lastStatus = lastStatus
+        copy.history = history
+        copy.asker = asker
+        copy.isReadOnly = isReadOnly
+        copy.programRefusal = programRefusal
+        copy.standardInputIsTerminal = standardInputIsTerminal
+        copy.isCancelled = isCancelled
+        copy.monotonicClock = monotonicClock
+        copy.terminalWidth = terminalWidth
+        copy.isPipelineStage = true
+        return copy
+    }
+
     /// The home directory: `$HOME` when set and absolute, else the user database's entry.
     public var home: File {
         if let value = environment["HOME"], value.first == 0x2F { return File(bytes: value) }

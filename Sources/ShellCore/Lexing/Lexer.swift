@@ -2,8 +2,8 @@
 ///
 /// Words split on blanks; `'...'` is literal; `"..."` allows `\"`, `\\`, `\$` and variables;
 /// a backslash outside quotes makes the next character literal (and joins lines); `#` at the
-/// start of a word begins a comment; `;` and newlines separate commands; `&&`, `||`, `>`, `>>`
-/// are operators; `!` at the start of a line takes the rest of the line as it is, for sh.
+/// start of a word begins a comment; `;` and newlines separate commands; `&&`, `||`, `|`, `>`,
+/// `>>` are operators; `!` at the start of a line takes the rest of the line as it is, for sh.
 public struct Lexer {
     /// Why input could not be tokenized.
     public enum Problem: Sendable, Hashable {
@@ -85,12 +85,9 @@ public struct Lexer {
                     throw Failure(problem: .unsupportedOperator("&"), offset: index)
                 }
             case 0x7C:
-                if peek(1) == 0x7C {
-                    tokens.append(Token(kind: .or, range: index..<(index + 2)))
-                    index += 2
-                } else {
-                    throw Failure(problem: .unsupportedOperator("|"), offset: index)
-                }
+                let length = peek(1) == 0x7C ? 2 : 1
+                tokens.append(Token(kind: length == 2 ? .or : .pipe, range: index..<(index + length)))
+                index += length
             case 0x3C:
                 // Input redirection and here-documents: not in shelf, and `<` read as a word
                 // would hand the command a file named `<` (rm < list would remove list).

@@ -88,6 +88,8 @@ public enum TokenKind: Sendable, Hashable {
     case and
     /// `||`: run the next command if this one failed.
     case or
+    /// `|`: the next command reads what this one writes.
+    case pipe
     /// `>` (or `>>` when `append`): send standard output to a file.
     case redirect(append: Bool)
     /// `!` at the start of a line: the rest of the line, as it is, for `/bin/sh -c`.

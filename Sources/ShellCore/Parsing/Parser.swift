@@ -12,6 +12,10 @@ public struct SyntaxError: Error, Sendable, Hashable {
         case missingTarget(append: Bool)
         /// A redirection with no command (`> out`).
         case missingCommandBeforeRedirection
+        /// `|` with no command after it.
+        case missingCommandAfterPipe
+        /// `|` with no command before it.
+        case unexpectedPipe
     }
 
     /// What is wrong.
@@ -96,31 +100,53 @@ public enum Parser {
             }
         }
 
+        /// Commands joined by `|`, a newline after a `|` continuing the pipeline as in sh; nil
+        /// when no command starts a statement here. After `connector`, no command (or only
+        /// redirections) is a missing command.
+        func pipeline(after connector: Connector?) throws(SyntaxError) -> Pipeline? {
+            var commands: [SimpleCommand] = []
+            repeat {
+                if !commands.isEmpty {
+                    index += 1
+                    while index < tokens.count, tokens[index].kind == .newline { index += 1 }
+                }
+                if index < tokens.count, tokens[index].kind == .pipe { throw error(.unexpectedPipe, at: tokens[index]) }
+                let command = try simpleCommand()
+                let here = index < tokens.count ? tokens[index] : nil
+                if let command, !command.words.isEmpty || command.shellLine != nil {
+                    commands.append(command)
+                    continue
+                }
+                if commands.isEmpty, let connector {
+                    throw error(.missingCommand(after: connector), at: here, incomplete: here == nil)
+                }
+                if let command {
+                    let start = tokens.first { $0.range.lowerBound == command.offset }
+                    throw error(.missingCommandBeforeRedirection, at: start)
+                }
+                if commands.isEmpty { return nil }
+                throw error(.missingCommandAfterPipe, at: here, incomplete: here == nil)
+            } while index < tokens.count && tokens[index].kind == .pipe
+            return Pipeline(commands)
+        }
+
         while index < tokens.count {
             if tokens[index].kind == .separator || tokens[index].kind == .newline {
                 index += 1
                 continue
             }
-            guard let first = try simpleCommand() else {
+            guard let first = try pipeline(after: nil) else {
                 let token = tokens[index]
                 throw error(.unexpected(token.kind == .and ? .and : .or), at: token)
             }
-            if first.words.isEmpty && first.shellLine == nil {
-                throw error(
-                    .missingCommandBeforeRedirection, at: tokens.first { $0.range.lowerBound == first.offset }
-                )
-            }
-            var rest: [(Connector, SimpleCommand)] = []
+            var rest: [(Connector, Pipeline)] = []
             while index < tokens.count, tokens[index].kind == .and || tokens[index].kind == .or {
                 let connector: Connector = tokens[index].kind == .and ? .and : .or
                 index += 1
                 // A newline after && or || continues the statement, as in sh.
                 while index < tokens.count, tokens[index].kind == .newline { index += 1 }
-                guard let next = try simpleCommand(), !next.words.isEmpty || next.shellLine != nil else {
-                    throw error(
-                        .missingCommand(after: connector), at: index < tokens.count ? tokens[index] : nil,
-                        incomplete: index >= tokens.count)
-                }
+                // After a connector, a missing command is an error, never nil.
+                let next = try pipeline(after: connector)!
                 rest.append((connector, next))
             }
             statements.append(Statement(first: first, rest: rest))

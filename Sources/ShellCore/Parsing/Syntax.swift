@@ -28,7 +28,19 @@ public struct SimpleCommand: Sendable, Hashable {
     }
 }
 
-/// How a command is chained to the one before it.
+/// Commands joined by `|`: each one's standard output is the next one's standard input.
+public struct Pipeline: Sendable, Hashable {
+    /// The commands in order, at least one.
+    public var commands: [SimpleCommand]
+
+    /// A pipeline of `commands` (one for a lone command).
+    public init(_ commands: [SimpleCommand]) { self.commands = commands }
+
+    /// Byte offset of the pipeline's first token in the source.
+    public var offset: Int { commands[0].offset }
+}
+
+/// How a pipeline is chained to the one before it.
 public enum Connector: Sendable, Hashable {
     /// `&&`: run when the previous command succeeded.
     case and
@@ -36,12 +48,21 @@ public enum Connector: Sendable, Hashable {
     case or
 }
 
-/// Commands joined by `&&` and `||`, ended by `;` or a newline.
+/// Pipelines joined by `&&` and `||`, ended by `;` or a newline.
 public struct Statement: Sendable, Hashable {
-    /// The first command.
-    public var first: SimpleCommand
-    /// The commands after it with the connector before each.
-    public var rest: [(Connector, SimpleCommand)]
+    /// The first pipeline.
+    public var first: Pipeline
+    /// The pipelines after it with the connector before each.
+    public var rest: [(Connector, Pipeline)]
+
+    /// A statement of `first` and the pipelines after it.
+    public init(first: Pipeline, rest: [(Connector, Pipeline)]) {
+        self.first = first
+        self.rest = rest
+    }
+
+    /// Every pipeline, in order.
+    public var pipelines: [Pipeline] { [first] + rest.map(\.1) }
 
     /// Statements compare by their commands and connectors.
     public static func == (lhs: Statement, rhs: Statement) -> Bool {

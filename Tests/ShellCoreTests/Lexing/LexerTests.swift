@@ -14,6 +14,7 @@ private func render(_ tokens: [Token], of input: String) -> String {
         case .newline: return "NL"
         case .and: return "&&"
         case .or: return "||"
+        case .pipe: return "|"
         case .redirect(let append): return append ? ">>" : ">"
         case .shellLine(let line): return "!(\(String(decoding: line, as: UTF8.self))@\(map.location(of: token.range.lowerBound).column))"
         }
@@ -67,7 +68,7 @@ private func render(_ pieces: [WordPiece]) -> String {
         Row(name: "a default starts with ~", input: "cd ${D:-~/x}", expected: "W(cd@0) W(${D:-~/x}@3)"),
         Row(name: "comment to end of line", input: "ls # list\npwd", expected: "W(ls@0) NL W(pwd@0)"),
         Row(name: "hash inside a word", input: "echo a#b", expected: "W(echo@0) W(a#b@5)"),
-        Row(name: "operators", input: "a&&b||c;d", expected: "W(a@0) && W(b@3) || W(c@6) ; W(d@8)"),
+        Row(name: "operators", input: "a&&b||c;d|e", expected: "W(a@0) && W(b@3) || W(c@6) ; W(d@8) | W(e@10)"),
         Row(name: "redirections", input: "ls >out >>log", expected: "W(ls@0) > W(out@4) >> W(log@10)"),
         Row(name: "empty quotes make an empty word", input: "touch ''", expected: "W(touch@0) W(~@6)"),
         Row(name: "quotes join with text", input: #"a"b c"'d'"#, expected: "W(a|~b cd@0)"),
@@ -100,7 +101,6 @@ private func render(_ pieces: [WordPiece]) -> String {
         ErrorRow(name: "open brace", input: "echo ${HOME", problem: .unterminatedVariable, line: 1, column: 5),
         ErrorRow(name: "trailing backslash", input: "echo a\\", problem: .trailingBackslash, line: 1, column: 6),
         ErrorRow(name: "background ampersand", input: "ls &", problem: .unsupportedOperator("&"), line: 1, column: 3),
-        ErrorRow(name: "pipe", input: "ls | x", problem: .unsupportedOperator("|"), line: 1, column: 3),
         ErrorRow(name: "input redirection", input: "rm < list", problem: .unsupportedOperator("<"), line: 1, column: 3),
         ErrorRow(name: "here-document", input: "cat <<END", problem: .unsupportedOperator("<"), line: 1, column: 4),
         ErrorRow(name: "< inside a word", input: "echo a<b", problem: .unsupportedOperator("<"), line: 1, column: 6),

@@ -34,12 +34,32 @@ struct ForegroundTerminal {
     }
 }
 
+/// The modes of the terminal on standard input, as they were when taken, to be put back after a
+/// pipeline whose programs may have changed them (a single program's are put back by
+/// `ProcessLauncher.wait(for:)`).
+struct TerminalModes {
+    private let modes: termios
+
+    /// The modes now, when standard input is a terminal. Corresponds to `tcgetattr(3)`.
+    static func ofStandardInput() -> TerminalModes? {
+        var modes = termios()
+        guard isatty(0) == 1, tcgetattr(0, &modes) == 0 else { return nil }
+        return TerminalModes(modes: modes)
+    }
+
+    /// Puts the modes back. Corresponds to `tcsetattr(3)`.
+    func restore() {
+        var modes = modes
+        while tcsetattr(0, TCSADRAIN, &modes) == -1 && errno == EINTR {}
+    }
+}
+
 /// A program that was started and has not been waited for.
 struct ChildProcess {
     /// Its process number (and, when it was given the terminal, its process group's).
     let pid: pid_t
     /// The terminal it was given, with the modes the terminal had before.
-    fileprivate let terminal: (ForegroundTerminal, termios?)?
+    fileprivate let terminal: (ForegroundTerminal, TerminalModes?)?
 }
 
 /// The one place where the shell creates processes, waits for them, sets signal dispositions
@@ -70,13 +90,12 @@ public enum ProcessLauncher {
             status = posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
         }
         var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-        var savedModes: termios?
+        var savedModes: TerminalModes?
         if let terminal = launch.terminal {
             flags |= Int32(POSIX_SPAWN_SETPGROUP)
             posix_spawnattr_setpgroup(&attributes, 0)
             if status == 0 { status = launcher_addtcsetpgrp(&actions, terminal.descriptor) }
-            var modes = termios()
-            if tcgetattr(terminal.descriptor, &modes) == 0 { savedModes = modes }
+            savedModes = TerminalModes.ofStandardInput()
         }
         var defaults = sigset_t()
         sigemptyset(&defaults)
@@ -125,16 +144,14 @@ public enum ProcessLauncher {
 
     /// Makes the shell's process group the terminal's foreground again and puts back `modes`;
     /// SIGTTOU, which a process outside the foreground group gets for this, is blocked meanwhile.
-    private static func takeBack(_ terminal: ForegroundTerminal, restoring modes: termios?) {
+    private static func takeBack(_ terminal: ForegroundTerminal, restoring modes: TerminalModes?) {
         var block = sigset_t()
         var previous = sigset_t()
         sigemptyset(&block)
         sigaddset(&block, SIGTTOU)
         pthread_sigmask(SIG_BLOCK, &block, &previous)
         tcsetpgrp(terminal.descriptor, getpgrp())
-        if var modes {
-            while tcsetattr(terminal.descriptor, TCSADRAIN, &modes) == -1 && errno == EINTR {}
-        }
+        modes?.restore()
         pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 
@@ -143,6 +160,18 @@ public enum ProcessLauncher {
     /// back at their default). Corresponds to `signal(2)` with `SIG_IGN`.
     public static func ignoreJobControlSignals() {
         for ignored in [SIGTSTP, SIGQUIT, SIGTTIN, SIGTTOU] { signal(ignored, SIG_IGN) }
+    }
+
+    /// Makes a write on the calling thread into a pipe whose reader has gone fail with EPIPE
+    /// instead of ending the process with SIGPIPE, whatever the process does with that signal
+    /// (a program embedding ShellCore may keep its default): the signal is blocked for this
+    /// thread, and one that arrives stays pending until the thread ends. For a pipeline's
+    /// threads; programs started from them get an empty mask. Corresponds to `pthread_sigmask(3)`.
+    static func blockBrokenPipeSignalOnThisThread() {
+        var block = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &block, nil)
     }
 
     /// Copies what arrives on each pipe's read end into its stream until every writer has

@@ -63,9 +63,10 @@ enum ProgramRunner {
                 executable: file, arguments: arguments, environment: state.programEnvironment,
                 directory: state.cwd,
                 standardStreams: [
-                    0, try descriptor(for: context.stdout), try descriptor(for: context.stderr),
+                    context.stdin.descriptor ?? 0, try descriptor(for: context.stdout),
+                    try descriptor(for: context.stderr),
                 ],
-                terminal: state.isInteractive ? ForegroundTerminal.ofStandardInput : nil)
+                terminal: state.isInteractive && !state.isPipelineStage ? ForegroundTerminal.ofStandardInput : nil)
         } catch {
             for pump in pumps { pump.input.close() }
             context.stderr.line("shelf: \(spelled): \(error.reason)")
