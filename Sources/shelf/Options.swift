@@ -107,7 +107,7 @@ struct Invocation: Equatable {
           --root DIR            Run as if DIR were /: nothing outside it can be read or changed,
                                 through .., absolute paths or symlinks; programs are refused.
           --read-only           Refuse every command that would change the disk (cp, mv, rm, mkdir,
-                                touch, ln, > and >>), and programs.
+                                touch, ln, > and the other redirections that write), and programs.
           --no-programs         Run built-in commands only: refuse programs and !.
           --version             Show the version.
           -h, --help            Show help information.

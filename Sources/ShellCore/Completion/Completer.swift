@@ -109,7 +109,9 @@ public enum Completer {
             case .separator, .newline, .and, .or, .pipe:
                 first = nil
                 afterRedirect = false
-            case .redirect, .shellLine:
+            case .redirect(let kind):
+                afterRedirect = kind != .errorsToOutput
+            case .shellLine:
                 // A `!` line is sh's: what follows on it is completed as a file name.
                 afterRedirect = true
             case .word(let word):

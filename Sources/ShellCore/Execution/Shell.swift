@@ -101,7 +101,7 @@ public final class Shell {
     private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
         let whole = Stage(session: self)
         for (index, command) in statement.pipelines.flatMap(\.commands).enumerated() {
-            guard let words = expand(command.words + command.redirections.map(\.target), in: whole) else {
+            guard let words = expand(command.words + command.redirections.compactMap(\.target), in: whole) else {
                 return (.failure, false, true)
             }
             // A confined session refuses a statement that would run a program before any of it runs.
@@ -181,69 +181,70 @@ public final class Shell {
         let name = arguments[0].text
         let operands = Array(arguments.dropFirst())
         let wantsHelp = operands.prefix { $0.bytes != Array("--".utf8) }.contains { $0.text == "--help" && $0.pattern == nil }
-        if wantsHelp, let type = Command.type(named: name), type.takesHelpOption {
-            stdout.write(HelpText.render(type))
-            return (.success, ignoreFailure)
-        }
-        let parsed: Command?
-        do {
-            parsed = try Command.parse(name: name, arguments: operands)
-        } catch {
-            stderr.line("\(name): \(Diagnostics.render(error))")
-            if let hint = Command.type(named: name)?.usageHint(for: operands, in: state) { stderr.line(hint) }
-            stderr.line("Try 'help \(name)' for more information.")
-            return (.usage, ignoreFailure)
-        }
-        // A name that no built-in has is a program's: its words are globbed as a built-in's operands.
-        var body: any ShellCommand = parsed?.body ?? CommandCommand(operands: arguments)
-        if let parsed, state.isReadOnly {
-            if type(of: parsed.body).changesDisk {
+        let type = Command.type(named: name)
+        let showsHelp = wantsHelp && type?.takesHelpOption == true
+        // A usage error is reported once the redirections are in place (`2>` takes it), as the
+        // command's own message.
+        let parsed: Result<Command?, UsageError> =
+            showsHelp ? .success(nil) : Result { () throws(UsageError) in try Command.parse(name: name, arguments: operands) }
+        if let type, state.isReadOnly, case .success = parsed {
+            if type.changesDisk {
                 stderr.line("shelf: \(name): \(Messages.readOnly)")
                 return (.failure, ignoreFailure)
             }
-            if !command.redirections.isEmpty {
-                stderr.line("shelf: \(Messages.readOnlyRedirection)")
-                return (.failure, ignoreFailure)
-            }
         }
-        do throws(Expander.NoMatch) {
-            var expanded: [Argument] = []
-            for argument in body.operands { expanded += try Expander.expandGlob(argument, state: state) }
-            body.operands = expanded
-        } catch {
-            stderr.line("shelf: no matches found: \(error.pattern)")
+        if state.isReadOnly, command.redirections.contains(where: \.kind.writes) {
+            stderr.line("shelf: \(Messages.readOnlyRedirection)")
             return (.failure, ignoreFailure)
         }
-        // Redirections: the last one receives the output; earlier ones are created empty, as in sh.
-        var target: OutputTarget?
-        for redirection in command.redirections {
-            guard let spelled = expand([redirection.target], in: stage)?.first else { return (.failure, ignoreFailure) }
-            do {
-                // A target that fails to finish has cleaned up after itself.
-                try target?.finish()
-                target = nil
-                target = try OutputTarget.open(
-                    state.resolve(spelled.file), append: redirection.append, directoryOnly: spelled.hasTrailingSlash)
+        // A name that no built-in has is a program's: its words are globbed as a built-in's operands.
+        var body: (any ShellCommand)?
+        if case .success(let command) = parsed, !showsHelp {
+            body = command?.body ?? CommandCommand(operands: arguments)
+            do throws(Expander.NoMatch) {
+                var expanded: [Argument] = []
+                for argument in body!.operands { expanded += try Expander.expandGlob(argument, state: state) }
+                body!.operands = expanded
             } catch {
-                stderr.line("shelf: " + Diagnostics.renderBare(error, as: spelled.bytes))
+                stderr.line("shelf: no matches found: \(error.pattern)")
                 return (.failure, ignoreFailure)
             }
         }
-        let output = target?.stream ?? stdout
-        let context = CommandContext(state: state, stdout: output, stderr: stderr, commandName: name, stdin: stage.stdin)
-        var status = body.run(in: context)
+        guard let files = expandTargets(of: command, in: stage) else { return (.failure, ignoreFailure) }
+        let streams: CommandStreams
+        do {
+            streams = try CommandStreams.open(
+                command.redirections, files: files, state: state, stdin: stage.stdin, stdout: stdout, stderr: stderr)
+        } catch {
+            stderr.line("shelf: " + Diagnostics.renderBare(error.error, as: error.spelled))
+            return (.failure, ignoreFailure)
+        }
+        var status: ExitStatus
+        switch parsed {
+        case .success where showsHelp:
+            streams.stdout.write(HelpText.render(type!))
+            status = .success
+        case .failure(let error):
+            streams.stderr.line("\(name): \(Diagnostics.render(error))")
+            if let hint = type?.usageHint(for: operands, in: state) { streams.stderr.line(hint) }
+            streams.stderr.line("Try 'help \(name)' for more information.")
+            status = .usage
+        case .success:
+            let context = CommandContext(
+                state: state, stdout: streams.stdout, stderr: streams.stderr, commandName: name, stdin: streams.stdin)
+            status = body!.run(in: context)
+        }
         // Ctrl-C during the command ends the statement, whatever the command made of it.
-        if state.isCancelled() && !output.isBroken { status = .interrupted }
-        output.flush()
-        if let target, status == .interrupted {
-            // Stopped half way (Ctrl-C, SIGTERM, SIGHUP): `>` leaves the old contents in place.
-            target.abandon()
-        } else if let target {
-            do { try target.finish() } catch {
-                stderr.line("shelf: " + Diagnostics.render(error, phrase: "error writing"))
-                status = .failure
-            }
-        } else if let error = stdout.error {
+        if state.isCancelled() && !streams.stdout.isBroken { status = .interrupted }
+        streams.stdout.flush()
+        streams.stderr.flush()
+        if let error = streams.finish(abandoned: status == .interrupted) {
+            // Stopped half way (Ctrl-C, SIGTERM, SIGHUP), `>` left the old contents in place;
+            // a file that could not be put in place is the command's failure.
+            stderr.line("shelf: " + Diagnostics.render(error, phrase: "error writing"))
+            status = .failure
+        }
+        if streams.stdout === stdout, let error = stdout.error {
             if error.errno == .brokenPipe {
                 // The reader of standard output went away: the command (and when it was the
                 // session's output, the session) ends at once and quietly, with the status of a
@@ -257,6 +258,21 @@ public final class Shell {
             }
         }
         return (status, ignoreFailure)
+    }
+
+    /// The files a command's redirections name, expanded (nil for `2>&1`); nil when a variable
+    /// in one is not set (reported).
+    private func expandTargets(of command: SimpleCommand, in stage: Stage) -> [Argument?]? {
+        var files: [Argument?] = []
+        for redirection in command.redirections {
+            guard let target = redirection.target else {
+                files.append(nil)
+                continue
+            }
+            guard let file = expand([target], in: stage)?.first else { return nil }
+            files.append(file)
+        }
+        return files
     }
 
     /// Expands `words` for the stage's state, or reports the variable that is not set
@@ -323,6 +339,7 @@ extension Shell {
     fileprivate enum Messages {
         static let readOnly = "refused: it changes the disk, and this shell is read-only (--read-only)"
         static let unsetVariable = "unset variable"
-        static let readOnlyRedirection = "refused: > and >> write files, and this shell is read-only (--read-only)"
+        static let readOnlyRedirection =
+            "refused: >, >>, 2>, 2>> and &> write files, and this shell is read-only (--read-only)"
     }
 }

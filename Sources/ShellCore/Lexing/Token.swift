@@ -90,8 +90,8 @@ public enum TokenKind: Sendable, Hashable {
     case or
     /// `|`: the next command reads what this one writes.
     case pipe
-    /// `>` (or `>>` when `append`): send standard output to a file.
-    case redirect(append: Bool)
+    /// `<`, `>`, `>>`, `2>`, `2>>`, `2>&1`, `&>`, `&>>`: a redirection.
+    case redirect(RedirectionKind)
     /// `!` at the start of a line: the rest of the line, as it is, for `/bin/sh -c`.
     case shellLine([UInt8])
 }

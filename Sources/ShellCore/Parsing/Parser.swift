@@ -8,10 +8,10 @@ public struct SyntaxError: Error, Sendable, Hashable {
         case missingCommand(after: Connector)
         /// `&&` or `||` where a statement starts.
         case unexpected(Connector)
-        /// `>` or `>>` (when `append`) with no file name after it.
-        case missingTarget(append: Bool)
-        /// A redirection with no command (`> out`).
-        case missingCommandBeforeRedirection
+        /// A redirection operator (as written) with no file name after it.
+        case missingTarget(String)
+        /// A redirection (its operator as written) with no command (`> out`).
+        case missingCommandBeforeRedirection(String)
         /// `|` with no command after it.
         case missingCommandAfterPipe
         /// `|` with no command before it.
@@ -79,14 +79,16 @@ public enum Parser {
                 case .word(let word):
                     words.append(word)
                     index += 1
-                case .redirect(let append):
+                case .redirect(let kind):
                     index += 1
-                    guard index < tokens.count, case .word(let target) = tokens[index].kind else {
-                        throw error(
-                            .missingTarget(append: append), at: index < tokens.count ? tokens[index] : nil)
+                    if kind == .errorsToOutput {
+                        redirections.append(Redirection(kind: kind, target: nil, offset: token.range.lowerBound))
+                        continue
                     }
-                    redirections.append(
-                        Redirection(append: append, target: target, offset: token.range.lowerBound))
+                    guard index < tokens.count, case .word(let target) = tokens[index].kind else {
+                        throw error(.missingTarget(kind.spelled), at: index < tokens.count ? tokens[index] : nil)
+                    }
+                    redirections.append(Redirection(kind: kind, target: target, offset: token.range.lowerBound))
                     index += 1
                 default:
                     return finish()
@@ -122,7 +124,7 @@ public enum Parser {
                 }
                 if let command {
                     let start = tokens.first { $0.range.lowerBound == command.offset }
-                    throw error(.missingCommandBeforeRedirection, at: start)
+                    throw error(.missingCommandBeforeRedirection(command.redirections[0].kind.spelled), at: start)
                 }
                 if commands.isEmpty { return nil }
                 throw error(.missingCommandAfterPipe, at: here, incomplete: here == nil)

@@ -1,10 +1,38 @@
-/// A redirection of standard output: `> file` or `>> file`.
+/// What a redirection operator does.
+public enum RedirectionKind: Sendable, Hashable {
+    /// `< FILE`: standard input reads FILE.
+    case input
+    /// `> FILE` (or `>> FILE` when `append`, and `1>`, `1>>`): standard output goes to FILE.
+    case output(append: Bool)
+    /// `2> FILE` (or `2>> FILE` when `append`): standard error goes to FILE.
+    case errors(append: Bool)
+    /// `&> FILE` (or `&>> FILE` when `append`): standard output and error go to FILE.
+    case outputAndErrors(append: Bool)
+    /// `2>&1`: standard error goes where standard output goes at this point.
+    case errorsToOutput
+
+    /// The operator as written (`2>>`).
+    public var spelled: String {
+        switch self {
+        case .input: return "<"
+        case .output(let append): return append ? ">>" : ">"
+        case .errors(let append): return append ? "2>>" : "2>"
+        case .outputAndErrors(let append): return append ? "&>>" : "&>"
+        case .errorsToOutput: return "2>&1"
+        }
+    }
+
+    /// Whether it writes a file (refused in a read-only shell).
+    public var writes: Bool { self != .input && self != .errorsToOutput }
+}
+
+/// A redirection of a command's standard input, output or error.
 public struct Redirection: Sendable, Hashable {
-    /// Whether to append (`>>`) rather than replace (`>`).
-    public var append: Bool
-    /// The file to write to.
-    public var target: Word
-    /// Byte offset of the `>` in the source.
+    /// What it does.
+    public var kind: RedirectionKind
+    /// The file it names; nil for `2>&1`.
+    public var target: Word?
+    /// Byte offset of the operator in the source.
     public var offset: Int
 }
 
@@ -12,7 +40,7 @@ public struct Redirection: Sendable, Hashable {
 public struct SimpleCommand: Sendable, Hashable {
     /// The command name followed by its arguments.
     public var words: [Word]
-    /// Where standard output goes.
+    /// Where standard input, output and error go, in the order written.
     public var redirections: [Redirection]
     /// Byte offset of the command's first token in the source.
     public var offset: Int

@@ -15,41 +15,26 @@ struct PipelineTests {
         for name in ["b c", "a", ".hidden", "d.txt"] { try (directory + "names" + name).write(text: name) }
     }
 
-    struct Row: CustomTestStringConvertible, Sendable {
-        let name: String
-        let line: String
-        var testDescription: String { name }
-    }
-
-    static let rows: [Row] = [
-        Row(name: "built-ins only", line: "cat notes | head -n 4 | tail -n 2"),
-        Row(name: "built-ins only, counting", line: "ls names | wc -l"),
-        Row(name: "a built-in reads a large file whole", line: "cat big | tail -n 1"),
-        Row(name: "a built-in into a program", line: "cat notes | sort -r"),
-        Row(name: "a program into a built-in", line: "printf 'b\\na\\nc\\n' | tail -n 2"),
-        Row(name: "programs only", line: "printf 'x y z\\n' | tr ' ' '\\n' | sort -r"),
-        Row(name: "mixed, four stages", line: "ls -a names | grep -v '^\\.' | head -n 2 | tr a-z A-Z"),
-        Row(name: "a reader that stops early", line: "cat big | head -n 2"),
-        Row(name: "a program reader that stops early", line: "cat big | /usr/bin/head -n 1"),
-        Row(name: "a program writer whose reader stops early", line: "seq 1 1000000 | head -n 3"),
-        Row(name: "echo into a program", line: "echo hello there | tr a-z A-Z"),
-        Row(name: "a stage's messages", line: "cat notes missing | wc -l"),
-        Row(name: "redirection in a stage", line: "cat notes | sort > sorted; cat sorted"),
-        Row(name: "newline after |", line: "cat notes |\n  wc -c"),
+    static let rows: [NamedLine] = [
+        NamedLine(name: "built-ins only", line: "cat notes | head -n 4 | tail -n 2"),
+        NamedLine(name: "built-ins only, counting", line: "ls names | wc -l"),
+        NamedLine(name: "a built-in reads a large file whole", line: "cat big | tail -n 1"),
+        NamedLine(name: "a built-in into a program", line: "cat notes | sort -r"),
+        NamedLine(name: "a program into a built-in", line: "printf 'b\\na\\nc\\n' | tail -n 2"),
+        NamedLine(name: "programs only", line: "printf 'x y z\\n' | tr ' ' '\\n' | sort -r"),
+        NamedLine(name: "mixed, four stages", line: "ls -a names | grep -v '^\\.' | head -n 2 | tr a-z A-Z"),
+        NamedLine(name: "a reader that stops early", line: "cat big | head -n 2"),
+        NamedLine(name: "a program reader that stops early", line: "cat big | /usr/bin/head -n 1"),
+        NamedLine(name: "a program writer whose reader stops early", line: "seq 1 1000000 | head -n 3"),
+        NamedLine(name: "echo into a program", line: "echo hello there | tr a-z A-Z"),
+        NamedLine(name: "a stage's messages", line: "cat notes missing | wc -l"),
+        NamedLine(name: "redirection in a stage", line: "cat notes | sort > sorted; cat sorted"),
+        NamedLine(name: "newline after |", line: "cat notes |\n  wc -c"),
     ]
 
     @Test("A pipeline writes what bash's writes, byte for byte", arguments: rows)
-    func sameAsBash(_ row: Row) throws {
-        let shell = TestShell()
-        let twin = TemporaryDirectory(onLocalDisk: true)
-        defer { twin.remove() }
-        try Self.build(shell.directory.file)
-        try Self.build(twin.file)
-        let ours = shell.run(row.line)
-        // bash gets SIGPIPE at its default, as a shell started from a terminal does, whatever
-        // this test process does with it.
-        let theirs = try ReferenceTool.run(
-            "/usr/bin/env", ["--default-signal=PIPE", "/bin/bash", "-c", row.line], in: twin.file)
+    func sameAsBash(_ row: NamedLine) throws {
+        let (ours, theirs) = try runBesideBash(row.line, build: Self.build)
         #expect(ours.stdout == theirs.stdout)
         #expect(ours.stderr == theirs.stderr)
     }

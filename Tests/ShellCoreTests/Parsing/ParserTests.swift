@@ -7,7 +7,8 @@ private func render(_ statements: [Statement]) -> String {
     func command(_ simple: SimpleCommand) -> String {
         var parts = simple.words.map { String(decoding: $0.literalText ?? [], as: UTF8.self) }
         for redirection in simple.redirections {
-            parts.append((redirection.append ? ">> " : "> ") + String(decoding: redirection.target.literalText ?? [], as: UTF8.self))
+            let target = redirection.target.map { " " + String(decoding: $0.literalText ?? [], as: UTF8.self) } ?? ""
+            parts.append(redirection.kind.spelled + target)
         }
         return "[" + parts.joined(separator: " ") + "]"
     }
@@ -40,6 +41,9 @@ private func render(_ statements: [Statement]) -> String {
             name: "pipelines bind tighter than && and ||", input: "a | b && c || d | e > out",
             expected: "[a] | [b] && [c] || [d] | [e > out]"),
         Row(name: "a newline after | continues", input: "a |\n\n  b", expected: "[a] | [b]"),
+        Row(
+            name: "redirections of every stream, in order", input: "sort <in >out 2>&1 | wc 2>>log &>all",
+            expected: "[sort < in > out 2>&1] | [wc 2>> log &> all]"),
     ]
 
     @Test(arguments: rows)
@@ -69,6 +73,8 @@ private func render(_ statements: [Statement]) -> String {
         ErrorRow(name: "| after &&", input: "ls && | wc", message: "unexpected '|'", column: 6, incomplete: false),
         ErrorRow(name: "two |", input: "ls | | wc", message: "unexpected '|'", column: 5, incomplete: false),
         ErrorRow(name: "a stage of redirections only", input: "ls | > out", message: "expected a command before '>'", column: 5, incomplete: false),
+        ErrorRow(name: "input without a command", input: "< in", message: "expected a command before '<'", column: 0, incomplete: false),
+        ErrorRow(name: "2> without a file", input: "ls 2> ; x", message: "expected a file name after '2>'", column: 6, incomplete: false),
     ]
 
     @Test(arguments: errorRows)
