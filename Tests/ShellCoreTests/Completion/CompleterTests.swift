@@ -5,7 +5,8 @@ import Testing
 
 /// A shell whose directory holds names that need every kind of quoting.
 private func fixture() throws -> TestShell {
-    let shell = TestShell()
+    // No program in PATH: a command name completes to the built-ins alone.
+    let shell = TestShell(environment: ["PATH": "no-programs-here"])
     for name in [
         "my file.txt", "my dir/inner", "alpha", ".hidden", "日本語.txt", "cost$5", "a*b?[c]", "it's",
         "say \"hi\"", "back\\slash", "src/main.swift", "sub dir/inner",
@@ -125,6 +126,24 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         #expect(choices("mkdir -", in: shell).contains("--parents"))
         #expect(choices("mkdir --", in: shell).allSatisfy { $0.hasPrefix("--") })
         #expect(choices("mkdir --", in: shell).contains("--help"))
+    }
+
+    @Test(
+        "Programs in PATH come after the built-ins, each once, executable ones only",
+        .needsLocalFileSystem("whether a file is executable is the kernel's to say"))
+    func programNames() throws {
+        let shell = TestShell(environment: ["PATH": "bin:more"])
+        for (file, executable) in [
+            ("bin/catalog", true), ("more/catalog", true), ("bin/cat", true), ("bin/caterpillar", false),
+            ("more/cave", true),
+        ] {
+            try shell.write(file, "#!/bin/sh\n")
+            if executable { try shell.path(file).setPermissions(0o755) }
+        }
+        #expect(choices("ca", in: shell) == ["cat", "catalog", "cave"])
+        #expect(choices("./bi", in: shell) == ["bin/"])
+        shell.state.programRefusal = .noPrograms
+        #expect(choices("ca", in: shell) == ["cat"])
     }
 
     @Test func commandNames() throws {

@@ -51,4 +51,24 @@ enum ProgramLookup {
             return error
         }
     }
+
+    /// The names of the programs in `PATH` that start with `prefix`, each once, sorted by bytes;
+    /// none in a session that runs no program. For completion: each directory is listed once
+    /// and only the names that match are examined.
+    static func programNames(startingWith prefix: [UInt8], in state: ShellState) -> [[UInt8]] {
+        guard state.programRefusal == nil else { return [] }
+        var names = Set<[UInt8]>()
+        let searchPath = state.environment["PATH"] ?? defaultSearchPath
+        for entry in searchPath.split(separator: 0x3A, omittingEmptySubsequences: false) {
+            let directory = state.resolve(File(bytes: entry.isEmpty ? [0x2E] : Array(entry)))
+            var matching: [[UInt8]] = []
+            try? directory.forEachEntry { item in
+                if item.name.starts(with: prefix), !names.contains(item.name) { matching.append(item.name) }
+            }
+            for name in matching where problem(with: directory + File(bytes: name)) == nil {
+                names.insert(name)
+            }
+        }
+        return names.sorted { $0.lexicographicallyPrecedes($1) }
+    }
 }
