@@ -450,7 +450,7 @@ private let prompt = "shelf:~$ "
 /// A program run from the interactive shell has the terminal, in a process group of its own, as
 /// a job control shell runs a foreground job; the shell takes the terminal back after, with the
 /// modes it had.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ForegroundProgramTests {
+@Suite(.serialized) struct ForegroundProgramTests {
     /// A program that says when it has started, then waits for a signal.
     private static let waiting = "sh -c 'echo started; exec sleep 100'"
 
