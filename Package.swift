@@ -22,9 +22,13 @@ let package = Package(
             dependencies: ["CPathModel", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(name: "PathModelFoundation", dependencies: ["PathModel"]),
+        // posix_spawn's GNU extensions, for ShellCore's ProcessLauncher.swift alone.
+        .target(name: "CProcessLauncher"),
         .target(
             name: "ShellCore",
-            dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "PathModel", "CProcessLauncher", .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // S3-compatible object storage: signing, key encoding, the HTTP client. Networking stays here,
         // out of PathModel and ShellCore; nothing in the shell links it yet.

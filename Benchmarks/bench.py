@@ -206,6 +206,11 @@ def workloads(shelf, parts, scratch, quick):
                  target=0.6),
         Workload("cat big | cat", shelf_c(shelf, "cat " + large), ["cat", large], "GNU cat", rounds=few,
                  target=0.6, to_pipe=True),
+        # Pipelines of built-ins add no process: against bash running the same pipeline of GNU tools.
+        Workload("cat big | tail -n 1", shelf_c(shelf, f"cat {large} | tail -n 1"),
+                 ["bash", "-c", f"cat {large} | tail -n 1"], "bash, GNU cat | tail", rounds=few, target=1.2),
+        Workload("ls wide | head -n 1", shelf_c(shelf, f"ls {wide} | head -n 1"),
+                 ["bash", "-c", f"ls {wide} | head -n 1"], "bash, GNU ls | head", rounds=15),
         Workload("cp big", shelf_c(shelf, f"cp {large} {copy_target}"), ["cp", large, copy_target], "GNU cp",
                  rounds=few, target=1.0, setup=clear(copy_target)),
         Workload("cp -r deep", shelf_c(shelf, f"cp -r {deep} {copy_target}"), ["cp", "-r", deep, copy_target],

@@ -26,9 +26,9 @@ def make_machine(root, present):
 class SetupTests(unittest.TestCase):
     def test_a_user_is_told_the_exact_install_line_for_what_is_missing(self):
         rows = [
-            ("nothing installed", [], "libreadline-dev tree tmux"),
-            ("only the header", ["/usr/include/readline/readline.h"], "tree tmux"),
-            ("tree in /bin", ["/bin/tree"], "libreadline-dev tmux"),
+            ("nothing installed", [], "libreadline-dev tree tmux less"),
+            ("only the header", ["/usr/include/readline/readline.h"], "tree tmux less"),
+            ("tree in /bin", ["/bin/tree", "/bin/less"], "libreadline-dev tmux"),
         ]
         for name, present, missing in rows:
             with self.subTest(name), tempfile.TemporaryDirectory() as root:
@@ -42,7 +42,9 @@ class SetupTests(unittest.TestCase):
 
     def test_nothing_is_done_when_everything_is_there(self):
         with tempfile.TemporaryDirectory() as root:
-            make_machine(root, ["/usr/include/readline/readline.h", "/usr/bin/tree", "/usr/bin/tmux"])
+            make_machine(
+                root, ["/usr/include/readline/readline.h", "/usr/bin/tree", "/usr/bin/tmux", "/usr/bin/less"]
+            )
             for uid in (0, 1000):
                 result = run_setup(root, uid)
                 self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "", ""))

@@ -44,8 +44,8 @@ private func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = Parser.needsMoreInput(input)
     if let statements = try? Parser.parse(input) {
         for statement in statements {
-            for command in [statement.first] + statement.rest.map(\.1) {
-                for word in command.words + command.redirections.map(\.target) {
+            for command in statement.pipelines.flatMap(\.commands) {
+                for word in command.words + command.redirections.compactMap(\.target) {
                     let argument = Expander.expand(word, state: state)
                     if staysInFixture(argument.bytes) { _ = try? Expander.expandGlob(argument, state: state) }
                 }

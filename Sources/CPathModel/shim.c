@@ -103,3 +103,5 @@ ssize_t pathmodel_getrandom(void *buffer, size_t length) {
 ssize_t pathmodel_getdents64(int fd, void *buffer, size_t length) {
     return syscall(SYS_getdents64, fd, buffer, length);
 }
+
+int pathmodel_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }

@@ -264,6 +264,19 @@ public struct OpenFile: Sendable, Hashable {
         .improperLink, .noFunction, .invalidArgument, .notSupported, .notPermitted, .badFileDescriptor,
     ]
 
+    /// A new pipe: what is written to `output` is read from `input`. Both ends are closed when a
+    /// program is started, unless handed to it as one of its standard streams.
+    /// - Throws: `FileError` with operation `.open` (`EMFILE` when no descriptor is left).
+    /// Corresponds to `pipe2(2)` with `O_CLOEXEC`.
+    public static func pipe() throws(FileError) -> (input: OpenFile, output: OpenFile) {
+        do {
+            let (input, output) = try Sys.pipe()
+            return (OpenFile(descriptor: input, file: "|"), OpenFile(descriptor: output, file: "|"))
+        } catch {
+            throw FileError(.open, "|", error)
+        }
+    }
+
     /// Closes the descriptor, or ends the volume's stream. Corresponds to `close(2)`.
     public func close() {
         switch backing {

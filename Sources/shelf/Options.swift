@@ -18,6 +18,8 @@ struct Invocation: Equatable {
     var root: [UInt8]? = nil
     /// `--read-only`.
     var readOnly = false
+    /// `--no-programs`.
+    var noPrograms = false
     /// SCRIPT and the words after it; with `-c`, the words after the options (`$0`, `$1`...).
     var script: [[UInt8]] = []
     /// `--help` or `--version`: print this and exit successfully.
@@ -50,6 +52,7 @@ struct Invocation: Equatable {
                 case "--keep-going" where inline == nil: keepGoing = true
                 case "--no-history" where inline == nil: noHistory = true
                 case "--read-only" where inline == nil: readOnly = true
+                case "--no-programs" where inline == nil: noPrograms = true
                 case "--help" where inline == nil: answer = Self.help
                 case "--version" where inline == nil: answer = "shelf \(ShelfVersion.number)\n"
                 case "--root":
@@ -86,7 +89,7 @@ struct Invocation: Equatable {
 
     /// The text of `shelf --help`.
     static let help = """
-        USAGE: shelf [-c COMMANDS] [-i] [--keep-going] [--no-history] [--root DIR] [--read-only] [SCRIPT [WORD]...]
+        USAGE: shelf [-c COMMANDS] [-i] [--keep-going] [--no-history] [--root DIR] [--read-only] [--no-programs] [SCRIPT [WORD]...]
 
         An interactive file shell whose commands run in-process.
 
@@ -102,9 +105,10 @@ struct Invocation: Equatable {
           --keep-going          In a script, go on after a failing command instead of stopping.
           --no-history          Neither read nor write the history file.
           --root DIR            Run as if DIR were /: nothing outside it can be read or changed,
-                                through .., absolute paths or symlinks.
+                                through .., absolute paths or symlinks; programs are refused.
           --read-only           Refuse every command that would change the disk (cp, mv, rm, mkdir,
-                                touch, ln, > and >>).
+                                touch, ln, > and the other redirections that write), and programs.
+          --no-programs         Run built-in commands only: refuse programs and !.
           --version             Show the version.
           -h, --help            Show help information.
 

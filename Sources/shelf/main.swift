@@ -40,6 +40,9 @@ ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 state.asker = TerminalAsker.ask
 state.standardInputIsTerminal = OpenFile.standardInput.isTerminal
 state.isReadOnly = options.readOnly
+// No confinement reaches another process: a confined session runs built-ins only.
+state.programRefusal =
+    options.root != nil ? .root : options.readOnly ? .readOnly : options.noPrograms ? .noPrograms : nil
 // $0 is the script's path (else `shelf`); $1... are the words after it, or after -c COMMANDS.
 if let scriptPath, !readsStandardInput { state.scriptName = scriptPath }
 state.arguments = Array(options.script.dropFirst(scriptPath == nil ? 0 : 1))
@@ -55,6 +58,8 @@ if !interactive {
 @MainActor func runSession() -> ExitStatus {
     if interactive {
         state.isCancelled = { LineEditor.isInterrupted }
+        // Ctrl-Z and Ctrl-\ at the prompt do nothing; a program started gets them back.
+        ProcessLauncher.ignoreJobControlSignals()
         let historyFile = options.noHistory ? nil : File.stateHome + "shelf/history"
         let editor = LineEditor(historyFile: historyFile, messages: shell.stderr) { line, cursor in
             Completer.complete(line: line, cursor: cursor, state: state)

@@ -446,3 +446,65 @@ private let prompt = "shelf:~$ "
         #expect(try shell.waitForExit() == 3)
     }
 }
+
+/// A program run from the interactive shell has the terminal, in a process group of its own, as
+/// a job control shell runs a foreground job; the shell takes the terminal back after, with the
+/// modes it had.
+@Suite(.serialized) struct ForegroundProgramTests {
+    /// A program that says when it has started, then waits for a signal.
+    private static let waiting = "sh -c 'echo started; exec sleep 100'"
+
+    @Test func aProgramHasTheTerminalInAProcessGroupOfItsOwn() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        let line = "sh -c 'set -- $(cut -d\" \" -f5,8 /proc/$$/stat); [ $1 = $2 ] && [ $1 = $$ ] && echo fore''ground'"
+        try shell.run(line, shows: "foreground\r\n", then: prompt)
+    }
+
+    @Test func aFullScreenProgramStartsAndQuits() throws {
+        let home = Home()
+        home.write("/notes.txt", "the first line of the notes\n")
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("less notes.txt\r")
+        try shell.expect("the first line of the notes")
+        shell.send("q")
+        try shell.expect(prompt)
+        try shell.run("echo $?", shows: "0\r\n", then: prompt)
+    }
+
+    @Test("Ctrl-C and Ctrl-\\ end the program, not the shell", arguments: [("\u{03}", 130), ("\u{1C}", 131)])
+    func interruptReachesTheProgram(_ key: String, _ status: Int) throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        try shell.run(Self.waiting, shows: "started\r\n", then: "")
+        shell.send(key)
+        try shell.expect("shelf:~ [\(status)]$ ")
+        try shell.run("echo $?", shows: "\(status)\r\n", then: prompt)
+        try shell.run("echo still here", shows: "still here\r\n", then: prompt)
+    }
+
+    @Test func ctrlZIsHarmless() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        try shell.run("sh -c 'echo started; read line; echo read $line'", shows: "started\r\n", then: "")
+        shell.send("\u{1A}")
+        shell.send("word\r")
+        try shell.expect("read word\r\n")
+        try shell.expect(prompt)
+        shell.send("\u{1A}")
+        try shell.run("echo after ctrl-z", shows: "after ctrl-z\r\n", then: prompt)
+    }
+
+    @Test func aProgramThatLeavesTheTerminalRawLeavesThePromptSane() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        try shell.run("stty raw -echo", shows: "", then: prompt)
+        // Raw output would end the line with a bare \n; the restored modes give \r\n.
+        try shell.run("echo sane", shows: "echo sane\r\nsane\r\n", then: prompt)
+    }
+}

@@ -59,6 +59,9 @@ import Testing
             "rm /up/secret", "rmdir /abs/dir", "mkdir -p /up/new/dir /abs/new", "touch /up/secret /abs/new",
             "ln /up/secret /hard", "ln -sf /inside /up/secret", "echo x > /up/secret", "echo x >> /abs/secret",
             "echo x > /magic/secret", "cd /up && ls", "cd /.. && ls -R", "realpath /up/secret",
+            "cat < /up/secret", "wc < /abs/secret", "cat < /magic/secret | cat", "cat /nope 2> /up/secret",
+            "cat /nope 2>> /abs/secret", "ls /nope &> /up/secret", "cat OUTSIDE/secret &> /stolen; cat /stolen",
+            "cat < OUTSIDE/secret",
             // OUTSIDE is replaced by the outside directory's real path.
             "cat OUTSIDE/secret", "ls -R OUTSIDE", "rm -rf OUTSIDE", "cp /victim OUTSIDE/secret",
             "echo x > OUTSIDE/secret", "mv OUTSIDE/secret /taken", "cd OUTSIDE && cat secret", "cat OUTSIDE/*",

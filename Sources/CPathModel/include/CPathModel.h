@@ -77,4 +77,7 @@ ssize_t pathmodel_getrandom(void *buffer, size_t length);
 /// The errno of the calling thread.
 int pathmodel_errno(void);
 
+/// pipe2(2) with O_CLOEXEC (glibc declares pipe2 only under _GNU_SOURCE): 0, or -1 with errno set.
+int pathmodel_pipe_cloexec(int ends[2]);
+
 #endif

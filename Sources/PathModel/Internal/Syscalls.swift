@@ -62,6 +62,13 @@ enum Sys {
         try retrying(.openat2, path) { pathmodel_openat2_beneath(dir, path, flags | O_CLOEXEC) }
     }
 
+    /// A new pipe, both ends close-on-exec: (read end, write end).
+    static func pipe() throws(Errno) -> (Int32, Int32) {
+        var ends: [Int32] = [-1, -1]
+        _ = try retrying(.pipe) { pathmodel_pipe_cloexec(&ends) }
+        return (ends[0], ends[1])
+    }
+
     static func close(_ fd: Int32) {
         // close(2) must not be retried on Linux: the descriptor is gone whatever it returns.
         _ = Glibc.close(fd)

@@ -42,7 +42,7 @@ public struct CatCommand: ShellCommand {
             if context.isCancelled { return .interrupted }
             let input: OpenFile
             if operand.bytes == [0x2D] {
-                input = .standardInput
+                input = context.stdin
             } else {
                 do {
                     input = try context.openForReading(operand)
@@ -52,7 +52,7 @@ public struct CatCommand: ShellCommand {
                     continue
                 }
             }
-            defer { if input != .standardInput { input.close() } }
+            defer { if input != context.stdin { input.close() } }
             do {
                 let info = try input.info()
                 if info.kind == .directory {

@@ -139,7 +139,7 @@ public struct TreeCommand: ShellCommand {
 
     /// The paths listed in `operand` (`-` or `.`: standard input).
     private static func listing(_ operand: Argument, in context: CommandContext) throws(FileError) -> [UInt8] {
-        if operand.bytes == [0x2D] || operand.bytes == [0x2E] { return try OpenFile.standardInput.readAll() }
+        if operand.bytes == [0x2D] || operand.bytes == [0x2E] { return try context.stdin.readAll() }
         return try context.resolve(operand).readBytes()
     }
 

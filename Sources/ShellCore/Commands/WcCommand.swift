@@ -99,7 +99,7 @@ public struct WcCommand: ShellCommand {
     )? {
         let list: OpenFile
         if namesFile.bytes == [0x2D] {
-            list = .standardInput
+            list = context.stdin
         } else {
             do { list = try context.openForReading(namesFile) } catch {
                 context.error(
@@ -108,7 +108,7 @@ public struct WcCommand: ShellCommand {
                 return nil
             }
         }
-        defer { if list != .standardInput { list.close() } }
+        defer { if list != context.stdin { list.close() } }
         do {
             let isRegular = try list.info().kind == .regular
             var bytes = try list.readAll()
@@ -131,7 +131,7 @@ public struct WcCommand: ShellCommand {
         for input in inputs {
             let info: FileInfo?
             if input.bytes == [0x2D] {
-                info = try? OpenFile.standardInput.info()
+                info = try? context.stdin.info()
             } else {
                 info = try? context.resolve(input).info(followSymlinks: true)
             }
@@ -146,7 +146,7 @@ public struct WcCommand: ShellCommand {
     private func count(_ input: Argument, in context: CommandContext, status: inout ExitStatus) -> Counts? {
         let file: OpenFile
         if input.bytes == [0x2D] {
-            file = .standardInput
+            file = context.stdin
         } else {
             do { file = try context.openForReading(input) } catch {
                 context.error(Diagnostics.renderBare(error, as: input.bytes))
@@ -154,7 +154,7 @@ public struct WcCommand: ShellCommand {
                 return nil
             }
         }
-        defer { if file != .standardInput { file.close() } }
+        defer { if file != context.stdin { file.close() } }
         var counter = Counter()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         do {

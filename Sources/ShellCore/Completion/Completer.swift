@@ -66,8 +66,11 @@ public enum Completer {
         }
         let candidates: [Completion.Candidate]
         switch position(after: before) {
+        case .commandName where word.value.contains(0x2F):
+            // A path to a program (./build.sh, /usr/bin/env).
+            candidates = paths(matching: word, directoriesOnly: false, state: state)
         case .commandName:
-            candidates = commands(matching: word)
+            candidates = commands(matching: word) + programs(matching: word, state: state)
         case .argument(let name):
             let type = name.flatMap(Command.type(named:))
             if word.quote == .none, word.value.first == 0x2D, let type {
@@ -106,10 +109,13 @@ public enum Completer {
         var afterRedirect = false
         for token in tokens {
             switch token.kind {
-            case .separator, .newline, .and, .or:
+            case .separator, .newline, .and, .or, .pipe:
                 first = nil
                 afterRedirect = false
-            case .redirect:
+            case .redirect(let kind):
+                afterRedirect = kind != .errorsToOutput
+            case .shellLine:
+                // A `!` line is sh's: what follows on it is completed as a file name.
                 afterRedirect = true
             case .word(let word):
                 if afterRedirect {
@@ -128,6 +134,14 @@ public enum Completer {
         Command.all.map { Array($0.name.utf8) }
             .filter { $0.starts(with: word.value) }
             .sorted(by: bytesPrecede)
+            .map { word.candidate(name: $0, rest: $0[word.value.count...], isDirectory: false) }
+    }
+
+    /// The programs in `PATH` whose names start with the word, after the built-ins and without
+    /// those a built-in's name hides.
+    private static func programs(matching word: TypedWord, state: ShellState) -> [Completion.Candidate] {
+        ProgramLookup.programNames(startingWith: word.value, in: state)
+            .filter { Command.type(named: String(decoding: $0, as: UTF8.self)) == nil }
             .map { word.candidate(name: $0, rest: $0[word.value.count...], isDirectory: false) }
     }
 

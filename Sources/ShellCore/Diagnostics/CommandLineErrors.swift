@@ -10,8 +10,10 @@ extension Diagnostics {
         case .lexical(.unsupportedOperator(let spelled)): return "'\(spelled)' is not supported"
         case .missingCommand(let connector): return "expected a command after '\(spelled(connector))'"
         case .unexpected(let connector): return "unexpected '\(spelled(connector))'"
-        case .missingTarget(let append): return "expected a file name after '\(append ? ">>" : ">")'"
-        case .missingCommandBeforeRedirection: return "expected a command before '>'"
+        case .missingTarget(let spelled): return "expected a file name after '\(spelled)'"
+        case .missingCommandBeforeRedirection(let spelled): return "expected a command before '\(spelled)'"
+        case .missingCommandAfterPipe: return "expected a command after '|'"
+        case .unexpectedPipe: return "unexpected '|'"
         }
     }
 

@@ -10,13 +10,21 @@ public final class CommandContext {
     public let stderr: OutputStream
     /// The running command's name, which starts its messages.
     public let commandName: String
+    /// Standard input: the shell's, or the pipe from the stage before in a pipeline. Commands
+    /// read it for `-` or no FILE, and never close it.
+    public let stdin: OpenFile
 
-    /// A context for running `commandName`.
-    public init(state: ShellState, stdout: OutputStream, stderr: OutputStream, commandName: String) {
+    /// A context for running `commandName`, reading `stdin` (the process's standard input unless
+    /// given).
+    public init(
+        state: ShellState, stdout: OutputStream, stderr: OutputStream, commandName: String,
+        stdin: OpenFile = .standardInput
+    ) {
         self.state = state
         self.stdout = stdout
         self.stderr = stderr
         self.commandName = commandName
+        self.stdin = stdin
     }
 
     /// Whether Ctrl-C was pressed, or the reader of the output went away; long loops poll this

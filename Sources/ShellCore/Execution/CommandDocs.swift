@@ -100,6 +100,20 @@ enum CommandDocs {
             status 1); an error on one FILE is reported (`chown: cannot access 'x': …`,
             `chown: changing ownership of 'x': Operation not permitted`) and the others are still changed.
             """#,
+        "command": #"""
+            `command NAME WORD...` runs the program NAME with the words WORD... as its arguments, as a name
+            that no built-in has runs: found in the directories of `PATH` (or the path NAME itself when it
+            holds a `/`), started in the shell's current directory with the shell's variables as its
+            environment, its status becoming `$?`. A built-in of that name is never run: `command ls -l
+            --time-style=+%s` runs the system's `ls`, and `command echo -e 'a\tb'` the system's `echo`.
+
+            Every WORD is the program's, options included: `command ls --help` shows the help of the
+            program `ls`. WORDs are expanded as any command's arguments (variables, `~`, globs). `command`
+            alone does nothing and succeeds.
+
+            A session started with `--root`, `--read-only` or `--no-programs` refuses it, as it refuses any
+            program, before anything of the statement runs (see [safety.md](../safety.md)).
+            """#,
         "cp": #"""
             Copies SOURCE to DEST. When DEST is an existing directory, or when several SOURCEs are given,
             each SOURCE is copied into DEST under its own name, and DEST must then be a directory

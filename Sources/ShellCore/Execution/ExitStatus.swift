@@ -14,10 +14,14 @@ public struct ExitStatus: Sendable, Hashable, ExpressibleByIntegerLiteral, Custo
     public static let failure: ExitStatus = 1
     /// 2: the command was used wrongly (bad option, syntax error).
     public static let usage: ExitStatus = 2
+    /// 126: the program was found but cannot be run (not executable, a directory).
+    public static let cannotExecute: ExitStatus = 126
     /// 127: no such command.
     public static let notFound: ExitStatus = 127
     /// 130: interrupted by Ctrl-C.
     public static let interrupted: ExitStatus = 130
+    /// 131: ended by Ctrl-\ (SIGQUIT).
+    public static let quit: ExitStatus = 131
     /// 141: the reader of standard output went away, as for a process killed by SIGPIPE.
     public static let brokenPipe: ExitStatus = 141
 

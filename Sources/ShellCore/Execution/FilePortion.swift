@@ -92,7 +92,7 @@ public struct FilePortion: Sendable {
             let shown = standardInput ? "standard input" : operand.text
             let input: OpenFile
             do {
-                input = standardInput ? .standardInput : try context.openForReading(operand)
+                input = standardInput ? context.stdin : try context.openForReading(operand)
             } catch {
                 context.stdout.flush()
                 context.error("\(Messages.cannotOpen) \(Quoting.always(operand.bytes)) \(Messages.forReading): \(error.reason)")

@@ -99,13 +99,23 @@ public final class Shell {
     /// Every word of the statement is expanded before its first command runs: a variable that is
     /// not set fails the whole statement (status 1) and none of it runs.
     private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
-        for command in [statement.first] + statement.rest.map(\.1) {
-            guard expand(command.words + command.redirections.map(\.target)) != nil else { return (.failure, false, true) }
+        let whole = Stage(session: self)
+        for (index, command) in statement.pipelines.flatMap(\.commands).enumerated() {
+            guard let words = expand(command.words + command.redirections.compactMap(\.target), in: whole) else {
+                return (.failure, false, true)
+            }
+            // A confined session refuses a statement that would run a program before any of it runs.
+            if state.programRefusal != nil,
+                let program = Shell.program(of: command, words: Array(words.prefix(command.words.count)), first: index == 0),
+                let refused = ProgramRunner.refuse(program, in: state, messages: stderr)
+            {
+                return (refused, false, true)
+            }
         }
         var (status, ignored) = run(statement.first, allowIgnoreMarker: true)
         state.lastStatus = status
         var lastFailed = true
-        for (connector, command) in statement.rest {
+        for (connector, pipeline) in statement.rest {
             if state.exitRequest != nil || status == .interrupted { break }
             let runs = connector == .and ? status.succeeded : !status.succeeded
             guard runs else {
@@ -113,103 +123,134 @@ public final class Shell {
                 continue
             }
             lastFailed = true
-            status = run(command, allowIgnoreMarker: false).0
+            status = run(pipeline, allowIgnoreMarker: false).0
             state.lastStatus = status
         }
         return (status, ignored, lastFailed)
     }
 
-    /// Expands, parses and runs one command with its redirections, in the character set its
-    /// locale variables name (which its output and messages quote and draw with).
-    private func run(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
-        CharacterEncoding.$current.withValue(state.characterEncoding) {
-            runInLocale(command, allowIgnoreMarker: allowIgnoreMarker)
+    /// Where a command reads, writes and keeps its state: the session's own, or a pipeline
+    /// stage's.
+    struct Stage {
+        /// The state it runs with: the session's, or a copy for a pipeline stage (so that `cd`
+        /// in a pipeline changes nothing, as in sh).
+        let state: ShellState
+        /// Standard input.
+        let stdin: OpenFile
+        /// Standard output (before any redirection of the command's).
+        let stdout: OutputStream
+        /// Where messages go.
+        let stderr: OutputStream
+        /// Whether `stdout` is the session's own, whose reader going away ends the session.
+        let isSessionOutput: Bool
+
+        /// The session's own state and streams.
+        init(session shell: Shell) {
+            self.init(
+                state: shell.state, stdin: .standardInput, stdout: shell.stdout, stderr: shell.stderr,
+                isSessionOutput: true)
+        }
+
+        /// A stage with these parts.
+        init(state: ShellState, stdin: OpenFile, stdout: OutputStream, stderr: OutputStream, isSessionOutput: Bool) {
+            self.state = state
+            self.stdin = stdin
+            self.stdout = stdout
+            self.stderr = stderr
+            self.isSessionOutput = isSessionOutput
         }
     }
 
-    private func runInLocale(_ command: SimpleCommand, allowIgnoreMarker: Bool) -> (ExitStatus, Bool) {
-        guard var arguments = expand(command.words) else { return (.failure, false) }
-        var ignoreFailure = false
-        if allowIgnoreMarker, arguments[0].bytes.count > 1, arguments[0].bytes[0] == 0x2D {
-            arguments[0].bytes.removeFirst()
-            ignoreFailure = true
+    /// Expands, parses and runs one command with its redirections, in the character set its
+    /// locale variables name (which its output and messages quote and draw with).
+    func run(_ command: SimpleCommand, allowIgnoreMarker: Bool, in stage: Stage) -> (ExitStatus, Bool) {
+        CharacterEncoding.$current.withValue(stage.state.characterEncoding) {
+            runInLocale(command, allowIgnoreMarker: allowIgnoreMarker, in: stage)
         }
+    }
+
+    private func runInLocale(_ command: SimpleCommand, allowIgnoreMarker: Bool, in stage: Stage) -> (ExitStatus, Bool) {
+        let (state, stdout, stderr) = (stage.state, stage.stdout, stage.stderr)
+        if let line = command.shellLine {
+            let context = CommandContext(state: state, stdout: stdout, stderr: stderr, commandName: "!", stdin: stage.stdin)
+            let status = ProgramRunner.run(Shell.shellLineProgram + [line], shown: "!", in: context)
+            return (status, false)
+        }
+        guard var arguments = expand(command.words, in: stage) else { return (.failure, false) }
+        let ignoreFailure = allowIgnoreMarker && Shell.takeIgnoreMarker(&arguments)
         let name = arguments[0].text
         let operands = Array(arguments.dropFirst())
         let wantsHelp = operands.prefix { $0.bytes != Array("--".utf8) }.contains { $0.text == "--help" && $0.pattern == nil }
-        if wantsHelp, let type = Command.type(named: name), type.takesHelpOption {
-            stdout.write(HelpText.render(type))
-            return (.success, ignoreFailure)
-        }
-        let parsed: Command?
-        do {
-            parsed = try Command.parse(name: name, arguments: operands)
-        } catch {
-            stderr.line("\(name): \(Diagnostics.render(error))")
-            if let hint = Command.type(named: name)?.usageHint(for: operands, in: state) { stderr.line(hint) }
-            stderr.line("Try 'help \(name)' for more information.")
-            return (.usage, ignoreFailure)
-        }
-        guard let parsed else {
-            let spelled = Quoting.bare(arguments[0].bytes)
-            let hint = Shell.suggestion(for: name).map { "; did you mean '\($0)'?" } ?? ""
-            stderr.line("shelf: \(spelled): command not found\(hint)")
-            return (.notFound, ignoreFailure)
-        }
-        if state.isReadOnly {
-            if type(of: parsed.body).changesDisk {
+        let type = Command.type(named: name)
+        let showsHelp = wantsHelp && type?.takesHelpOption == true
+        // A usage error is reported once the redirections are in place (`2>` takes it), as the
+        // command's own message.
+        let parsed: Result<Command?, UsageError> =
+            showsHelp ? .success(nil) : Result { () throws(UsageError) in try Command.parse(name: name, arguments: operands) }
+        if let type, state.isReadOnly, case .success = parsed {
+            if type.changesDisk {
                 stderr.line("shelf: \(name): \(Messages.readOnly)")
                 return (.failure, ignoreFailure)
             }
-            if !command.redirections.isEmpty {
-                stderr.line("shelf: \(Messages.readOnlyRedirection)")
-                return (.failure, ignoreFailure)
-            }
         }
-        var body = parsed.body
-        do throws(Expander.NoMatch) {
-            var expanded: [Argument] = []
-            for argument in body.operands { expanded += try Expander.expandGlob(argument, state: state) }
-            body.operands = expanded
-        } catch {
-            stderr.line("shelf: no matches found: \(error.pattern)")
+        if state.isReadOnly, command.redirections.contains(where: \.kind.writes) {
+            stderr.line("shelf: \(Messages.readOnlyRedirection)")
             return (.failure, ignoreFailure)
         }
-        // Redirections: the last one receives the output; earlier ones are created empty, as in sh.
-        var target: OutputTarget?
-        for redirection in command.redirections {
-            guard let spelled = expand([redirection.target])?.first else { return (.failure, ignoreFailure) }
-            do {
-                // A target that fails to finish has cleaned up after itself.
-                try target?.finish()
-                target = nil
-                target = try OutputTarget.open(
-                    state.resolve(spelled.file), append: redirection.append, directoryOnly: spelled.hasTrailingSlash)
+        // A name that no built-in has is a program's: its words are globbed as a built-in's operands.
+        var body: (any ShellCommand)?
+        if case .success(let command) = parsed, !showsHelp {
+            body = command?.body ?? CommandCommand(operands: arguments)
+            do throws(Expander.NoMatch) {
+                var expanded: [Argument] = []
+                for argument in body!.operands { expanded += try Expander.expandGlob(argument, state: state) }
+                body!.operands = expanded
             } catch {
-                stderr.line("shelf: " + Diagnostics.renderBare(error, as: spelled.bytes))
+                stderr.line("shelf: no matches found: \(error.pattern)")
                 return (.failure, ignoreFailure)
             }
         }
-        let output = target?.stream ?? stdout
-        let context = CommandContext(state: state, stdout: output, stderr: stderr, commandName: name)
-        var status = body.run(in: context)
+        guard let files = expandTargets(of: command, in: stage) else { return (.failure, ignoreFailure) }
+        let streams: CommandStreams
+        do {
+            streams = try CommandStreams.open(
+                command.redirections, files: files, state: state, stdin: stage.stdin, stdout: stdout, stderr: stderr)
+        } catch {
+            stderr.line("shelf: " + Diagnostics.renderBare(error.error, as: error.spelled))
+            return (.failure, ignoreFailure)
+        }
+        var status: ExitStatus
+        switch parsed {
+        case .success where showsHelp:
+            streams.stdout.write(HelpText.render(type!))
+            status = .success
+        case .failure(let error):
+            streams.stderr.line("\(name): \(Diagnostics.render(error))")
+            if let hint = type?.usageHint(for: operands, in: state) { streams.stderr.line(hint) }
+            streams.stderr.line("Try 'help \(name)' for more information.")
+            status = .usage
+        case .success:
+            let context = CommandContext(
+                state: state, stdout: streams.stdout, stderr: streams.stderr, commandName: name, stdin: streams.stdin)
+            status = body!.run(in: context)
+        }
         // Ctrl-C during the command ends the statement, whatever the command made of it.
-        if state.isCancelled() && !output.isBroken { status = .interrupted }
-        output.flush()
-        if let target, status == .interrupted {
-            // Stopped half way (Ctrl-C, SIGTERM, SIGHUP): `>` leaves the old contents in place.
-            target.abandon()
-        } else if let target {
-            do { try target.finish() } catch {
-                stderr.line("shelf: " + Diagnostics.render(error, phrase: "error writing"))
-                status = .failure
-            }
-        } else if let error = stdout.error {
+        if state.isCancelled() && !streams.stdout.isBroken { status = .interrupted }
+        streams.stdout.flush()
+        streams.stderr.flush()
+        if let error = streams.finish(abandoned: status == .interrupted) {
+            // Stopped half way (Ctrl-C, SIGTERM, SIGHUP), `>` left the old contents in place;
+            // a file that could not be put in place is the command's failure.
+            stderr.line("shelf: " + Diagnostics.render(error, phrase: "error writing"))
+            status = .failure
+        }
+        if streams.stdout === stdout, let error = stdout.error {
             if error.errno == .brokenPipe {
-                // The reader of standard output went away: the session ends at once and quietly,
-                // with the status of a process killed by SIGPIPE, as a pipeline's writer ends.
+                // The reader of standard output went away: the command (and when it was the
+                // session's output, the session) ends at once and quietly, with the status of a
+                // process killed by SIGPIPE, as a pipeline's writer ends.
                 status = .brokenPipe
-                state.exitRequest = .brokenPipe
+                if stage.isSessionOutput { state.exitRequest = .brokenPipe }
             } else if status.succeeded {
                 // Output that could not be written is a failure of the command, as in coreutils.
                 stderr.line("shelf: write error: \(error.reason)")
@@ -219,15 +260,54 @@ public final class Shell {
         return (status, ignoreFailure)
     }
 
-    /// Expands `words` for the shell's state, or reports the variable that is not set
+    /// The files a command's redirections name, expanded (nil for `2>&1`); nil when a variable
+    /// in one is not set (reported).
+    private func expandTargets(of command: SimpleCommand, in stage: Stage) -> [Argument?]? {
+        var files: [Argument?] = []
+        for redirection in command.redirections {
+            guard let target = redirection.target else {
+                files.append(nil)
+                continue
+            }
+            guard let file = expand([target], in: stage)?.first else { return nil }
+            files.append(file)
+        }
+        return files
+    }
+
+    /// Expands `words` for the stage's state, or reports the variable that is not set
     /// (`shelf: BUILD: unset variable`) and returns nil.
-    private func expand(_ words: [Word]) -> [Argument]? {
+    private func expand(_ words: [Word], in stage: Stage) -> [Argument]? {
         do throws(Expander.UnsetVariable) {
-            return try words.map { word throws(Expander.UnsetVariable) in try Expander.expand(word, state: state) }
+            return try words.map { word throws(Expander.UnsetVariable) in try Expander.expand(word, state: stage.state) }
         } catch {
-            stderr.line("shelf: \(error.name): \(Messages.unsetVariable)")
+            stage.stderr.line("shelf: \(error.name): \(Messages.unsetVariable)")
             return nil
         }
+    }
+
+    /// Removes a leading `-` from the command name (`-rmdir old`: ignore its failure) and says
+    /// whether there was one.
+    private static func takeIgnoreMarker(_ arguments: inout [Argument]) -> Bool {
+        guard arguments[0].bytes.count > 1, arguments[0].bytes[0] == 0x2D else { return false }
+        arguments[0].bytes.removeFirst()
+        return true
+    }
+
+    /// The words of `!rest` before `rest`: the system's shell, given the line to run.
+    private static let shellLineProgram: [[UInt8]] = [Array("/bin/sh".utf8), Array("-c".utf8)]
+
+    /// The program a command would run, named as messages name it (`!` for `!rest`, others
+    /// shell-quoted), or nil
+    /// when it runs a built-in; `words` are its words expanded, `first` whether it starts its
+    /// statement (where a leading `-` is no part of the name).
+    private static func program(of command: SimpleCommand, words: [Argument], first: Bool) -> String? {
+        if command.shellLine != nil { return "!" }
+        var words = words
+        if first { _ = takeIgnoreMarker(&words) }
+        guard let name = words.first else { return nil }
+        if name.text == CommandCommand.name { return words.count > 1 ? Quoting.bare(words[1].bytes) : nil }
+        return Command.type(named: name.text) == nil ? Quoting.bare(name.bytes) : nil
     }
 
     /// The closest command name to a mistyped one, within two edits.
@@ -259,6 +339,7 @@ extension Shell {
     fileprivate enum Messages {
         static let readOnly = "refused: it changes the disk, and this shell is read-only (--read-only)"
         static let unsetVariable = "unset variable"
-        static let readOnlyRedirection = "refused: > and >> write files, and this shell is read-only (--read-only)"
+        static let readOnlyRedirection =
+            "refused: >, >>, 2>, 2>> and &> write files, and this shell is read-only (--read-only)"
     }
 }

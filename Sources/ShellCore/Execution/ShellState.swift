@@ -29,6 +29,9 @@ public final class ShellState {
     public var asker: (@Sendable (String) -> Bool?)?
     /// Refuse every command that changes the disk, and redirections to files (`--read-only`).
     public var isReadOnly = false
+    /// Why programs (and `!`) are refused in this session (`--root`, `--read-only`,
+    /// `--no-programs`); nil when they run.
+    public var programRefusal: ProgramRefusal?
     /// Whether standard input is a terminal: as in GNU rm, only then is the user asked about
     /// removing a write-protected file without `-i`.
     public var standardInputIsTerminal = false
@@ -47,11 +50,38 @@ public final class ShellState {
         self.stopOnError = stopOnError
     }
 
+    /// Whether this is a copy that one command of a pipeline runs with: it shares the terminal
+    /// with the other commands, so a program does not take it over.
+    public private(set) var isPipelineStage = false
+
+    /// A copy for one command of a pipeline, which may change it (`cd`, `exit`) without the
+    /// session seeing it, as a subshell in sh.
+    func copyForPipelineStage() -> ShellState {
+        let copy = ShellState(cwd: cwd, environment: environment, isInteractive: isInteractive, stopOnError: stopOnError)
+        copy.previousDirectory = previousDirectory
+        copy.scriptName = scriptName
+        copy.arguments = arguments
+        copy.lastStatus = lastStatus
+        copy.history = history
+        copy.asker = asker
+        copy.isReadOnly = isReadOnly
+        copy.programRefusal = programRefusal
+        copy.standardInputIsTerminal = standardInputIsTerminal
+        copy.isCancelled = isCancelled
+        copy.monotonicClock = monotonicClock
+        copy.terminalWidth = terminalWidth
+        copy.isPipelineStage = true
+        return copy
+    }
+
     /// The home directory: `$HOME` when set and absolute, else the user database's entry.
     public var home: File {
         if let value = environment["HOME"], value.first == 0x2F { return File(bytes: value) }
         return File.home
     }
+
+    /// The environment a program is started with, `NAME=value` entries as bytes.
+    var programEnvironment: [[UInt8]] { environment.sorted.map { $0.name + [0x3D] + $0.value } }
 
     /// The character set the locale variables (`LC_ALL`, `LC_CTYPE`, `LANG`) name.
     public var characterEncoding: CharacterEncoding { CharacterEncoding { environment.text($0) } }

@@ -2,8 +2,8 @@
 ///
 /// Words split on blanks; `'...'` is literal; `"..."` allows `\"`, `\\`, `\$` and variables;
 /// a backslash outside quotes makes the next character literal (and joins lines); `#` at the
-/// start of a word begins a comment; `;` and newlines separate commands; `&&`, `||`, `>`, `>>`
-/// are operators.
+/// start of a word begins a comment; `;` and newlines separate commands; `&&`, `||`, `|` and the
+/// redirections `<`, `>`, `>>`, `2>`, `2>>`, `2>&1`, `&>`, `&>>` are operators; `!` at the start of a line takes the rest of the line as it is, for sh.
 public struct Lexer {
     /// Why input could not be tokenized.
     public enum Problem: Sendable, Hashable {
@@ -81,23 +81,26 @@ public struct Lexer {
                 if peek(1) == 0x26 {
                     tokens.append(Token(kind: .and, range: index..<(index + 2)))
                     index += 2
+                } else if peek(1) == 0x3E {
+                    let length = peek(2) == 0x3E ? 3 : 2
+                    tokens.append(
+                        Token(kind: .redirect(.outputAndErrors(append: length == 3)), range: index..<(index + length)))
+                    index += length
                 } else {
                     throw Failure(problem: .unsupportedOperator("&"), offset: index)
                 }
             case 0x7C:
-                if peek(1) == 0x7C {
-                    tokens.append(Token(kind: .or, range: index..<(index + 2)))
-                    index += 2
-                } else {
-                    throw Failure(problem: .unsupportedOperator("|"), offset: index)
-                }
+                let length = peek(1) == 0x7C ? 2 : 1
+                tokens.append(Token(kind: length == 2 ? .or : .pipe, range: index..<(index + length)))
+                index += length
             case 0x3C:
-                // Input redirection and here-documents: not in shelf, and `<` read as a word
-                // would hand the command a file named `<` (rm < list would remove list).
-                throw Failure(problem: .unsupportedOperator("<"), offset: index)
+                // Here-documents: not in shelf, and `<<` read as `<` would take `<` as a file name.
+                if peek(1) == 0x3C { throw Failure(problem: .unsupportedOperator("<<"), offset: index) }
+                tokens.append(Token(kind: .redirect(.input), range: index..<(index + 1)))
+                index += 1
             case 0x3E:
                 let length = peek(1) == 0x3E ? 2 : 1
-                tokens.append(Token(kind: .redirect(append: length == 2), range: index..<(index + length)))
+                tokens.append(Token(kind: .redirect(.output(append: length == 2)), range: index..<(index + length)))
                 index += length
             case 0x5C where peek(1) == 0x0A:
                 // A backslash-newline between words joins the lines; at the very end it asks for more.
@@ -108,19 +111,24 @@ public struct Lexer {
                 index += 2
             case 0x23:
                 while index < input.count && input[index] != 0x0A { index += 1 }
+            case 0x21 where startsLine(index):
+                let start = index
+                while index < input.count && input[index] != 0x0A { index += 1 }
+                tokens.append(Token(kind: .shellLine(Array(input[(start + 1)..<index])), range: start..<index))
             default:
                 lastWordStart = index
                 let start = index
                 let outcome = readWord()
                 switch outcome {
                 case .success(let word):
-                    // `2>` redirects a descriptor in sh; shelf has none to redirect, and reading
-                    // `2` as a word would pass it on (rm x 2>/dev/null would remove a file named 2).
+                    // Digits touching `>` name a descriptor, as in sh: `1>` is `>`, `2>` standard
+                    // error; any other is refused rather than passed on as a word (rm x 3>log
+                    // would remove a file named 3).
                     if peek(0) == 0x3E, word.pieces.count == 1, case .text(let digits, quoted: false) = word.pieces[0],
                         digits.allSatisfy({ (0x30...0x39).contains($0) })
                     {
-                        let spelled = String(decoding: digits, as: UTF8.self) + ">"
-                        throw Failure(problem: .unsupportedOperator(spelled), offset: start)
+                        tokens.append(try descriptorRedirection(digits, from: start))
+                        break
                     }
                     tokens.append(Token(kind: .word(word), range: word.range))
                 case .failure(let failure):
@@ -139,6 +147,35 @@ public struct Lexer {
             }
         }
         return Partial(tokens: tokens, openQuote: nil, lastWordStart: lastWordStart)
+    }
+
+    /// The redirection that `digits` and the `>` at `index` start: `1>`, `1>>`, `2>`, `2>>` or
+    /// `2>&1`; the token spans from `start`.
+    private mutating func descriptorRedirection(_ digits: [UInt8], from start: Int) throws(Failure) -> Token {
+        let append = peek(1) == 0x3E
+        let kind: RedirectionKind
+        if digits == [0x31] {
+            kind = .output(append: append)
+        } else if digits == [0x32], !append, peek(1) == 0x26 {
+            guard peek(2) == 0x31, peek(3).map(Lexer.isWordEnd) ?? true else {
+                throw Failure(problem: .unsupportedOperator("2>&"), offset: start)
+            }
+            index += 3
+            return Token(kind: .redirect(.errorsToOutput), range: start..<index)
+        } else if digits == [0x32] {
+            kind = .errors(append: append)
+        } else {
+            throw Failure(problem: .unsupportedOperator(String(decoding: digits, as: UTF8.self) + ">"), offset: start)
+        }
+        index += append ? 2 : 1
+        return Token(kind: .redirect(kind), range: start..<index)
+    }
+
+    /// Whether only blanks stand between the start of `offset`'s line and `offset`.
+    private func startsLine(_ offset: Int) -> Bool {
+        var before = offset - 1
+        while before >= 0, [0x20, 0x09, 0x0D].contains(input[before]) { before -= 1 }
+        return before < 0 || input[before] == 0x0A
     }
 
     private func peek(_ offset: Int) -> UInt8? {

@@ -88,8 +88,12 @@ public enum TokenKind: Sendable, Hashable {
     case and
     /// `||`: run the next command if this one failed.
     case or
-    /// `>` (or `>>` when `append`): send standard output to a file.
-    case redirect(append: Bool)
+    /// `|`: the next command reads what this one writes.
+    case pipe
+    /// `<`, `>`, `>>`, `2>`, `2>>`, `2>&1`, `&>`, `&>>`: a redirection.
+    case redirect(RedirectionKind)
+    /// `!` at the start of a line: the rest of the line, as it is, for `/bin/sh -c`.
+    case shellLine([UInt8])
 }
 
 /// A token with the bytes of the source it spans; a `SourceMap` turns them into lines and columns.

@@ -10,6 +10,7 @@ public enum Command {
     case chgrp(ChgrpCommand)
     case chmod(ChmodCommand)
     case chown(ChownCommand)
+    case command(CommandCommand)
     case cp(CpCommand)
     case dirname(DirnameCommand)
     case du(DuCommand)
@@ -41,7 +42,7 @@ public enum Command {
     /// Each case's constructor, in the order `help` lists the commands; a command's type and name
     /// come from its case.
     private static let entries: [Entry] = [
-        Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(cp),
+        Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(command), Entry(cp),
         Entry(dirname), Entry(du), Entry(echo),
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
         Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm),
@@ -75,6 +76,7 @@ public enum Command {
         case .chgrp(let command): return command
         case .chmod(let command): return command
         case .chown(let command): return command
+        case .command(let command): return command
         case .cp(let command): return command
         case .dirname(let command): return command
         case .du(let command): return command

@@ -8,10 +8,14 @@ public struct SyntaxError: Error, Sendable, Hashable {
         case missingCommand(after: Connector)
         /// `&&` or `||` where a statement starts.
         case unexpected(Connector)
-        /// `>` or `>>` (when `append`) with no file name after it.
-        case missingTarget(append: Bool)
-        /// A redirection with no command (`> out`).
-        case missingCommandBeforeRedirection
+        /// A redirection operator (as written) with no file name after it.
+        case missingTarget(String)
+        /// A redirection (its operator as written) with no command (`> out`).
+        case missingCommandBeforeRedirection(String)
+        /// `|` with no command after it.
+        case missingCommandAfterPipe
+        /// `|` with no command before it.
+        case unexpectedPipe
     }
 
     /// What is wrong.
@@ -65,20 +69,26 @@ public enum Parser {
             var words: [Word] = []
             var redirections: [Redirection] = []
             let start = index < tokens.count ? tokens[index] : nil
+            if let start, case .shellLine(let line) = start.kind {
+                index += 1
+                return SimpleCommand(words: [], redirections: [], offset: start.range.lowerBound, shellLine: line)
+            }
             while index < tokens.count {
                 let token = tokens[index]
                 switch token.kind {
                 case .word(let word):
                     words.append(word)
                     index += 1
-                case .redirect(let append):
+                case .redirect(let kind):
                     index += 1
-                    guard index < tokens.count, case .word(let target) = tokens[index].kind else {
-                        throw error(
-                            .missingTarget(append: append), at: index < tokens.count ? tokens[index] : nil)
+                    if kind == .errorsToOutput {
+                        redirections.append(Redirection(kind: kind, target: nil, offset: token.range.lowerBound))
+                        continue
                     }
-                    redirections.append(
-                        Redirection(append: append, target: target, offset: token.range.lowerBound))
+                    guard index < tokens.count, case .word(let target) = tokens[index].kind else {
+                        throw error(.missingTarget(kind.spelled), at: index < tokens.count ? tokens[index] : nil)
+                    }
+                    redirections.append(Redirection(kind: kind, target: target, offset: token.range.lowerBound))
                     index += 1
                 default:
                     return finish()
@@ -92,31 +102,53 @@ public enum Parser {
             }
         }
 
+        /// Commands joined by `|`, a newline after a `|` continuing the pipeline as in sh; nil
+        /// when no command starts a statement here. After `connector`, no command (or only
+        /// redirections) is a missing command.
+        func pipeline(after connector: Connector?) throws(SyntaxError) -> Pipeline? {
+            var commands: [SimpleCommand] = []
+            repeat {
+                if !commands.isEmpty {
+                    index += 1
+                    while index < tokens.count, tokens[index].kind == .newline { index += 1 }
+                }
+                if index < tokens.count, tokens[index].kind == .pipe { throw error(.unexpectedPipe, at: tokens[index]) }
+                let command = try simpleCommand()
+                let here = index < tokens.count ? tokens[index] : nil
+                if let command, !command.words.isEmpty || command.shellLine != nil {
+                    commands.append(command)
+                    continue
+                }
+                if commands.isEmpty, let connector {
+                    throw error(.missingCommand(after: connector), at: here, incomplete: here == nil)
+                }
+                if let command {
+                    let start = tokens.first { $0.range.lowerBound == command.offset }
+                    throw error(.missingCommandBeforeRedirection(command.redirections[0].kind.spelled), at: start)
+                }
+                if commands.isEmpty { return nil }
+                throw error(.missingCommandAfterPipe, at: here, incomplete: here == nil)
+            } while index < tokens.count && tokens[index].kind == .pipe
+            return Pipeline(commands)
+        }
+
         while index < tokens.count {
             if tokens[index].kind == .separator || tokens[index].kind == .newline {
                 index += 1
                 continue
             }
-            guard let first = try simpleCommand() else {
+            guard let first = try pipeline(after: nil) else {
                 let token = tokens[index]
                 throw error(.unexpected(token.kind == .and ? .and : .or), at: token)
             }
-            if first.words.isEmpty {
-                throw error(
-                    .missingCommandBeforeRedirection, at: tokens.first { $0.range.lowerBound == first.offset }
-                )
-            }
-            var rest: [(Connector, SimpleCommand)] = []
+            var rest: [(Connector, Pipeline)] = []
             while index < tokens.count, tokens[index].kind == .and || tokens[index].kind == .or {
                 let connector: Connector = tokens[index].kind == .and ? .and : .or
                 index += 1
                 // A newline after && or || continues the statement, as in sh.
                 while index < tokens.count, tokens[index].kind == .newline { index += 1 }
-                guard let next = try simpleCommand(), !next.words.isEmpty else {
-                    throw error(
-                        .missingCommand(after: connector), at: index < tokens.count ? tokens[index] : nil,
-                        incomplete: index >= tokens.count)
-                }
+                // After a connector, a missing command is an error, never nil.
+                let next = try pipeline(after: connector)!
                 rest.append((connector, next))
             }
             statements.append(Statement(first: first, rest: rest))

@@ -25,7 +25,7 @@ public struct ParsedSource: Sendable {
 /// Gathers lines into whole statements and parses each once; the REPL and the script runner both
 /// read through it.
 ///
-/// An open quote, or a trailing `&&`, `||` or backslash, waits for more lines. Once a statement
+/// An open quote, or a trailing `&&`, `||`, `|` or backslash, waits for more lines. Once a statement
 /// is unfinished, only the lines it gains are tokenized until they look finished, and then the
 /// whole statement once: each byte of a long statement is read a bounded number of times.
 public struct StatementReader {
@@ -112,10 +112,10 @@ public struct StatementReader {
     /// an open quote or a line start, the tail says "unfinished" only when the whole statement is.
     private static func unfinishedPoint(of tail: [UInt8]) -> Int? {
         do {
-            // Only a tail that ends in && or || can still want more: its tokens say whether.
+            // Only a tail that ends in &&, || or | can still want more: its tokens say whether.
             let tokens = try Lexer.tokenize(tail)
             let last = tokens.last { $0.kind != .newline }
-            guard last?.kind == .and || last?.kind == .or else { return nil }
+            guard last?.kind == .and || last?.kind == .or || last?.kind == .pipe else { return nil }
             do { _ = try Parser.parse(tokens: tokens, source: tail) } catch {
                 return error.isIncomplete ? tail.count : nil
             }

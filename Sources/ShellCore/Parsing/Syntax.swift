@@ -1,10 +1,38 @@
-/// A redirection of standard output: `> file` or `>> file`.
+/// What a redirection operator does.
+public enum RedirectionKind: Sendable, Hashable {
+    /// `< FILE`: standard input reads FILE.
+    case input
+    /// `> FILE` (or `>> FILE` when `append`, and `1>`, `1>>`): standard output goes to FILE.
+    case output(append: Bool)
+    /// `2> FILE` (or `2>> FILE` when `append`): standard error goes to FILE.
+    case errors(append: Bool)
+    /// `&> FILE` (or `&>> FILE` when `append`): standard output and error go to FILE.
+    case outputAndErrors(append: Bool)
+    /// `2>&1`: standard error goes where standard output goes at this point.
+    case errorsToOutput
+
+    /// The operator as written (`2>>`).
+    public var spelled: String {
+        switch self {
+        case .input: return "<"
+        case .output(let append): return append ? ">>" : ">"
+        case .errors(let append): return append ? "2>>" : "2>"
+        case .outputAndErrors(let append): return append ? "&>>" : "&>"
+        case .errorsToOutput: return "2>&1"
+        }
+    }
+
+    /// Whether it writes a file (refused in a read-only shell).
+    public var writes: Bool { self != .input && self != .errorsToOutput }
+}
+
+/// A redirection of a command's standard input, output or error.
 public struct Redirection: Sendable, Hashable {
-    /// Whether to append (`>>`) rather than replace (`>`).
-    public var append: Bool
-    /// The file to write to.
-    public var target: Word
-    /// Byte offset of the `>` in the source.
+    /// What it does.
+    public var kind: RedirectionKind
+    /// The file it names; nil for `2>&1`.
+    public var target: Word?
+    /// Byte offset of the operator in the source.
     public var offset: Int
 }
 
@@ -12,13 +40,35 @@ public struct Redirection: Sendable, Hashable {
 public struct SimpleCommand: Sendable, Hashable {
     /// The command name followed by its arguments.
     public var words: [Word]
-    /// Where standard output goes.
+    /// Where standard input, output and error go, in the order written.
     public var redirections: [Redirection]
     /// Byte offset of the command's first token in the source.
     public var offset: Int
+    /// For `!rest` at the start of a line: `rest`, run by `/bin/sh -c` (the command has no words).
+    public var shellLine: [UInt8]?
+
+    /// A command from its words, redirections and where it starts; `shellLine` for `!rest`.
+    public init(words: [Word], redirections: [Redirection], offset: Int, shellLine: [UInt8]? = nil) {
+        self.words = words
+        self.redirections = redirections
+        self.offset = offset
+        self.shellLine = shellLine
+    }
 }
 
-/// How a command is chained to the one before it.
+/// Commands joined by `|`: each one's standard output is the next one's standard input.
+public struct Pipeline: Sendable, Hashable {
+    /// The commands in order, at least one.
+    public var commands: [SimpleCommand]
+
+    /// A pipeline of `commands` (one for a lone command).
+    public init(_ commands: [SimpleCommand]) { self.commands = commands }
+
+    /// Byte offset of the pipeline's first token in the source.
+    public var offset: Int { commands[0].offset }
+}
+
+/// How a pipeline is chained to the one before it.
 public enum Connector: Sendable, Hashable {
     /// `&&`: run when the previous command succeeded.
     case and
@@ -26,12 +76,21 @@ public enum Connector: Sendable, Hashable {
     case or
 }
 
-/// Commands joined by `&&` and `||`, ended by `;` or a newline.
+/// Pipelines joined by `&&` and `||`, ended by `;` or a newline.
 public struct Statement: Sendable, Hashable {
-    /// The first command.
-    public var first: SimpleCommand
-    /// The commands after it with the connector before each.
-    public var rest: [(Connector, SimpleCommand)]
+    /// The first pipeline.
+    public var first: Pipeline
+    /// The pipelines after it with the connector before each.
+    public var rest: [(Connector, Pipeline)]
+
+    /// A statement of `first` and the pipelines after it.
+    public init(first: Pipeline, rest: [(Connector, Pipeline)]) {
+        self.first = first
+        self.rest = rest
+    }
+
+    /// Every pipeline, in order.
+    public var pipelines: [Pipeline] { [first] + rest.map(\.1) }
 
     /// Statements compare by their commands and connectors.
     public static func == (lhs: Statement, rhs: Statement) -> Bool {

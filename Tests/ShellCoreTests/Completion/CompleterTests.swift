@@ -5,7 +5,8 @@ import Testing
 
 /// A shell whose directory holds names that need every kind of quoting.
 private func fixture() throws -> TestShell {
-    let shell = TestShell()
+    // No program in PATH: a command name completes to the built-ins alone.
+    let shell = TestShell(environment: ["PATH": "no-programs-here"])
     for name in [
         "my file.txt", "my dir/inner", "alpha", ".hidden", "日本語.txt", "cost$5", "a*b?[c]", "it's",
         "say \"hi\"", "back\\slash", "src/main.swift", "sub dir/inner",
@@ -109,7 +110,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
 
     @Test func eachCommandSaysWhatItsOperandsAre() throws {
         let shell = try fixture()
-        #expect(choices("help c", in: shell) == ["cat", "cd", "chgrp", "chmod", "chown", "cp"])
+        #expect(choices("help c", in: shell) == ["cat", "cd", "chgrp", "chmod", "chown", "command", "cp"])
         #expect(choices("help rm", in: shell) == ["rm", "rmdir"])
         #expect(choices("pwd ", in: shell) == [])
         #expect(choices("exit ", in: shell) == [])
@@ -127,10 +128,28 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         #expect(choices("mkdir --", in: shell).contains("--help"))
     }
 
+    @Test(
+        "Programs in PATH come after the built-ins, each once, executable ones only",
+        .needsLocalFileSystem("whether a file is executable is the kernel's to say"))
+    func programNames() throws {
+        let shell = TestShell(environment: ["PATH": "bin:more"])
+        for (file, executable) in [
+            ("bin/catalog", true), ("more/catalog", true), ("bin/cat", true), ("bin/caterpillar", false),
+            ("more/cave", true),
+        ] {
+            try shell.write(file, "#!/bin/sh\n")
+            if executable { try shell.path(file).setPermissions(0o755) }
+        }
+        #expect(choices("ca", in: shell) == ["cat", "catalog", "cave"])
+        #expect(choices("./bi", in: shell) == ["bin/"])
+        shell.state.programRefusal = .noPrograms
+        #expect(choices("ca", in: shell) == ["cat"])
+    }
+
     @Test func commandNames() throws {
         let shell = try fixture()
         #expect(choices("", in: shell) == Command.all.map { $0.name }.sorted())
-        #expect(choices("c", in: shell) == ["cat", "cd", "chgrp", "chmod", "chown", "cp"])
+        #expect(choices("c", in: shell) == ["cat", "cd", "chgrp", "chmod", "chown", "command", "cp"])
         #expect(choices("mk", in: shell) == ["mkdir", "mktemp"])
     }
 
@@ -168,7 +187,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         try #require(completion.candidates.count == 1)
         let completed = try #require(completion.applied(to: line))
         let statements = try Parser.parse(completed)
-        let words = try #require(statements.first?.first.words)
+        let words = try #require(statements.first?.first.commands[0].words)
         try #require(words.count == 2)
         #expect(try Expander.expand(words[1], state: shell.state).bytes == name)
         #expect(completed.last == 0x20)
@@ -186,7 +205,7 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         let completion = Completer.complete(line: typed, cursor: typed.count, state: shell.state)
         if completion.candidates.isEmpty { return }  // cut inside an escape: nothing to do
         let completed = try #require(completion.applied(to: typed))
-        let words = try #require(try Parser.parse(completed).first?.first.words)
+        let words = try #require(try Parser.parse(completed).first?.first.commands[0].words)
         #expect(try Expander.expand(words[1], state: shell.state).bytes == name)
     }
 

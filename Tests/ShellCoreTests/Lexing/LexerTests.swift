@@ -14,7 +14,9 @@ private func render(_ tokens: [Token], of input: String) -> String {
         case .newline: return "NL"
         case .and: return "&&"
         case .or: return "||"
-        case .redirect(let append): return append ? ">>" : ">"
+        case .pipe: return "|"
+        case .redirect(let kind): return kind.spelled
+        case .shellLine(let line): return "!(\(String(decoding: line, as: UTF8.self))@\(map.location(of: token.range.lowerBound).column))"
         }
     }.joined(separator: " ")
 }
@@ -66,12 +68,21 @@ private func render(_ pieces: [WordPiece]) -> String {
         Row(name: "a default starts with ~", input: "cd ${D:-~/x}", expected: "W(cd@0) W(${D:-~/x}@3)"),
         Row(name: "comment to end of line", input: "ls # list\npwd", expected: "W(ls@0) NL W(pwd@0)"),
         Row(name: "hash inside a word", input: "echo a#b", expected: "W(echo@0) W(a#b@5)"),
-        Row(name: "operators", input: "a&&b||c;d", expected: "W(a@0) && W(b@3) || W(c@6) ; W(d@8)"),
+        Row(name: "operators", input: "a&&b||c;d|e", expected: "W(a@0) && W(b@3) || W(c@6) ; W(d@8) | W(e@10)"),
         Row(name: "redirections", input: "ls >out >>log", expected: "W(ls@0) > W(out@4) >> W(log@10)"),
+        Row(
+            name: "every redirection", input: "a <in 1>o 2>e 2>>e2 2>&1 &>b &>>c 1>>d",
+            expected: "W(a@0) < W(in@3) > W(o@8) 2> W(e@12) 2>> W(e2@17) 2>&1 &> W(b@27) &>> W(c@32) >> W(d@37)"),
+        Row(name: "a quoted or longer number is a word", input: "echo '2'>x 12 x2>y", expected: "W(echo@0) W(~2@5) > W(x@9) W(12@11) W(x2@14) > W(y@17)"),
         Row(name: "empty quotes make an empty word", input: "touch ''", expected: "W(touch@0) W(~@6)"),
         Row(name: "quotes join with text", input: #"a"b c"'d'"#, expected: "W(a|~b cd@0)"),
         Row(name: "backslash newline joins lines", input: "echo a\\\nb", expected: "W(echo@0) W(ab@5)"),
         Row(name: "UTF-8 passes through", input: "cat 日本語.txt", expected: "W(cat@0) W(日本語.txt@4)"),
+        Row(
+            name: "! at a line's start takes the rest of the line as it is",
+            input: "ls\n  !for f in *; do echo \"$f\" | wc; done &\npwd",
+            expected: "W(ls@0) NL !(for f in *; do echo \"$f\" | wc; done &@2) NL W(pwd@0)"),
+        Row(name: "! elsewhere is a word's", input: "echo !a; !b", expected: "W(echo@0) W(!a@5) ; W(!b@9)"),
     ]
 
     @Test(arguments: rows)
@@ -94,13 +105,9 @@ private func render(_ pieces: [WordPiece]) -> String {
         ErrorRow(name: "open brace", input: "echo ${HOME", problem: .unterminatedVariable, line: 1, column: 5),
         ErrorRow(name: "trailing backslash", input: "echo a\\", problem: .trailingBackslash, line: 1, column: 6),
         ErrorRow(name: "background ampersand", input: "ls &", problem: .unsupportedOperator("&"), line: 1, column: 3),
-        ErrorRow(name: "pipe", input: "ls | x", problem: .unsupportedOperator("|"), line: 1, column: 3),
-        ErrorRow(name: "input redirection", input: "rm < list", problem: .unsupportedOperator("<"), line: 1, column: 3),
-        ErrorRow(name: "here-document", input: "cat <<END", problem: .unsupportedOperator("<"), line: 1, column: 4),
-        ErrorRow(name: "< inside a word", input: "echo a<b", problem: .unsupportedOperator("<"), line: 1, column: 6),
-        ErrorRow(
-            name: "standard error redirection", input: "rm x 2>/dev/null", problem: .unsupportedOperator("2>"), line: 1,
-            column: 5),
+        ErrorRow(name: "here-document", input: "cat <<END", problem: .unsupportedOperator("<<"), line: 1, column: 4),
+        ErrorRow(name: "another descriptor", input: "rm x 3>/dev/null", problem: .unsupportedOperator("3>"), line: 1, column: 5),
+        ErrorRow(name: "2>& to a file", input: "ls 2>&out", problem: .unsupportedOperator("2>&"), line: 1, column: 3),
         ErrorRow(name: "appending descriptor", input: "ls 12>>log", problem: .unsupportedOperator("12>"), line: 1, column: 3),
         ErrorRow(name: "command substitution", input: "rm $(cat list)", problem: .unsupportedOperator("$("), line: 1, column: 3),
         ErrorRow(name: "arithmetic", input: "echo $((1+2))", problem: .unsupportedOperator("$("), line: 1, column: 5),

@@ -19,7 +19,7 @@ import Testing
         let statements = try Parser.parse(source)
         let map = SourceMap(source)
         #expect(statements.count == 2)
-        let words = statements.map { $0.first.words.map { map.location(of: $0.range.lowerBound) } }
+        let words = statements.map { $0.first.commands[0].words.map { map.location(of: $0.range.lowerBound) } }
         #expect(
             words == [
                 [
@@ -36,7 +36,8 @@ import Testing
 
     static let errorRows: [Row] = [
         Row(
-            name: "pipe after a quoted line break", source: "echo 'a\nb' | x", offset: 11, line: 2, column: 3),
+            name: "a pipe with no command after a quoted line break", source: "echo 'a\nb' | ;", offset: 13, line: 2,
+            column: 5),
         Row(
             name: "redirection without a file on line three", source: "ls &&\n\n  cat >", offset: 14, line: 3,
             column: 7),
@@ -56,8 +57,8 @@ import Testing
 
     @Test func aScriptsSyntaxErrorNamesTheLineOfItsStatement() {
         let shell = TestShell(interactive: false)
-        let result = shell.run("pwd\necho 'a\nb' |x\n")
-        #expect(result.stderr == "shelf: test:3:4: syntax error: '|' is not supported\nb' |x\n   ^\n")
+        let result = shell.run("pwd\necho 'a\nb' &x\n")
+        #expect(result.stderr == "shelf: test:3:4: syntax error: '&' is not supported\nb' &x\n   ^\n")
         #expect(result.status == .usage)
     }
 }

@@ -2,17 +2,19 @@ import Testing
 
 @testable import ShellCore
 
-/// Renders statements as `[cmd args > file] && [...]`.
+/// Renders statements as `[cmd args > file] | [...] && [...]`.
 private func render(_ statements: [Statement]) -> String {
     func command(_ simple: SimpleCommand) -> String {
         var parts = simple.words.map { String(decoding: $0.literalText ?? [], as: UTF8.self) }
         for redirection in simple.redirections {
-            parts.append((redirection.append ? ">> " : "> ") + String(decoding: redirection.target.literalText ?? [], as: UTF8.self))
+            let target = redirection.target.map { " " + String(decoding: $0.literalText ?? [], as: UTF8.self) } ?? ""
+            parts.append(redirection.kind.spelled + target)
         }
         return "[" + parts.joined(separator: " ") + "]"
     }
+    func pipeline(_ pipeline: Pipeline) -> String { pipeline.commands.map(command).joined(separator: " | ") }
     return statements.map { statement in
-        ([command(statement.first)] + statement.rest.map { ($0.0 == .and ? "&& " : "|| ") + command($0.1) })
+        ([pipeline(statement.first)] + statement.rest.map { ($0.0 == .and ? "&& " : "|| ") + pipeline($0.1) })
             .joined(separator: " ")
     }.joined(separator: " ; ")
 }
@@ -34,6 +36,14 @@ private func render(_ statements: [Statement]) -> String {
         Row(name: "redirection before words", input: "> out echo hi", expected: "[echo hi > out]"),
         Row(name: "empty statements are skipped", input: ";;\n\n a", expected: "[a]"),
         Row(name: "comment only", input: "# nothing", expected: ""),
+        Row(name: "a pipeline", input: "ls -R | grep x|wc -l", expected: "[ls -R] | [grep x] | [wc -l]"),
+        Row(
+            name: "pipelines bind tighter than && and ||", input: "a | b && c || d | e > out",
+            expected: "[a] | [b] && [c] || [d] | [e > out]"),
+        Row(name: "a newline after | continues", input: "a |\n\n  b", expected: "[a] | [b]"),
+        Row(
+            name: "redirections of every stream, in order", input: "sort <in >out 2>&1 | wc 2>>log &>all",
+            expected: "[sort < in > out 2>&1] | [wc 2>> log &> all]"),
     ]
 
     @Test(arguments: rows)
@@ -57,6 +67,14 @@ private func render(_ statements: [Statement]) -> String {
         ErrorRow(name: "redirection without file", input: "ls >", message: "expected a file name after '>'", column: 4, incomplete: false),
         ErrorRow(name: "redirection followed by operator", input: "ls >> && x", message: "expected a file name after '>>'", column: 6, incomplete: false),
         ErrorRow(name: "unterminated quote", input: "echo \"abc", message: "unterminated quote \"", column: 5, incomplete: true),
+        ErrorRow(name: "| with nothing after", input: "ls |", message: "expected a command after '|'", column: 4, incomplete: true),
+        ErrorRow(name: "| before ;", input: "ls | ; pwd", message: "expected a command after '|'", column: 5, incomplete: false),
+        ErrorRow(name: "leading |", input: "| ls", message: "unexpected '|'", column: 0, incomplete: false),
+        ErrorRow(name: "| after &&", input: "ls && | wc", message: "unexpected '|'", column: 6, incomplete: false),
+        ErrorRow(name: "two |", input: "ls | | wc", message: "unexpected '|'", column: 5, incomplete: false),
+        ErrorRow(name: "a stage of redirections only", input: "ls | > out", message: "expected a command before '>'", column: 5, incomplete: false),
+        ErrorRow(name: "input without a command", input: "< in", message: "expected a command before '<'", column: 0, incomplete: false),
+        ErrorRow(name: "2> without a file", input: "ls 2> ; x", message: "expected a file name after '2>'", column: 6, incomplete: false),
     ]
 
     @Test(arguments: errorRows)

@@ -33,6 +33,9 @@ import Testing
             name: "a trailing && waits", lines: ["ls &&\n", "pwd ||\n", "cd\n"],
             expected: [nil, nil, Given(firstLine: 1, statements: 1)]),
         Row(
+            name: "a trailing | waits", lines: ["ls |\n", "\n", "wc -l\n"],
+            expected: [nil, nil, Given(firstLine: 1, statements: 1)]),
+        Row(
             name: "a trailing backslash waits", lines: ["echo a\\\n", "b\n"],
             expected: [nil, Given(firstLine: 1, statements: 1)]),
         Row(
@@ -42,7 +45,7 @@ import Testing
             name: "a redirection-only command after && is reported at once", lines: ["ls &&\n", ">y &&\n"],
             expected: [nil, Given(firstLine: 1, statements: -1)]),
         Row(
-            name: "an error more lines cannot mend is reported at once", lines: ["ls | x\n", "pwd\n"],
+            name: "an error more lines cannot mend is reported at once", lines: ["ls & x\n", "pwd\n"],
             expected: [Given(firstLine: 1, statements: -1), Given(firstLine: 2, statements: 1)]),
         Row(
             name: "line numbers go on after a long statement", lines: ["echo \"a\n", "b\"\n", "ls\n"],
