@@ -151,6 +151,37 @@ enum CommandDocs {
             a single file) — redrawn at most ten times a second and erased when the copy ends or before any
             message. Scripts, pipes and files never get it.
             """#,
+        "df": #"""
+            `df` prints a table of file systems: for each its source (a device, or the name its type gives,
+            such as `tmpfs`), its size, the space used and available, the share used, and where it is
+            mounted, as GNU df does under `LC_ALL=C`. With FILEs, resolved against the shell's current
+            directory, it prints the file system each one is on (a FILE is examined through symlinks); a
+            FILE that cannot be examined is reported (`df: x: No such file or directory`) before the table,
+            and the status is 1.
+
+            Without FILE, it lists the file systems mounted for the shell (`/proc/self/mountinfo`), in the
+            order they were mounted. Unless `-a` is given it leaves out pseudo file systems (`proc`,
+            `sysfs`, `devpts`, `mqueue`, … and type `none`), those of size 0, and all but one entry per
+            device: a device's path wins over a name, the entry nearer the root over a deeper one, and one
+            mounted over another at the same place over the one below. A mount point that cannot be reached
+            (permission denied, gone) is left out quietly.
+
+            Sizes are in 1024-byte blocks, rounded up; with `-h` (powers of 1024) or `-H` (powers of 1000)
+            they are bytes with a unit, rounded up, with one decimal below 10 (`1.5M`, `296K`, `304k`). The
+            share used is `used / (used + available)`, rounded up, so that the space kept for the superuser
+            does not count as available: a full file system shows `100%`. A file system that counts no
+            inodes shows `-` for its inode share.
+
+            The columns are as wide as their widest cell (the source at least 14, the numbers at least 5,
+            the shares at least 4); text is aligned left, numbers right, one space between.
+
+            `--output` chooses the columns from `source`, `fstype`, `itotal`, `iused`, `iavail`, `ipcent`,
+            `size`, `used`, `avail`, `pcent`, `file` (the FILE as typed, `-` in a listing) and `target`, in
+            the order given; a bare `--output` prints all of them.
+
+            On a volume that is not a file system of the kernel's (the in-memory volume the tests use, and
+            later remote ones), a FILE is reported as `df: x: Operation not supported`.
+            """#,
         "dirname": #"""
             `dirname` prints each NAME without its last component: trailing slashes are ignored, the last
             component and the slashes before it are removed, and what is left is printed; `.` when nothing

@@ -5,13 +5,14 @@ import Testing
 @testable import ShellCore
 
 /// What needs file systems mounted inside a fixture, against GNU's tools: rm's
-/// `--one-file-system` and `--preserve-root=all`. Each twin gets tmpfs mounts of its own, unmounted before
+/// `--one-file-system` and `--preserve-root=all`, and df, whose numbers only stay still on a
+/// file system nobody else writes to. Each twin gets tmpfs mounts of its own, unmounted before
 /// it is removed; the tests run one at a time, so that a listing of every mount sees none of
 /// theirs come and go.
 @Suite(
     .serialized, .needsLocalFileSystem("tmpfs file systems are mounted inside the fixtures"),
     .enabled(if: Tmpfs.canMount, "needs to mount a tmpfs (root)"),
-    .enabled(if: ReferenceTool.isInstalled("/usr/bin/rm"), "needs GNU coreutils"))
+    .enabled(if: ReferenceTool.isInstalled("/usr/bin/df"), "needs GNU coreutils"))
 struct MountedFixtureTests {
     /// Mounts a tmpfs of `options` at `point`, remembering it in `mounted`.
     static func mountTmpfs(_ point: File, _ options: String, mounted: inout [String]) throws {
@@ -22,10 +23,10 @@ struct MountedFixtureTests {
         mounted.append(point.string)
     }
 
-    /// Runs `line` in shelf and with GNU's tools on twins that `build` makes (mounts included),
-    /// and returns both transcripts with the fixtures' paths written `FIXTURE`, and both trees.
+    /// Runs `line` in shelf (`confined` to its fixture, unless it must read the mount table)
+    /// and with GNU's tools on twins that `build` makes (mounts included), and returns both transcripts with the fixtures' paths written `FIXTURE`, and both trees.
     static func twins(
-        _ line: String, build: (File, inout [String]) throws -> Void
+        _ line: String, confined: Bool = true, build: (File, inout [String]) throws -> Void
     ) throws -> (ours: Transcript, theirs: Transcript, ourTree: [String], theirTree: [String]) {
         var mounted: [String] = []
         let shell = TestShell()
@@ -44,7 +45,7 @@ struct MountedFixtureTests {
                 of: shell.directory.file.string, with: "FIXTURE")
         }
         let gnu = try ReferenceTool.run("/bin/bash", ["-c", line], in: twin.file)
-        let shelf = shell.runConfined(line)
+        let shelf = confined ? shell.runConfined(line) : shell.run(line)
         let theirs = Transcript(stdout: masked(gnu.stdout), stderr: masked(gnu.stderr), status: gnu.status)
         let ours = Transcript(
             stdout: masked(shelf.stdout), stderr: masked(shelf.stderr), status: shelf.status)
@@ -71,6 +72,55 @@ struct MountedFixtureTests {
         #expect(run.ours.stderr == run.theirs.stderr, "\(line)")
         #expect(run.ours.status == run.theirs.status, "\(line)")
         #expect(run.ourTree == run.theirTree, "\(line)")
+    }
+
+    /// Three tmpfs, their usage still: `m` (1500 KiB, a 300,000-byte file), `big` (10 MiB, a
+    /// 3,500,000-byte file) and `tiny` (one page, empty); a symlink to `m`'s file.
+    static func buildFileSystems(in root: File, mounted: inout [String]) throws {
+        try mountTmpfs(root + "m", "size=1500k", mounted: &mounted)
+        try (root + "m/z").write(bytes: [UInt8](repeating: 0, count: 300_000))
+        try (root + "m/sub").makeDirectory()
+        try mountTmpfs(root + "big", "size=10m,nr_inodes=5000", mounted: &mounted)
+        try (root + "big/z").write(bytes: [UInt8](repeating: 0, count: 3_500_000))
+        try mountTmpfs(root + "tiny", "size=4k,nr_inodes=3", mounted: &mounted)
+        try (root + "link").makeSymlink(to: "m/z")
+    }
+
+    @Test(arguments: [
+        "df m", "df -h m big tiny", "df -H m big tiny", "df -P m", "df -Ph m", "df -T m", "df -i big tiny",
+        "df -hi m big", "df --output m", "df --output=source,pcent,file m/sub",
+        "df -h --output=size,avail m big",
+        "df nope m", "df -k -h m", "df -h -k m", "df -iT tiny", "df -a m/z", "df m link big/z",
+        "df --output=file,target m/./z", "df --output=itotal,iused,iavail,ipcent big tiny",
+        "df --output=size --output=used big", "df -Hi big",
+    ])
+    func dfMatchesGNU(_ line: String) throws {
+        let run = try Self.twins(line, confined: false, build: Self.buildFileSystems)
+        #expect(run.ours.stdout == run.theirs.stdout, "\(line)")
+        #expect(run.ours.stderr == run.theirs.stderr, "\(line)")
+        #expect(run.ours.status == run.theirs.status, "\(line)")
+    }
+
+    @Test(arguments: [
+        "df -i --output m", "df -P --output m", "df -T --output=size m", "df --output=x m",
+        "df --output=size,size m", "df --output= m", "df --bogus",
+    ])
+    func dfUsageErrorsMatchGNU(_ line: String) throws {
+        let run = try Self.twins(line, confined: false, build: Self.buildFileSystems)
+        #expect(
+            run.ours.stderr.split(separator: "\n").first == run.theirs.stderr.split(separator: "\n").first,
+            "\(line)")
+        #expect(run.ours.stderr.hasSuffix("Try 'help df' for more information.\n"), "\(line)")
+        #expect(run.ours.status == .usage && run.theirs.status == .failure, "\(line)")
+    }
+
+    @Test(
+        "A listing names the file systems GNU df names, in its order",
+        arguments: ["df --output=source,fstype,target", "df -a --output=source,fstype,target"])
+    func dfListingMatchesGNU(_ line: String) throws {
+        let run = try Self.twins(line, confined: false, build: Self.buildFileSystems)
+        #expect(run.ours.stdout == run.theirs.stdout, "\(line)")
+        #expect(run.ours.status == run.theirs.status, "\(line)")
     }
 }
 
