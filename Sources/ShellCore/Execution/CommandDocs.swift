@@ -357,8 +357,16 @@ enum CommandDocs {
             about the link itself. A trailing slash (`dirlink/`) always follows it.
 
             Names are sorted by their bytes. `-t` sorts by modification time, newest first, and `-S` by
-            size, largest first; equal times or sizes are ordered by name. `-r` reverses whichever order is
-            in force.
+            size, largest first; equal times or sizes are ordered by name. `-X` sorts by extension (what
+            follows the last `.`; a name without one comes first), then by name. `-U` does not sort: entries
+            come in the order the volume lists them (the kernel's directory order on a disk), operands as
+            given, and `-r` and `--group-directories-first` then do nothing. `-r` reverses whichever other
+            order is in force. With `--group-directories-first` directories (and symbolic links to them)
+            come before everything else, each group in that order.
+
+            `-I PATTERN` (`--ignore=PATTERN`) leaves out the entries of a listed directory whose names match
+            the shell pattern PATTERN; `--hide=PATTERN` does too, unless `-a` or `-A` is given. As in GNU ls,
+            `*` and `?` do not match a leading `.`, and operands are never left out. Both may be repeated.
 
             When standard output is not a terminal, names are written one per line, byte for byte (a name
             that is not UTF-8 stays as it is). On a terminal, names fill columns top to bottom, fitted to the
