@@ -1,19 +1,18 @@
 import PathModel
 
-/// `ls [-aAdFhlrRStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
+/// `ls [-aAdFghlnoGrRStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
 /// [--group-directories-first] [--color[=WHEN]] [FILE...]`: list directory contents.
 public struct LsCommand: ShellCommand {
     public static let name = "ls"
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
     public static let synopsis =
-        "[-aAdFhlrRStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
+        "[-aAdFghlnoGrRStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
             sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
-            hide,
-            groupDirectoriesFirst
+            hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
@@ -27,6 +26,8 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             "F", "classify", value: .optional, valueName: "WHEN",
             key: .classify, help: "append an indicator (one of */=@|) to entries; WHEN as for --color"),
+        OptionSpec("g", key: .longWithoutOwner, help: "like -l, but do not list the owner"),
+        OptionSpec("G", "no-group", key: .noGroup, help: "in a long listing, do not print group names"),
         OptionSpec(
             nil, "group-directories-first", key: .groupDirectoriesFirst,
             help: "group directories before files, each group in the order asked for"),
@@ -38,6 +39,9 @@ public struct LsCommand: ShellCommand {
             "I", "ignore", value: .required, valueName: "PATTERN", key: .ignore,
             help: "do not list entries matching PATTERN"),
         OptionSpec("l", key: .long, help: "use a long listing format"),
+        OptionSpec(
+            "n", "numeric-uid-gid", key: .numericIDs, help: "like -l, but list numeric user and group IDs"),
+        OptionSpec("o", key: .longWithoutGroup, help: "like -l, but do not list group information"),
         OptionSpec("r", "reverse", key: .reverse, help: "reverse order while sorting"),
         OptionSpec("R", "recursive", key: .recursive, help: "list subdirectories recursively"),
         OptionSpec("S", key: .sortBySize, help: "sort by file size, largest first"),
@@ -104,6 +108,12 @@ public struct LsCommand: ShellCommand {
     public var sort: Sort
     /// Reverse the order.
     public var reverse: Bool
+    /// Show the owner in a long listing (not with `-g`).
+    public var showsOwner: Bool
+    /// Show the group in a long listing (not with `-o` or `-G`).
+    public var showsGroup: Bool
+    /// Show user and group IDs as numbers (`-n`).
+    public var numericIDs: Bool
     /// List directories before everything else, each group in `sort` order.
     public var directoriesFirst: Bool
     /// Names never listed (`-I`), as shell patterns where `*` does not match a leading dot.
@@ -127,11 +137,15 @@ public struct LsCommand: ShellCommand {
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
-        switch arguments.last(of: [.long, .onePerLine, .columns]) {
-        case .long: format = .long
-        case .onePerLine: format = .onePerLine
-        case .columns: format = .columns
-        default: format = nil
+        // As in GNU ls, -1 after a long listing leaves it long.
+        format = nil
+        for (key, _) in arguments.options {
+            switch key {
+            case .long, .longWithoutOwner, .longWithoutGroup, .numericIDs: format = .long
+            case .onePerLine where format != .long: format = .onePerLine
+            case .columns: format = .columns
+            default: continue
+            }
         }
         switch arguments.last(of: [.all, .almostAll]) {
         case .all: hidden = .all
@@ -147,6 +161,9 @@ public struct LsCommand: ShellCommand {
         default: sort = .name
         }
         directoriesFirst = arguments.has(.groupDirectoriesFirst)
+        showsOwner = !arguments.has(.longWithoutOwner)
+        showsGroup = !arguments.has(.longWithoutGroup) && !arguments.has(.noGroup)
+        numericIDs = arguments.has(.numericIDs)
         ignored = arguments.allBytes(.ignore).map { Glob(bytes: $0) }
         hiddenPatterns = arguments.allBytes(.hide).map { Glob(bytes: $0) }
         reverse = arguments.has(.reverse)
@@ -244,7 +261,9 @@ private struct ListingRun {
         if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
         if let width = command.width { lineLength = width }
         let style = ListingStyle(
-            format: format, humanSizes: command.humanSizes, classify: classify, colored: colored,
+            format: format, humanSizes: command.humanSizes, showsOwner: command.showsOwner,
+            showsGroup: command.showsGroup, numericIDs: command.numericIDs, classify: classify,
+            colored: colored,
             colors: writerColors,
             quoted: terminal, lineLength: lineLength, zone: Clock.Zone(environment: environment),
             now: Clock.now())

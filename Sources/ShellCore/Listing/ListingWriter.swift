@@ -44,6 +44,12 @@ struct ListingStyle {
     var format: LsCommand.Format
     /// `-h`: sizes as `1.0K`, `12M`.
     var humanSizes = false
+    /// The owner column of a long listing (not with `-g`).
+    var showsOwner = true
+    /// The group column of a long listing (not with `-o`, `-G`).
+    var showsGroup = true
+    /// `-n`: user and group IDs as numbers.
+    var numericIDs = false
     /// `-F`: a type indicator after each name.
     var classify = false
     /// Colour names by type.
@@ -322,8 +328,8 @@ struct ListingWriter {
         buffer.append(0x20)
         appendNumber(UInt64(info.linkCount), width: widths.links)
         buffer.append(0x20)
-        appendOwner(user(info), width: widths.owner)
-        appendOwner(group(info), width: widths.group)
+        if style.showsOwner { appendOwner(user(info), width: widths.owner) }
+        if style.showsGroup { appendOwner(group(info), width: widths.group) }
         // GNU ls measures the name's column from here on (its buffer restarts after the group).
         let prefixStart = buffer.count
         if info.kind == .characterDevice || info.kind == .blockDevice {
@@ -381,10 +387,15 @@ struct ListingWriter {
         buffer.append(contentsOf: repeatElement(0x3F, count: 9))
         buffer.append(0x20)
         appendBlanks(widths.links - 1)
-        buffer.append(contentsOf: [0x3F, 0x20, 0x3F])
-        appendBlanks(widths.owner - 1 + 1)
-        buffer.append(0x3F)
-        appendBlanks(widths.group - 1 + 1)
+        buffer.append(contentsOf: [0x3F, 0x20])
+        if style.showsOwner {
+            buffer.append(0x3F)
+            appendBlanks(widths.owner - 1 + 1)
+        }
+        if style.showsGroup {
+            buffer.append(0x3F)
+            appendBlanks(widths.group - 1 + 1)
+        }
         let prefixStart = buffer.count
         appendBlanks(widths.size - 1)
         buffer.append(0x3F)
@@ -401,14 +412,14 @@ struct ListingWriter {
 
     private mutating func user(_ info: FileInfo) -> Owner {
         if let known = users[info.userID] { return known }
-        let owner = Self.owner(name: info.owner, id: info.userID)
+        let owner = Self.owner(name: style.numericIDs ? nil : info.owner, id: info.userID)
         users[info.userID] = owner
         return owner
     }
 
     private mutating func group(_ info: FileInfo) -> Owner {
         if let known = groups[info.groupID] { return known }
-        let group = Self.owner(name: info.group, id: info.groupID)
+        let group = Self.owner(name: style.numericIDs ? nil : info.group, id: info.groupID)
         groups[info.groupID] = group
         return group
     }

@@ -70,7 +70,7 @@ func makeListingFixture(_ shell: TestShell) throws {
 @Suite struct LsCommandTests {
     static let parsingRows: [(String, [String], LsOptions)] = [
         ("no options", [], LsOptions()),
-        ("-1 after -l wins", ["-l1"], LsOptions(format: .onePerLine)),
+        ("-1 after -l leaves it long, as in GNU ls", ["-l1"], LsOptions(format: .long)),
         ("-l after -1 wins", ["-1", "-l"], LsOptions(format: .long)),
         ("-C forces columns", ["-C"], LsOptions(format: .columns)),
         ("-A after -a wins", ["-a", "-A"], LsOptions(hidden: .almostAll)),
@@ -158,6 +158,9 @@ func makeListingFixture(_ shell: TestShell) throws {
         ["-I", "*.txt"], ["--ignore=d", "-R"],
         ["-a", "-I", "*"], ["-I", "b*", "-I", "d", "-l"], ["--hide=*.txt"], ["--hide=*.txt", "-A"],
         ["--hide=*", "-a"], ["-I", "x.txt", "d", "x.txt"], ["--hide", "s*", "--ignore", "t*"],
+        ["-n"], ["-g", "d"], ["-o", "-a"], ["-lG"], ["-og"], ["-nG"], ["-g", "-1"], ["-1", "-n"],
+        ["-l", "-1"], ["-n", "-C"],
+        ["--numeric-uid-gid", "-R"], ["--no-group", "-l", "pipe", "dangling"], ["-G"], ["-ho", "big.bin"],
     ]
 
     @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: comparisonRows)
