@@ -1,18 +1,18 @@
 import PathModel
 
-/// `ls [-aAdFghlnoGrRStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
+/// `ls [-aAdFghilnoGrRsStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
 /// [--group-directories-first] [--color[=WHEN]] [FILE...]`: list directory contents.
 public struct LsCommand: ShellCommand {
     public static let name = "ls"
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
     public static let synopsis =
-        "[-aAdFghlnoGrRStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
+        "[-aAdFghilnoGrRsStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
             sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
-            hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs
+            hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
@@ -35,6 +35,7 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             nil, "hide", value: .required, valueName: "PATTERN", key: .hide,
             help: "do not list entries matching PATTERN (overridden by -a or -A)"),
+        OptionSpec("i", "inode", key: .inode, help: "print the index number of each file"),
         OptionSpec(
             "I", "ignore", value: .required, valueName: "PATTERN", key: .ignore,
             help: "do not list entries matching PATTERN"),
@@ -44,6 +45,7 @@ public struct LsCommand: ShellCommand {
         OptionSpec("o", key: .longWithoutGroup, help: "like -l, but do not list group information"),
         OptionSpec("r", "reverse", key: .reverse, help: "reverse order while sorting"),
         OptionSpec("R", "recursive", key: .recursive, help: "list subdirectories recursively"),
+        OptionSpec("s", "size", key: .size, help: "print the allocated size of each file, in blocks"),
         OptionSpec("S", key: .sortBySize, help: "sort by file size, largest first"),
         OptionSpec(
             nil, "sort", value: .required, valueName: "WORD", key: .sortWord,
@@ -114,6 +116,10 @@ public struct LsCommand: ShellCommand {
     public var showsGroup: Bool
     /// Show user and group IDs as numbers (`-n`).
     public var numericIDs: Bool
+    /// Show each file's inode number (`-i`).
+    public var showsInodes: Bool
+    /// Show the space each file takes, in blocks (`-s`).
+    public var showsBlocks: Bool
     /// List directories before everything else, each group in `sort` order.
     public var directoriesFirst: Bool
     /// Names never listed (`-I`), as shell patterns where `*` does not match a leading dot.
@@ -164,6 +170,8 @@ public struct LsCommand: ShellCommand {
         showsOwner = !arguments.has(.longWithoutOwner)
         showsGroup = !arguments.has(.longWithoutGroup) && !arguments.has(.noGroup)
         numericIDs = arguments.has(.numericIDs)
+        showsInodes = arguments.has(.inode)
+        showsBlocks = arguments.has(.size)
         ignored = arguments.allBytes(.ignore).map { Glob(bytes: $0) }
         hiddenPatterns = arguments.allBytes(.hide).map { Glob(bytes: $0) }
         reverse = arguments.has(.reverse)
@@ -262,7 +270,8 @@ private struct ListingRun {
         if let width = command.width { lineLength = width }
         let style = ListingStyle(
             format: format, humanSizes: command.humanSizes, showsOwner: command.showsOwner,
-            showsGroup: command.showsGroup, numericIDs: command.numericIDs, classify: classify,
+            showsGroup: command.showsGroup, numericIDs: command.numericIDs, showsInodes: command.showsInodes,
+            showsBlocks: command.showsBlocks, classify: classify,
             colored: colored,
             colors: writerColors,
             quoted: terminal, lineLength: lineLength, zone: Clock.Zone(environment: environment),
@@ -478,7 +487,7 @@ private struct ListingRun {
                     files[index], path: here ? files[index].name : joinedPath(walk.path, files[index].name))
             }
         } else {
-            writer.list(files, order: order, totalBlocks: format == .long ? totalBlocks : nil)
+            writer.list(files, order: order, totalBlocks: totalBlocks)
         }
     }
 
@@ -486,6 +495,7 @@ private struct ListingRun {
     /// for indicators, colours and recursion only when its entry type does not tell enough.
     private func needsInfo(_ kind: FileKind?) -> Bool {
         if format == .long || command.json || command.sort == .time || command.sort == .size { return true }
+        if command.showsInodes || command.showsBlocks { return true }
         if groupsDirectories && (kind == nil || kind == .symlink) { return true }
         if kind == .symlink && colored && writerColors.marksOrphans { return true }
         guard let kind else { return classify || colored || command.recursive }

@@ -161,6 +161,9 @@ func makeListingFixture(_ shell: TestShell) throws {
         ["-n"], ["-g", "d"], ["-o", "-a"], ["-lG"], ["-og"], ["-nG"], ["-g", "-1"], ["-1", "-n"],
         ["-l", "-1"], ["-n", "-C"],
         ["--numeric-uid-gid", "-R"], ["--no-group", "-l", "pipe", "dangling"], ["-G"], ["-ho", "big.bin"],
+        ["-i"], ["-s"], ["-1s"], ["-si", "d"], ["-ls"], ["-li"], ["-lsh"], ["-sh"], ["-Cs", "-w", "40"],
+        ["-s", "a.txt", "d"], ["-isR"], ["-s", "-a"], ["-ig"], ["--inode", "--size", "-F", "-C"],
+        ["-s", "-l", "dangling", "nothere"], ["-1is", "--color=always"],
     ]
 
     @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: comparisonRows)
