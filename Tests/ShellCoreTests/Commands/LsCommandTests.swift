@@ -158,7 +158,7 @@ func makeListingFixture(_ shell: TestShell) throws {
         ["-I", "*.txt"], ["--ignore=d", "-R"],
         ["-a", "-I", "*"], ["-I", "b*", "-I", "d", "-l"], ["--hide=*.txt"], ["--hide=*.txt", "-A"],
         ["--hide=*", "-a"], ["-I", "x.txt", "d", "x.txt"], ["--hide", "s*", "--ignore", "t*"],
-        ["-n"], ["-g", "d"], ["-o", "-a"], ["-lG"], ["-og"], ["-nG"], ["-g", "-1"], ["-1", "-n"],
+        ["-n"], ["-g", "d"], ["-o", "-a", "d"], ["-lG"], ["-og"], ["-nG"], ["-g", "-1"], ["-1", "-n"],
         ["-l", "-1"], ["-n", "-C"],
         ["--numeric-uid-gid", "-R"], ["--no-group", "-l", "pipe", "dangling"], ["-G"], ["-ho", "big.bin"],
         ["-i"], ["-s"], ["-1s"], ["-si", "d"], ["-ls"], ["-li"], ["-lsh"], ["-sh"], ["-Cs", "-w", "40"],
