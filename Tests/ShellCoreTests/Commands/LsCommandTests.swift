@@ -162,7 +162,7 @@ func makeListingFixture(_ shell: TestShell) throws {
         ["-l", "-1"], ["-n", "-C"],
         ["--numeric-uid-gid", "-R"], ["--no-group", "-l", "pipe", "dangling"], ["-G"], ["-ho", "big.bin"],
         ["-i"], ["-s"], ["-1s"], ["-si", "d"], ["-ls"], ["-li"], ["-lsh"], ["-sh"], ["-Cs", "-w", "40"],
-        ["-s", "a.txt", "d"], ["-isR"], ["-s", "-a"], ["-ig"], ["--inode", "--size", "-F", "-C"],
+        ["-s", "a.txt", "d"], ["-isR"], ["-s", "-a", "d"], ["-ig"], ["--inode", "--size", "-F", "-C"],
         ["-s", "-l", "dangling", "nothere"], ["-1is", "--color=always"],
     ]
 
