@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -57,6 +58,18 @@ int pathmodel_fstatx(int fd, pathmodel_stat *out) {
 
 int pathmodel_syncfs(int fd) {
     return syncfs(fd);
+}
+
+int pathmodel_fstatfs(int fd, pathmodel_statfs *out) {
+    struct statfs raw;
+    if (fstatfs(fd, &raw) != 0) return -1;
+    out->block_size = raw.f_frsize > 0 ? (uint64_t)raw.f_frsize : (uint64_t)raw.f_bsize;
+    out->total_blocks = raw.f_blocks;
+    out->free_blocks = raw.f_bfree;
+    out->available_blocks = raw.f_bavail;
+    out->total_inodes = raw.f_files;
+    out->free_inodes = raw.f_ffree;
+    return 0;
 }
 
 ssize_t pathmodel_copy_file_range(int fd_in, int fd_out, size_t length) {

@@ -20,7 +20,9 @@ extension File {
     /// - Parameter missing: which components may be missing (every one must exist by default).
     /// - Throws: `FileError` with operation `.resolve` (`ELOOP` after 40 links).
     /// Corresponds to `lstat(2)` and `readlink(2)` on each component.
-    public func resolvingSymlinks(allowingMissing missing: MissingComponents = .none) throws(FileError) -> File {
+    public func resolvingSymlinks(allowingMissing missing: MissingComponents = .none) throws(FileError)
+        -> File
+    {
         let start = isAbsolute || !isLocal ? self : File.current + self
         var pending = start.componentBytes.reversed().map { Array($0) }
         let top = File.root.on(volume)
@@ -36,7 +38,10 @@ extension File {
             let info: FileInfo
             do {
                 info = try candidate.info()
-            } catch where missing == .any || (missing == .last && pending.isEmpty && error.errno == .noSuchFileOrDirectory) {
+            } catch
+                where missing == .any
+                || (missing == .last && pending.isEmpty && error.errno == .noSuchFileOrDirectory)
+            {
                 if missing == .any && ![.noSuchFileOrDirectory, .notDirectory].contains(error.errno) {
                     throw FileError(.resolve, self, error.errno)
                 }
@@ -58,6 +63,44 @@ extension File {
             do { target = try candidate.linkTarget() } catch { throw FileError(.resolve, self, error.errno) }
             if target.isAbsolute { resolved = top }
             pending.append(contentsOf: target.componentBytes.reversed().map { Array($0) })
+        }
+        return resolved
+    }
+
+    /// The absolute path with `.` and `..` applied by syntax and symlinks kept as names, as
+    /// `realpath -s` gives it; each component is still examined, following symlinks, unless
+    /// `missing` is `.any`.
+    ///
+    /// A component with more after it must be a directory; one followed by
+    /// `.` or `..` must exist, as `..` can only be taken from a directory; with `.last` any other
+    /// may be missing, with `.none` none may. A relative path is taken from the process's current
+    /// directory (from the top, on a volume other than the local one).
+    /// - Throws: `FileError` with operation `.resolve` (`ENOENT`, `ENOTDIR`, `ELOOP`…).
+    /// Corresponds to `stat(2)` on each component.
+    public func resolvingDots(allowingMissing missing: MissingComponents = .none) throws(FileError) -> File {
+        let start = isAbsolute || !isLocal ? self : File.current + self
+        let components = start.componentBytes
+        var resolved = File.root.on(volume)
+        for (index, component) in components.enumerated() {
+            if isDot(component) { continue }
+            if isDotDot(component) {
+                resolved = resolved.parent
+                continue
+            }
+            resolved = resolved.appending(entryName: component)
+            guard missing != .any else { continue }
+            let next = index + 1 < components.count ? components[index + 1] : nil
+            let needsDirectory = next != nil
+            do throws(FileError) {
+                let info = try resolved.info(followSymlinks: true)
+                if needsDirectory && info.kind != .directory {
+                    throw FileError(.resolve, self, .notDirectory)
+                }
+            } catch  where error.errno == .noSuchFileOrDirectory && missing == .last {
+                if let next, isDot(next) || isDotDot(next) { throw FileError(.resolve, self, error.errno) }
+            } catch {
+                throw FileError(.resolve, self, error.errno)
+            }
         }
         return resolved
     }

@@ -40,6 +40,19 @@ ssize_t pathmodel_copy_file_range(int fd_in, int fd_out, size_t length);
 /// syncfs(2), which glibc declares only under _GNU_SOURCE: 0, or -1 with errno set.
 int pathmodel_syncfs(int fd);
 
+/// What fstatfs(2) reports about a file system, flattened for Swift.
+typedef struct {
+    uint64_t block_size;       // f_frsize, or f_bsize where that is 0
+    uint64_t total_blocks;     // f_blocks
+    uint64_t free_blocks;      // f_bfree
+    uint64_t available_blocks; // f_bavail
+    uint64_t total_inodes;     // f_files
+    uint64_t free_inodes;      // f_ffree
+} pathmodel_statfs;
+
+/// fstatfs(2) of a descriptor (an O_PATH one will do): 0, or -1 with errno set.
+int pathmodel_fstatfs(int fd, pathmodel_statfs *out);
+
 /// sendfile(2) from the current offset of `fd_in` (a file that can be mapped) to `fd_out`.
 ssize_t pathmodel_sendfile(int fd_in, int fd_out, size_t length);
 /// renameat2(2); `flags` is 0 or pathmodel_rename_noreplace.

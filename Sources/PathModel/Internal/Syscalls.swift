@@ -140,6 +140,20 @@ enum Sys {
         _ = try retrying(.stat, path) { pathmodel_statx(dir, path, follow ? 1 : 0, &result) }
     }
 
+    /// What the file system holding `path` (from `dir`) reports, through an `O_PATH` descriptor,
+    /// which needs no permission on the file itself.
+    static func statfs(_ path: UnsafePointer<CChar>, at dir: Int32, follow: Bool) throws(Errno)
+        -> FileSystemUsage
+    {
+        let fd = try open(path, at: dir, flags: pathmodel_o_path | (follow ? 0 : O_NOFOLLOW))
+        defer { close(fd) }
+        var raw = pathmodel_statfs()
+        _ = try retrying(.statfs, path) { pathmodel_fstatfs(fd, &raw) }
+        return FileSystemUsage(
+            blockSize: raw.block_size, totalBlocks: raw.total_blocks, freeBlocks: raw.free_blocks,
+            availableBlocks: raw.available_blocks, totalInodes: raw.total_inodes, freeInodes: raw.free_inodes)
+    }
+
     static func stat(fd: Int32) throws(Errno) -> pathmodel_stat {
         var result = pathmodel_stat()
         _ = try retrying(.stat) { pathmodel_fstatx(fd, &result) }

@@ -77,6 +77,11 @@ public protocol Volume: AnyObject, Sendable {
     /// following a final symlink.
     /// - Throws: `FileError` with operation `.open` (write) or `.stat` (search).
     func checkAccess(of file: File, write: Bool) throws(FileError)
+
+    /// How big the file system holding `file` is and how much is used (`df`), a final symlink
+    /// followed. A volume that is no file system of the kernel's keeps the default, `ENOTSUP`.
+    /// - Throws: `FileError` with operation `.stat`.
+    func fileSystemUsage(of file: File) throws(FileError) -> FileSystemUsage
 }
 
 extension Volume {

@@ -1,6 +1,7 @@
 import PathModel
 
-/// `ln [-s] [-f] [-n] [-v] TARGET [LINK]` or `ln ... TARGET... DIRECTORY`: make links.
+/// `ln [-s [-r]] [-f] [-n] [-v] [-b | --backup[=CONTROL]] [-S SUFFIX] [-T] TARGET [LINK]`,
+/// `ln ... TARGET... DIRECTORY` or `ln ... -t DIRECTORY TARGET...`: make links.
 ///
 /// With `-f` an existing LINK is replaced in one step (the new link is made under a temporary
 /// name and renamed over it), so a failure never leaves the name missing.
@@ -10,17 +11,34 @@ public struct LnCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary =
         "Make a link to TARGET named LINK, or links in DIRECTORY, or in the current directory; hard links by default."
-    public static let synopsis = "[-s] [-f] [-n] [-v] TARGET [LINK] | TARGET... DIRECTORY"
+    public static let synopsis =
+        "[-s [-r]] [-fnvT] [-b | --backup[=CONTROL]] [-S SUFFIX] TARGET [LINK] | TARGET... DIRECTORY | -t DIRECTORY TARGET..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case force, noDereference, symbolic, verbose
+        case backup, backupSimple, force, noDereference, noTargetDirectory, relative, suffix, symbolic
+        case targetDirectory, verbose
     }
     public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            nil, "backup", value: .optional, valueName: "CONTROL", key: .backup,
+            help: "make a backup of each existing destination file"),
+        OptionSpec("b", nil, key: .backupSimple, help: "like --backup but does not accept an argument"),
         OptionSpec("f", "force", key: .force, help: "replace existing destination files (in one step)"),
         OptionSpec(
             "n", "no-dereference",
             key: .noDereference, help: "treat LINK as a normal file if it is a symbolic link to a directory"),
+        OptionSpec(
+            "r", "relative", key: .relative,
+            help: "with -s, make each link's target relative to the link's directory"),
         OptionSpec("s", "symbolic", key: .symbolic, help: "make symbolic links instead of hard links"),
+        OptionSpec(
+            "S", "suffix", value: .required, valueName: "SUFFIX", key: .suffix,
+            help: "override the usual backup suffix"),
+        OptionSpec(
+            "t", "target-directory", value: .required, valueName: "DIRECTORY", key: .targetDirectory,
+            help: "specify the DIRECTORY in which to create the links"),
+        OptionSpec(
+            "T", "no-target-directory", key: .noTargetDirectory, help: "treat LINK as a normal file always"),
         OptionSpec("v", "verbose", key: .verbose, help: "print the name of each linked file"),
     ]
 
@@ -30,6 +48,12 @@ public struct LnCommand: ShellCommand {
     public var noDereference: Bool
     /// Symbolic rather than hard links.
     public var symbolic: Bool
+    /// Write each symlink's target relative to the link's directory (`-r`).
+    public var relative: Bool
+    /// Keep each existing LINK under a backup name (`-b`, `--backup`, `-S`).
+    var backup: Backup?
+    /// Where the links go: LINK, into DIRECTORY (`-t`), or LINK itself even if a directory (`-T`).
+    var target: TransferOperands.Target
     /// Report each link made.
     public var verbose: Bool
     public var operands: [Argument]
@@ -38,24 +62,70 @@ public struct LnCommand: ShellCommand {
         force = arguments.has(.force)
         noDereference = arguments.has(.noDereference)
         symbolic = arguments.has(.symbolic)
+        relative = arguments.has(.relative)
+        if relative && !symbolic { throw .invalid(Messages.relativeWithoutSymbolic) }
+        backup = try Backup.parse(
+            requested: !Set(arguments.options.map(\.key)).isDisjoint(with: [.backup, .backupSimple, .suffix]),
+            control: arguments.bytes(.backup), suffix: arguments.bytes(.suffix))
+        target = try .chosen(
+            directory: arguments.bytes(.targetDirectory), itself: arguments.has(.noTargetDirectory),
+            conflict: Messages.targetAndNoTarget)
         verbose = arguments.has(.verbose)
         operands = arguments.operands
         guard !operands.isEmpty else { throw .invalid(Messages.missingOperand) }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
+        func usage(_ message: String) -> ExitStatus {
+            context.error(message)
+            context.stderr.line("Try 'help \(Self.name)' for more information.")
+            return .usage
+        }
+        let backup: Backup?
+        do {
+            backup = try self.backup?.resolved(in: context.state.environment)
+        } catch {
+            if case .invalid(let message) = error { return usage(message) }
+            return .usage
+        }
         let pairs: [(target: Argument, link: [UInt8])]
-        if operands.count == 1 {
+        if case .directory(let directory) = target {
+            do {
+                guard try context.resolve(directory).info(followSymlinks: true).kind == .directory else {
+                    context.error(
+                        "\(Messages.target) \(Quoting.always(directory.bytes)) \(Messages.isNotADirectory)")
+                    return .failure
+                }
+            } catch {
+                context.error(
+                    "\(Messages.failedToAccess) \(Quoting.always(directory.bytes)): \(error.reason)")
+                return .failure
+            }
+            pairs = operands.map {
+                ($0, joinedPath(directory.bytes, BasenameCommand.strip($0.bytes, suffix: nil)))
+            }
+        } else if target == .lastOperandItself {
+            guard operands.count > 1 else {
+                return usage("\(Messages.missingDestination) \(Quoting.always(operands[0].bytes))")
+            }
+            guard operands.count == 2 else {
+                return usage("\(Messages.extraOperand) \(Quoting.always(operands[2].bytes))")
+            }
+            pairs = [(operands[0], operands[1].bytes)]
+        } else if operands.count == 1 {
             pairs = [(operands[0], joinedPath([0x2E], BasenameCommand.strip(operands[0].bytes, suffix: nil)))]
         } else {
             let last = operands[operands.count - 1]
             let sources = operands.dropLast()
             if isDirectory(last, in: context) {
-                pairs = sources.map { ($0, joinedPath(last.bytes, BasenameCommand.strip($0.bytes, suffix: nil))) }
+                pairs = sources.map {
+                    ($0, joinedPath(last.bytes, BasenameCommand.strip($0.bytes, suffix: nil)))
+                }
             } else if sources.count > 1 {
                 do {
                     _ = try context.resolve(last).info(followSymlinks: true)
-                    context.error("\(Messages.target) \(Quoting.always(last.bytes)) \(Messages.isNotADirectory)")
+                    context.error(
+                        "\(Messages.target) \(Quoting.always(last.bytes)) \(Messages.isNotADirectory)")
                 } catch {
                     context.error("\(Messages.target) \(Quoting.always(last.bytes)): \(error.reason)")
                 }
@@ -67,7 +137,7 @@ public struct LnCommand: ShellCommand {
         var status = ExitStatus.success
         for (target, link) in pairs {
             if context.isCancelled { return .interrupted }
-            if !makeLink(to: target, named: link, in: context) { status = .failure }
+            if !makeLink(to: target, named: link, backup: backup, in: context) { status = .failure }
         }
         return status
     }
@@ -83,9 +153,24 @@ public struct LnCommand: ShellCommand {
         }
     }
 
-    private func makeLink(to target: Argument, named link: [UInt8], in context: CommandContext) -> Bool {
+    private func makeLink(
+        to target: Argument, named link: [UInt8], backup: Backup?, in context: CommandContext
+    ) -> Bool {
         let linkFile = context.state.resolve(File(bytes: link))
-        let targetFile = symbolic ? File(bytes: target.bytes) : context.resolve(target)
+        var targetFile = symbolic ? File(bytes: target.bytes) : context.resolve(target)
+        if relative {
+            // Both ends resolved as `realpath -m` would, the target from the shell's directory.
+            do throws(FileError) {
+                let resolvedTarget = try context.resolve(target).resolvingSymlinks(allowingMissing: .any)
+                let directory = try linkFile.parent.resolvingSymlinks(allowingMissing: .any)
+                targetFile = resolvedTarget.relative(to: directory) ?? resolvedTarget
+            } catch {
+                context.error(
+                    "\(Self.failure(linking: link, to: target.bytes, symbolic: true, error)): \(error.reason)"
+                )
+                return false
+            }
+        }
         if !symbolic {
             let info: FileInfo
             do {
@@ -101,35 +186,55 @@ public struct LnCommand: ShellCommand {
             let existing: FileInfo?
             do { existing = try linkFile.info() } catch { existing = nil }  // nothing there: no clash to check
             // Linking a name to itself would remove the only name: refused, as GNU ln does.
-            if force, let existing, existing.identity == info.identity, linkFile.normalized == targetFile.normalized {
-                context.error("\(Quoting.always(target.bytes)) \(Messages.and) \(Quoting.always(link)) \(Messages.sameFile)")
+            if force, let existing, existing.identity == info.identity,
+                linkFile.normalized == targetFile.normalized
+            {
+                context.error(
+                    "\(Quoting.always(target.bytes)) \(Messages.and) \(Quoting.always(link)) \(Messages.sameFile)"
+                )
                 return false
             }
         }
+        var backupNote = ""
         do throws(FileError) {
             if link.count > 1, link.last == 0x2F {
                 // `y/` names a directory, and this one is not: the kernel would refuse the name.
                 throw FileError(.makeLink, linkFile, linkFile.exists ? .fileExists : .noSuchFileOrDirectory)
             }
+            if let backup, (try? linkFile.info()) != nil {
+                let kept = try backup.path(for: linkFile)
+                try linkFile.moveByRenaming(to: kept, replacing: true)
+                backupNote = "\(Quoting.always(link + kept.nameBytes.dropFirst(linkFile.nameBytes.count))) ~ "
+            }
             try linkFile.makeLink(symbolic ? .symbolic : .hard, to: targetFile, replacing: force)
         } catch {
-            context.error("\(Self.failure(linking: link, to: target.bytes, symbolic: symbolic, error)): \(error.reason)")
+            context.error(
+                "\(Self.failure(linking: link, to: target.bytes, symbolic: symbolic, error)): \(error.reason)"
+            )
             return false
         }
         if verbose {
-            context.stdout.line("\(Quoting.always(link)) \(symbolic ? "->" : "=>") \(Quoting.always(target.bytes))")
+            let shown = relative ? targetFile.bytes : target.bytes
+            context.stdout.line(
+                "\(backupNote)\(Quoting.always(link)) \(symbolic ? "->" : "=>") \(Quoting.always(shown))")
         }
         return true
     }
 
     /// GNU ln's words for a link it could not make: a hard link names its source too, unless the
     /// trouble is the destination's alone (it exists, or the disk is full or read-only).
-    private static func failure(linking link: [UInt8], to source: [UInt8], symbolic: Bool, _ error: FileError) -> String {
-        let named = "\(Messages.failedToCreate) \(symbolic ? Messages.symbolicLink : Messages.hardLink) \(Quoting.always(link))"
+    private static func failure(linking link: [UInt8], to source: [UInt8], symbolic: Bool, _ error: FileError)
+        -> String
+    {
+        let named =
+            "\(Messages.failedToCreate) \(symbolic ? Messages.symbolicLink : Messages.hardLink) \(Quoting.always(link))"
         if symbolic {
-            return error.errno == .fileNameTooLong || source.isEmpty ? "\(named) -> \(Quoting.always(source))" : named
+            return error.errno == .fileNameTooLong || source.isEmpty
+                ? "\(named) -> \(Quoting.always(source))" : named
         }
-        if error.errno == .tooManyLinks { return "\(Messages.failedToCreate) \(Messages.hardLink) to \(Quoting.always(source))" }
+        if error.errno == .tooManyLinks {
+            return "\(Messages.failedToCreate) \(Messages.hardLink) to \(Quoting.always(source))"
+        }
         switch error.errno {
         case .fileExists, .diskQuotaExceeded, .noSpace, .readOnlyFileSystem: return named
         default: return "\(named) => \(Quoting.always(source))"
@@ -147,5 +252,9 @@ public struct LnCommand: ShellCommand {
         static let failedToCreate = "failed to create"
         static let symbolicLink = "symbolic link"
         static let hardLink = "hard link"
+        static let missingDestination = "missing destination file operand after"
+        static let extraOperand = "extra operand"
+        static let relativeWithoutSymbolic = "cannot do --relative without --symbolic"
+        static let targetAndNoTarget = "cannot combine --target-directory and --no-target-directory"
     }
 }

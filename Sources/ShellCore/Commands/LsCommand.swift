@@ -1,15 +1,18 @@
 import PathModel
 
-/// `ls [-aAdFhlrRSt1C] [-w COLS] [--color[=WHEN]] [FILE...]`: list directory contents.
+/// `ls [-aAdFghilnoGrRsStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
+/// [--group-directories-first] [--color[=WHEN]] [FILE...]`: list directory contents.
 public struct LsCommand: ShellCommand {
     public static let name = "ls"
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
-    public static let synopsis = "[-aAdFhlrRSt1C] [-w COLS] [--color[=WHEN]] [--json] [FILE]..."
+    public static let synopsis =
+        "[-aAdFghilnoGrRsStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
-            sortBySize, sortByTime, width, onePerLine, json
+            sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
+            hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
@@ -23,12 +26,33 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             "F", "classify", value: .optional, valueName: "WHEN",
             key: .classify, help: "append an indicator (one of */=@|) to entries; WHEN as for --color"),
+        OptionSpec("g", key: .longWithoutOwner, help: "like -l, but do not list the owner"),
+        OptionSpec("G", "no-group", key: .noGroup, help: "in a long listing, do not print group names"),
+        OptionSpec(
+            nil, "group-directories-first", key: .groupDirectoriesFirst,
+            help: "group directories before files, each group in the order asked for"),
         OptionSpec("h", "human-readable", key: .humanReadable, help: "with -l, print sizes like 1K 234M 2G"),
+        OptionSpec(
+            nil, "hide", value: .required, valueName: "PATTERN", key: .hide,
+            help: "do not list entries matching PATTERN (overridden by -a or -A)"),
+        OptionSpec("i", "inode", key: .inode, help: "print the index number of each file"),
+        OptionSpec(
+            "I", "ignore", value: .required, valueName: "PATTERN", key: .ignore,
+            help: "do not list entries matching PATTERN"),
         OptionSpec("l", key: .long, help: "use a long listing format"),
+        OptionSpec(
+            "n", "numeric-uid-gid", key: .numericIDs, help: "like -l, but list numeric user and group IDs"),
+        OptionSpec("o", key: .longWithoutGroup, help: "like -l, but do not list group information"),
         OptionSpec("r", "reverse", key: .reverse, help: "reverse order while sorting"),
         OptionSpec("R", "recursive", key: .recursive, help: "list subdirectories recursively"),
+        OptionSpec("s", "size", key: .size, help: "print the allocated size of each file, in blocks"),
         OptionSpec("S", key: .sortBySize, help: "sort by file size, largest first"),
+        OptionSpec(
+            nil, "sort", value: .required, valueName: "WORD", key: .sortWord,
+            help: "sort by WORD instead of name: none (-U), size (-S), time (-t), extension (-X)"),
         OptionSpec("t", key: .sortByTime, help: "sort by modification time, newest first"),
+        OptionSpec("U", key: .unsorted, help: "do not sort; list entries in directory order"),
+        OptionSpec("X", key: .sortByExtension, help: "sort alphabetically by entry extension"),
         OptionSpec(
             "w", "width", value: .required, valueName: "COLS",
             key: .width, help: "set output width to COLS; 0 means no limit"),
@@ -65,6 +89,10 @@ public struct LsCommand: ShellCommand {
         case time
         /// `-S`: by size, largest first; equal sizes by name.
         case size
+        /// `-X`: by what follows the last `.` (nothing when there is none), then by name.
+        case `extension`
+        /// `-U`: as the volume lists them, operands as given.
+        case none
     }
 
     /// When a decoration applies.
@@ -82,6 +110,22 @@ public struct LsCommand: ShellCommand {
     public var sort: Sort
     /// Reverse the order.
     public var reverse: Bool
+    /// Show the owner in a long listing (not with `-g`).
+    public var showsOwner: Bool
+    /// Show the group in a long listing (not with `-o` or `-G`).
+    public var showsGroup: Bool
+    /// Show user and group IDs as numbers (`-n`).
+    public var numericIDs: Bool
+    /// Show each file's inode number (`-i`).
+    public var showsInodes: Bool
+    /// Show the space each file takes, in blocks (`-s`).
+    public var showsBlocks: Bool
+    /// List directories before everything else, each group in `sort` order.
+    public var directoriesFirst: Bool
+    /// Names never listed (`-I`), as shell patterns where `*` does not match a leading dot.
+    public var ignored: [Glob]
+    /// Names not listed unless `-a` or `-A` (`--hide`).
+    public var hiddenPatterns: [Glob]
     /// Show sizes with K, M, G…
     public var humanSizes: Bool
     /// List subdirectories too.
@@ -99,22 +143,37 @@ public struct LsCommand: ShellCommand {
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
-        switch arguments.last(of: [.long, .onePerLine, .columns]) {
-        case .long: format = .long
-        case .onePerLine: format = .onePerLine
-        case .columns: format = .columns
-        default: format = nil
+        // As in GNU ls, -1 after a long listing leaves it long.
+        format = nil
+        for (key, _) in arguments.options {
+            switch key {
+            case .long, .longWithoutOwner, .longWithoutGroup, .numericIDs: format = .long
+            case .onePerLine where format != .long: format = .onePerLine
+            case .columns: format = .columns
+            default: continue
+            }
         }
         switch arguments.last(of: [.all, .almostAll]) {
         case .all: hidden = .all
         case .almostAll: hidden = .almostAll
         default: hidden = .skipped
         }
-        switch arguments.last(of: [.sortByTime, .sortBySize]) {
+        switch arguments.last(of: [.sortByTime, .sortBySize, .sortByExtension, .unsorted, .sortWord]) {
         case .sortByTime: sort = .time
         case .sortBySize: sort = .size
+        case .sortByExtension: sort = .extension
+        case .unsorted: sort = .none
+        case .sortWord: sort = try Self.sort(named: arguments.value(.sortWord) ?? "")
         default: sort = .name
         }
+        directoriesFirst = arguments.has(.groupDirectoriesFirst)
+        showsOwner = !arguments.has(.longWithoutOwner)
+        showsGroup = !arguments.has(.longWithoutGroup) && !arguments.has(.noGroup)
+        numericIDs = arguments.has(.numericIDs)
+        showsInodes = arguments.has(.inode)
+        showsBlocks = arguments.has(.size)
+        ignored = arguments.allBytes(.ignore).map { Glob(bytes: $0) }
+        hiddenPatterns = arguments.allBytes(.hide).map { Glob(bytes: $0) }
         reverse = arguments.has(.reverse)
         humanSizes = arguments.has(.humanReadable)
         recursive = arguments.has(.recursive)
@@ -145,6 +204,21 @@ public struct LsCommand: ShellCommand {
             throw .invalid(Messages.ambiguousWhen(value, option: option))
         }
         return first.1
+    }
+
+    /// The order `--sort=WORD` names, in full or by an unambiguous prefix.
+    static func sort(named word: String) throws(UsageError) -> Sort {
+        let words: [(String, Sort)] = [
+            ("none", .none), ("size", .size), ("time", .time), ("extension", .extension),
+        ]
+        if let exact = words.first(where: { $0.0 == word }) { return exact.1 }
+        let matches = word.isEmpty ? [] : words.filter { $0.0.hasPrefix(word) }
+        guard matches.count == 1 else {
+            throw .invalid(
+                "\(matches.isEmpty ? "invalid" : "ambiguous") argument \(Quoting.always(word)) for '--sort'\n"
+                    + Messages.validSort)
+        }
+        return matches[0].1
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
@@ -184,15 +258,21 @@ private struct ListingRun {
             command.color == .always
             || (command.color == .terminal && terminal && !ListingColors.isDisabled(environment))
         colored =
-            wantsColor && (ListingColors.isConfigured(environment) || ListingColors.terminalTakesColor(environment))
+            wantsColor
+            && (ListingColors.isConfigured(environment) || ListingColors.terminalTakesColor(environment))
         // LS_COLORS is parsed only for a listing that uses it.
         writerColors = colored ? ListingColors(environment: environment) : .builtIn
         var lineLength = 80
-        if let columns = environment.text("COLUMNS").flatMap({ Int($0) }), columns > 0 { lineLength = columns }
+        if let columns = environment.text("COLUMNS").flatMap({ Int($0) }), columns > 0 {
+            lineLength = columns
+        }
         if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
         if let width = command.width { lineLength = width }
         let style = ListingStyle(
-            format: format, humanSizes: command.humanSizes, classify: classify, colored: colored,
+            format: format, humanSizes: command.humanSizes, showsOwner: command.showsOwner,
+            showsGroup: command.showsGroup, numericIDs: command.numericIDs, showsInodes: command.showsInodes,
+            showsBlocks: command.showsBlocks, classify: classify,
+            colored: colored,
             colors: writerColors,
             quoted: terminal, lineLength: lineLength, zone: Clock.Zone(environment: environment),
             now: Clock.now())
@@ -296,9 +376,15 @@ private struct ListingRun {
     /// Whether symlinks' targets are read: the long format and records show them.
     private var readsLinkTargets: Bool { format == .long || command.json }
 
-    /// Whether symlinks' targets are examined: for `-lF` indicators, and for colours that mark
-    /// dangling links (`or`, `mi`).
-    private var followsTargets: Bool { (format == .long && classify) || (colored && writerColors.marksOrphans) }
+    /// Whether symlinks' targets are examined: for `-lF` indicators, for
+    /// `--group-directories-first` (a link to a directory is grouped with them, as in GNU ls), and
+    /// for colours that mark dangling links (`or`, `mi`).
+    private var followsTargets: Bool {
+        (format == .long && classify) || groupsDirectories || (colored && writerColors.marksOrphans)
+    }
+
+    /// Whether directories come first: `--group-directories-first`, which `-U` undoes.
+    private var groupsDirectories: Bool { command.directoriesFirst && command.sort != .none }
 
     /// The mode of what a symlink leads to, or nil when it leads nowhere (no indicator, no colour).
     private func followedMode(_ examine: () throws(FileError) -> FileInfo) -> UInt32? {
@@ -362,10 +448,13 @@ private struct ListingRun {
             indices = [nil, nil]
         }
         let skipHidden = command.hidden == .skipped
+        let patterns = command.ignored + (skipHidden ? command.hiddenPatterns : [])
         files.reserveCapacity(listing.count)
         for index in 0..<listing.count {
             if skipHidden && listing.isHidden(index) { continue }
-            files.append(ListedFile(name: Array(listing.name(index)), kind: listing.kind(index)))
+            let name = listing.name(index)
+            if !patterns.isEmpty && patterns.contains(where: { $0.matches(name: name) }) { continue }
+            files.append(ListedFile(name: Array(name), kind: listing.kind(index)))
             indices.append(index)
         }
         var totalBlocks: UInt64 = 0
@@ -400,22 +489,26 @@ private struct ListingRun {
             }
         }
         let order = sortedOrder(files)
-        walk.visit(command.recursive ? order.compactMap { files[$0].kind == .directory ? indices[$0] : nil } : [])
+        walk.visit(
+            command.recursive ? order.compactMap { files[$0].kind == .directory ? indices[$0] : nil } : [])
         if records != nil {
             // Entries of `.` are shown by name, as ls shows them.
             let here = walk.path == [0x2E]
             for index in order {
-                record(files[index], path: here ? files[index].name : joinedPath(walk.path, files[index].name))
+                record(
+                    files[index], path: here ? files[index].name : joinedPath(walk.path, files[index].name))
             }
         } else {
-            writer.list(files, order: order, totalBlocks: format == .long ? totalBlocks : nil)
+            writer.list(files, order: order, totalBlocks: totalBlocks)
         }
     }
 
     /// Whether an entry must be examined: for the long format and time or size order always;
     /// for indicators, colours and recursion only when its entry type does not tell enough.
     private func needsInfo(_ kind: FileKind?) -> Bool {
-        if format == .long || command.sort != .name || command.json { return true }
+        if format == .long || command.json || command.sort == .time || command.sort == .size { return true }
+        if command.showsInodes || command.showsBlocks { return true }
+        if groupsDirectories && (kind == nil || kind == .symlink) { return true }
         if kind == .symlink && colored && writerColors.marksOrphans { return true }
         guard let kind else { return classify || colored || command.recursive }
         if classify && kind == .regular { return true }
@@ -444,8 +537,28 @@ private struct ListingRun {
                 if a != b { return b < a }
                 return bytesPrecede(files[left].name, files[right].name)
             }
+        case .extension:
+            let extensions = files.map { file in
+                file.name.lastIndex(of: 0x2E).map { Array(file.name[$0...]) } ?? []
+            }
+            order = Self.nameOrder(files)
+            // Stable, so that equal extensions stay in name order.
+            order = order.enumerated().sorted { left, right in
+                let (a, b) = (extensions[left.element], extensions[right.element])
+                return a != b ? bytesPrecede(a, b) : left.offset < right.offset
+            }.map(\.element)
+        case .none:
+            order = Array(files.indices)
         }
-        if command.reverse { order.reverse() }
+        if command.reverse && command.sort != .none { order.reverse() }
+        if groupsDirectories {
+            // A symlink to a directory counts as one, as GNU ls counts it.
+            let isDirectory = files.map { file in
+                file.kind == .directory
+                    || (file.kind == .symlink && file.targetMode.map { $0 & 0o170000 == 0o040000 } == true)
+            }
+            order = order.filter { isDirectory[$0] } + order.filter { !isDirectory[$0] }
+        }
         return order
     }
 
@@ -510,5 +623,12 @@ extension LsCommand {
               - 'auto', 'tty', 'if-tty'
             """
         static func writeError(_ reason: String) -> String { "write error: \(reason)" }
+        static let validSort = """
+            Valid arguments are:
+              - 'none'
+              - 'size'
+              - 'time'
+              - 'extension'
+            """
     }
 }

@@ -1,25 +1,50 @@
 import PathModel
 
-/// `mv [-finv] SOURCE... DEST`: move or rename files and directories.
+/// `mv [-finvuT] [-b | --backup[=CONTROL]] [-S SUFFIX] [-t DIR] SOURCE... DEST`: move or rename
+/// files and directories.
 public struct MvCommand: ShellCommand {
     public static let name = "mv"
     /// Refused in a read-only shell.
     public static let changesDisk = true
     public static let summary = "Rename SOURCE to DEST, or move several SOURCEs into the directory DEST."
-    public static let synopsis = "[-finv] SOURCE... DEST"
+    public static let synopsis =
+        "[-finvuT] [-b | --backup[=CONTROL]] [-S SUFFIX] SOURCE... DEST | -t DIRECTORY SOURCE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case force, interactive, noClobber, verbose
+        case backup, backupSimple, force, interactive, noClobber, noTargetDirectory, suffix, targetDirectory
+        case update, verbose
     }
     public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            nil, "backup", value: .optional, valueName: "CONTROL", key: .backup,
+            help: "make a backup of each existing destination file"),
+        OptionSpec("b", nil, key: .backupSimple, help: "like --backup but does not accept an argument"),
         OptionSpec("f", "force", key: .force, help: "do not prompt before overwriting"),
         OptionSpec("i", "interactive", key: .interactive, help: "prompt before overwrite"),
         OptionSpec("n", "no-clobber", key: .noClobber, help: "do not overwrite an existing file"),
+        OptionSpec(
+            "S", "suffix", value: .required, valueName: "SUFFIX", key: .suffix,
+            help: "override the usual backup suffix"),
+        OptionSpec(
+            "t", "target-directory", value: .required, valueName: "DIRECTORY", key: .targetDirectory,
+            help: "move all SOURCE arguments into DIRECTORY"),
+        OptionSpec("T", "no-target-directory", key: .noTargetDirectory, help: "treat DEST as a normal file"),
+        OptionSpec(
+            "u", "update", key: .update,
+            help:
+                "move only when the SOURCE file is newer than the destination file or when the destination is missing"
+        ),
         OptionSpec("v", "verbose", key: .verbose, help: "explain what is being done"),
     ]
 
     /// Move onto an existing destination: replace it, ask, or keep it; the last of -f, -i, -n wins.
     public var clobber: CpCommand.Clobber
+    /// Keep each destination replaced under a backup name (`-b`, `--backup`, `-S`).
+    var backup: Backup?
+    /// Where the sources go: DEST, into DIRECTORY (`-t`), or onto DEST itself (`-T`).
+    var target: TransferOperands.Target
+    /// Leave a destination that is not older than its source (`-u`).
+    public var update: Bool
     /// Print `renamed 'a' -> 'b'` for each move.
     public var verbose: Bool
     public var operands: [Argument]
@@ -30,19 +55,35 @@ public struct MvCommand: ShellCommand {
         case .noClobber: clobber = .keep
         default: clobber = .replace
         }
+        backup = try Backup.parse(
+            requested: !Set(arguments.options.map(\.key)).isDisjoint(with: [.backup, .backupSimple, .suffix]),
+            control: arguments.bytes(.backup), suffix: arguments.bytes(.suffix))
+        if backup != nil && clobber == .keep { throw .invalid(Messages.backupAndNoClobber) }
+        target = try .chosen(
+            directory: arguments.bytes(.targetDirectory), itself: arguments.has(.noTargetDirectory),
+            conflict: Messages.targetAndNoTarget)
+        update = arguments.has(.update)
         verbose = arguments.has(.verbose)
         operands = arguments.operands
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
-        TransferOperands.run(operands, in: context) { item, session in
-            move(item, session: session, context: context)
+        let backup: Backup?
+        do {
+            backup = try self.backup?.resolved(in: context.state.environment)
+        } catch {
+            if case .invalid(let message) = error { context.error(message) }
+            context.stderr.line("Try 'help \(Self.name)' for more information.")
+            return .usage
+        }
+        return TransferOperands.run(operands, target: target, in: context) { item, session in
+            move(item, backup: backup, session: session, context: context)
         }
     }
 
     /// Moves one source; returns false when something failed (already reported).
     private func move(
-        _ item: TransferOperands.Item, session: TransferSession, context: CommandContext
+        _ item: TransferOperands.Item, backup: Backup?, session: TransferSession, context: CommandContext
     ) -> Bool {
         let source = Quoting.always(item.operand.bytes)
         let destination = Quoting.always(item.spelledDestination)
@@ -68,15 +109,16 @@ public struct MvCommand: ShellCommand {
             context.error("\(phrase) \(destination): \(reason)")
             return false
         }
-        let existing: FileInfo?
+        var existing: FileInfo?
         do {
             existing = try item.destination.info()
-        } catch where error.errno == .noSuchFileOrDirectory {
+        } catch  where error.errno == .noSuchFileOrDirectory {
             existing = nil
         } catch {
             context.error("\(Messages.cannotStat) \(destination): \(error.reason)")
             return false
         }
+        if update, let existing, existing.modificationTime >= info.modificationTime { return true }
         let spelling = item.spelling
         if let conflict = TransferConflict.between(item.source, info, item.destination, existing: existing) {
             context.error(Diagnostics.render(conflict, moving: true, quoted: spelling.quoted))
@@ -106,15 +148,28 @@ public struct MvCommand: ShellCommand {
             }
         }
         if info.kind != .directory && session.wouldReplaceJustMade(item, context: context) { return false }
+        var backupNote = ""
+        if let backup, existing != nil, item.source != item.destination {
+            do {
+                let kept = try backup.path(for: item.destination)
+                try item.destination.moveByRenaming(to: kept, replacing: true)
+                let suffix = kept.nameBytes.dropFirst(item.destination.nameBytes.count)
+                backupNote = " (\(Messages.backup): \(Quoting.always(item.spelledDestination + suffix)))"
+                existing = nil
+            } catch {
+                context.error("\(Messages.cannotBackUp) \(destination): \(error.reason)")
+                return false
+            }
+        }
         do {
             try item.source.moveByRenaming(to: item.destination, replacing: clobber != .keep)
-        } catch where error.errno == .improperLink {
+        } catch  where error.errno == .improperLink {
             guard moveAcrossFileSystems(item, info: info, existing: existing, context: context) else {
                 return false
             }
             session.made.insert(item.destination)
             return true
-        } catch where error.errno == .fileExists && clobber == .keep {
+        } catch  where error.errno == .fileExists && clobber == .keep {
             return true  // Made by someone else since it was looked for: -n keeps it.
         } catch {
             // rename(2) may say EEXIST for a directory that is not empty; GNU words both alike.
@@ -123,7 +178,7 @@ public struct MvCommand: ShellCommand {
             return false
         }
         if existing == nil { session.made.insert(item.destination) }
-        if verbose { context.stdout.line("\(Messages.renamed) \(source) -> \(destination)") }
+        if verbose { context.stdout.line("\(Messages.renamed) \(source) -> \(destination)\(backupNote)") }
         return true
     }
 
@@ -165,7 +220,9 @@ public struct MvCommand: ShellCommand {
         }
         if !copier.copy(item.source, to: item.destination) || context.isCancelled {
             if existing == nil {
-                item.destination.removeTree(failed: { if $0.errno != .noSuchFileOrDirectory { report(.file($0)) } })
+                item.destination.removeTree(failed: {
+                    if $0.errno != .noSuchFileOrDirectory { report(.file($0)) }
+                })
             }
             return false
         }
@@ -191,5 +248,9 @@ public struct MvCommand: ShellCommand {
         static let removed = "removed"
         static let removedDirectory = "removed directory"
         static let cannotRemove = "cannot remove"
+        static let backup = "backup"
+        static let cannotBackUp = "cannot backup"
+        static let backupAndNoClobber = "options --backup and --no-clobber are mutually exclusive"
+        static let targetAndNoTarget = "cannot combine --target-directory (-t) and --no-target-directory (-T)"
     }
 }

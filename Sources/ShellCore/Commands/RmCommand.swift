@@ -1,20 +1,37 @@
 import PathModel
 
-/// `rm [-rfidv] FILE...`: remove files, and with `-r` directory trees, never following a symlink.
+/// `rm [-rfiIdv] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE...`:
+/// remove files, and with `-r` directory trees, never following a symlink.
 public struct RmCommand: ShellCommand {
     public static let name = "rm"
     /// Refused in a read-only shell.
     public static let changesDisk = true
     public static let summary = "Remove (unlink) the FILE(s); with -r, directories and everything in them."
-    public static let synopsis = "[-rfidv] FILE..."
+    public static let synopsis =
+        "[-rfiIdv] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case dir, force, interactive, recursive, verbose
+        case dir, force, interactive, interactiveOnce, noPreserveRoot, oneFileSystem, preserveRoot, recursive
+        case verbose
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("d", "dir", key: .dir, help: "remove empty directories"),
         OptionSpec("f", "force", key: .force, help: "ignore nonexistent files and arguments, never prompt"),
         OptionSpec("i", "interactive", key: .interactive, help: "prompt before every removal"),
+        OptionSpec(
+            "I", nil, key: .interactiveOnce,
+            help: "prompt once before removing more than three files, or when removing recursively"),
+        OptionSpec(
+            nil, "one-file-system", key: .oneFileSystem,
+            help: "when removing recursively, skip directories on another file system than their operand"),
+        OptionSpec(
+            nil, "no-preserve-root", key: .noPreserveRoot,
+            help: "do not treat '/' specially (never abbreviated)"),
+        OptionSpec(
+            nil, "preserve-root", value: .optional, valueName: "all", key: .preserveRoot,
+            help:
+                "do not remove '/' (the default); with 'all', no operand on another file system than its parent"
+        ),
         OptionSpec("R", nil, key: .recursive, help: "remove directories and their contents recursively"),
         OptionSpec(
             "r", "recursive", key: .recursive, help: "remove directories and their contents recursively"),
@@ -39,6 +56,17 @@ public struct RmCommand: ShellCommand {
     public var ignoreMissing: Bool
     /// When to ask; the last of -f and -i wins.
     public var prompt: Prompt
+    /// Ask once, before anything is removed, when removing recursively or more than three
+    /// operands (`-I`).
+    public var asksOnce: Bool
+    /// Refuse to remove the root directory recursively (`--preserve-root`, the default), unless
+    /// a later `--no-preserve-root` says otherwise.
+    public var preservesRoot: Bool
+    /// Refuse an operand on another file system than its parent (`--preserve-root=all`, which a
+    /// later `--no-preserve-root` does not undo, as in GNU rm).
+    public var preservesMountPoints: Bool
+    /// Leave directories on another file system than their operand (`--one-file-system`).
+    public var staysOnOneFileSystem: Bool
     /// Print `removed 'x'` for each entry removed.
     public var verbose: Bool
     public var operands: [Argument]
@@ -46,11 +74,38 @@ public struct RmCommand: ShellCommand {
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         recursive = arguments.has(.recursive)
         emptyDirectories = arguments.has(.dir)
-        let last = arguments.last(of: [.force, .interactive])
+        let last = arguments.last(of: [.force, .interactive, .interactiveOnce])
         ignoreMissing = last == .force
         prompt = last == .interactive ? .always : last == .force ? .never : .writeProtected
+        asksOnce = last == .interactiveOnce
+        preservesRoot = arguments.last(of: [.noPreserveRoot, .preserveRoot]) != .noPreserveRoot
+        preservesMountPoints = false
+        for (key, value) in arguments.options where key == .preserveRoot {
+            guard let value else { continue }
+            guard value == Array("all".utf8) else {
+                throw .invalid("\(Messages.unrecognizedPreserveRoot) \(Quoting.always(value))")
+            }
+            preservesMountPoints = true
+        }
+        staysOnOneFileSystem = arguments.has(.oneFileSystem)
         verbose = arguments.has(.verbose)
         operands = arguments.operands
+    }
+
+    /// Parses with the option table, refusing `--no-preserve-root` abbreviated, as GNU rm does:
+    /// that option must be meant.
+    /// - Throws: `UsageError` with GNU's wording.
+    public static func parse(_ arguments: [Argument]) throws(UsageError) -> RmCommand {
+        let full = Array("--no-preserve-root".utf8)
+        for argument in arguments {
+            if argument.bytes == [0x2D, 0x2D] { break }
+            if argument.fromGlob || argument.pattern != nil { continue }
+            if argument.bytes.count >= 3, argument.bytes.count < full.count, full.starts(with: argument.bytes)
+            {
+                throw .invalid(Messages.noAbbreviation)
+            }
+        }
+        return try RmCommand(OptionParser.parse(arguments, specs: options, acceptsHelp: true))
     }
 
     /// GNU rm's hint when an argument that was read as options names an existing file:
@@ -59,7 +114,8 @@ public struct RmCommand: ShellCommand {
         for argument in arguments where argument.bytes.count > 1 && argument.bytes.first == 0x2D {
             guard (try? state.resolve(argument.file).info(followSymlinks: false)) != nil else { continue }
             let path = "./" + Quoting.ifNeeded(argument.bytes)
-            return "\(Messages.tryDotSlash) '\(name) \(path)' \(Messages.toRemoveTheFile) \(Quoting.always(argument.bytes))."
+            return
+                "\(Messages.tryDotSlash) '\(name) \(path)' \(Messages.toRemoveTheFile) \(Quoting.always(argument.bytes))."
         }
         return nil
     }
@@ -72,6 +128,16 @@ public struct RmCommand: ShellCommand {
             return .usage
         }
         let confirmation = Confirmation(context)
+        if asksOnce && (recursive || operands.count > 3) {
+            let count = operands.count
+            let arguments = count == 1 ? Messages.argument : Messages.arguments
+            let question =
+                "\(Messages.remove) \(count) \(arguments)\(recursive ? " " + Messages.recursively : "")? "
+            guard confirmation.ask(question, declining: "\(Messages.notRemoving) \(count) \(arguments)")
+            else {
+                return .success
+            }
+        }
         var status = ExitStatus.success
         for operand in operands {
             if context.isCancelled { return .interrupted }
@@ -94,7 +160,7 @@ public struct RmCommand: ShellCommand {
             context.error("\(Messages.refusingDot) \(quoted)")
             return false
         }
-        if recursive && isRootDirectory(target, operand: operand) {
+        if recursive && preservesRoot && isRootDirectory(target, operand: operand) {
             context.error(
                 "\(Messages.dangerous) \(quoted)" + (spelled == [0x2F] ? "" : " \(Messages.sameAsRoot)"))
             context.error(Messages.failsafe)
@@ -138,9 +204,15 @@ public struct RmCommand: ShellCommand {
             if verbose { context.stdout.line("\(Messages.removedDirectory) \(quoted)") }
             return true
         }
+        if recursive && preservesMountPoints && info.kind == .directory, isMountPoint(target) {
+            context.error("\(Messages.skipping) \(quoted)\(Messages.onAnotherDevice)")
+            context.error(Messages.preserveRootAll)
+            return false
+        }
         var spelling = Spelling()
         spelling.add(target, as: spelled)
         var everything = true
+        let topDevice = staysOnOneFileSystem ? info.identity.device : nil
         let asks = mayAsk(context)
         let progress = ProgressLine(context)
         defer { progress?.erase() }
@@ -149,6 +221,15 @@ public struct RmCommand: ShellCommand {
             ignoringVanished: ignoreMissing,
             confirm: { step in
                 if context.isCancelled { return false }
+                if let topDevice, case .descend(let directory) = step,
+                    let device = try? directory.info().identity.device, device != topDevice
+                {
+                    progress?.erase()
+                    context.error(
+                        "\(Messages.skipping) \(spelling.quoted(directory))\(Messages.onAnotherDevice)")
+                    everything = false
+                    return false
+                }
                 guard asks else { return true }
                 progress?.erase()
                 return confirm(
@@ -234,6 +315,17 @@ public struct RmCommand: ShellCommand {
         }
     }
 
+    /// Whether the directory `target` is on another file system than the directory above it
+    /// (`target/..`), as `--preserve-root=all` asks.
+    private func isMountPoint(_ target: File) -> Bool {
+        do {
+            let above = try (target + "..").info(followSymlinks: true).identity.device
+            return try target.info(followSymlinks: true).identity.device != above
+        } catch {
+            return false  // Not examinable: the removal itself will say why.
+        }
+    }
+
     /// Whether `target` is the root directory, by (device, inode), whatever its spelling.
     private func isRootDirectory(_ target: File, operand: Argument) -> Bool {
         if target.normalized.isRoot { return true }
@@ -269,6 +361,14 @@ public struct RmCommand: ShellCommand {
         static let characterDevice = "character special file"
         static let blockDevice = "block special file"
         static let weirdFile = "weird file"
+        static let argument = "argument"
+        static let arguments = "arguments"
+        static let recursively = "recursively"
+        static let skipping = "skipping"
+        static let onAnotherDevice = ", since it's on a different device"
+        static let preserveRootAll = "and --preserve-root=all is in effect"
+        static let unrecognizedPreserveRoot = "unrecognized --preserve-root argument:"
+        static let noAbbreviation = "you may not abbreviate the --no-preserve-root option"
     }
 }
 

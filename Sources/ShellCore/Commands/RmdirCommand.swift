@@ -1,6 +1,6 @@
 import PathModel
 
-/// `rmdir [-p] DIR...`: remove empty directories.
+/// `rmdir [-p] [-v] [--ignore-fail-on-non-empty] DIR...`: remove empty directories.
 public struct RmdirCommand: ShellCommand {
     public static let name = "rmdir"
     /// Refused in a read-only shell.
@@ -8,18 +8,23 @@ public struct RmdirCommand: ShellCommand {
     public static let summary = "Remove the DIRECTORY(ies), if they are empty."
     /// Its operands are directories.
     public static let operandCompletion = OperandCompletion.directories
-    public static let synopsis = "[-p] [-v] DIRECTORY..."
+    public static let synopsis = "[-p] [-v] [--ignore-fail-on-non-empty] DIRECTORY..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case parents, verbose
+        case ignoreNonEmpty, parents, verbose
     }
     public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            nil, "ignore-fail-on-non-empty", key: .ignoreNonEmpty,
+            help: "say nothing of a directory not removed only because it holds something"),
         OptionSpec(
             "p", "parents", key: .parents,
             help: "remove DIRECTORY and its ancestors; 'rmdir -p a/b' is 'rmdir a/b a'"),
         OptionSpec("v", "verbose", key: .verbose, help: "print a message for each directory removed"),
     ]
 
+    /// Leave a directory that holds something quietly in place (and its ancestors, with `-p`).
+    public var ignoreNonEmpty: Bool
     /// Also remove each named ancestor.
     public var parents: Bool
     /// Report each directory removed.
@@ -27,6 +32,7 @@ public struct RmdirCommand: ShellCommand {
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
+        ignoreNonEmpty = arguments.has(.ignoreNonEmpty)
         parents = arguments.has(.parents)
         verbose = arguments.has(.verbose)
         operands = arguments.operands
@@ -42,9 +48,14 @@ public struct RmdirCommand: ShellCommand {
         for operand in operands {
             var spelled = operand.file
             while true {
-                if verbose { context.stdout.line("\(Self.name): \(Messages.removing) \(Quoting.always(spelled.bytes))") }
+                if verbose {
+                    context.stdout.line("\(Self.name): \(Messages.removing) \(Quoting.always(spelled.bytes))")
+                }
+                let directory = context.state.resolve(spelled)
                 do {
-                    try context.state.resolve(spelled).removeEmptyDirectory()
+                    try directory.removeEmptyDirectory()
+                } catch  where ignoreNonEmpty && Self.failedForHoldingSomething(error, directory) {
+                    break
                 } catch {
                     // GNU says which directory for a parent that -p could not remove.
                     let phrase = spelled == operand.file ? Messages.failed : Messages.failedParent
@@ -56,11 +67,33 @@ public struct RmdirCommand: ShellCommand {
                 }
                 guard parents else { break }
                 let parent = spelled.parent
-                if parent == spelled || parent.bytes == [0x2E] || parent.isRoot || parent.nameBytes.elementsEqual([0x2E, 0x2E]) { break }
+                if parent == spelled || parent.bytes == [0x2E] || parent.isRoot
+                    || parent.nameBytes.elementsEqual([0x2E, 0x2E])
+                {
+                    break
+                }
                 spelled = parent
             }
         }
         return status
+    }
+
+    /// Whether `error` came only from `directory` holding something: `ENOTEMPTY` (or `EEXIST`,
+    /// which POSIX allows for it), or a refusal (`EACCES`, `EPERM`, `EROFS`, `EBUSY`) of a
+    /// directory that can be read and has an entry, as GNU rmdir decides.
+    private static func failedForHoldingSomething(_ error: FileError, _ directory: File) -> Bool {
+        switch error.errno {
+        case .directoryNotEmpty, .fileExists: return true
+        case .permissionDenied, .notPermitted, .readOnlyFileSystem, .resourceBusy:
+            var holdsSomething = false
+            do {
+                try directory.volume.forEachEntry(of: directory, limit: 1) { _ in holdsSomething = true }
+            } catch {
+                return false  // What cannot be read is not known to hold anything.
+            }
+            return holdsSomething
+        default: return false
+        }
     }
 
     private enum Messages {

@@ -24,9 +24,12 @@ enum CommandDocs {
             kernel reads it: `cat notes.txt/` fails with `cat: notes.txt/: Not a directory`, even when
             `notes.txt` is a symlink to a file (`head` and `tail` follow the same rule).
 
-            Without options the bytes are copied unchanged. With `-n`, `-b` or `-A` the output is rewritten
-            line by line; line numbers are right-aligned in six columns followed by a tab, and numbering
-            continues from one FILE to the next.
+            Without options the bytes are copied unchanged. With any option but `-u` the output is rewritten
+            line by line; line numbers are right-aligned in six columns followed by a tab. What the options
+            keep track of carries from one FILE to the next, as in GNU `cat`: numbering continues, a line
+            that a FILE leaves unfinished goes on in the next (and gets no new number), a run of empty lines
+            that `-s` squeezes may span files, and under `-E` a carriage return ending one FILE is shown as
+            `^M` when the next begins with a newline.
 
             When standard output is a pipe that has been closed (`shelf -c 'cat big' | head -1`), `cat` stops
             quietly with status 1, as GNU `cat` does when SIGPIPE kills it. Any other write error is reported
@@ -162,6 +165,37 @@ enum CommandDocs {
             a single file) — redrawn at most ten times a second and erased when the copy ends or before any
             message. Scripts, pipes and files never get it.
             """#,
+        "df": #"""
+            `df` prints a table of file systems: for each its source (a device, or the name its type gives,
+            such as `tmpfs`), its size, the space used and available, the share used, and where it is
+            mounted, as GNU df does under `LC_ALL=C`. With FILEs, resolved against the shell's current
+            directory, it prints the file system each one is on (a FILE is examined through symlinks); a
+            FILE that cannot be examined is reported (`df: x: No such file or directory`) before the table,
+            and the status is 1.
+
+            Without FILE, it lists the file systems mounted for the shell (`/proc/self/mountinfo`), in the
+            order they were mounted. Unless `-a` is given it leaves out pseudo file systems (`proc`,
+            `sysfs`, `devpts`, `mqueue`, … and type `none`), those of size 0, and all but one entry per
+            device: a device's path wins over a name, the entry nearer the root over a deeper one, and one
+            mounted over another at the same place over the one below. A mount point that cannot be reached
+            (permission denied, gone) is left out quietly.
+
+            Sizes are in 1024-byte blocks, rounded up; with `-h` (powers of 1024) or `-H` (powers of 1000)
+            they are bytes with a unit, rounded up, with one decimal below 10 (`1.5M`, `296K`, `304k`). The
+            share used is `used / (used + available)`, rounded up, so that the space kept for the superuser
+            does not count as available: a full file system shows `100%`. A file system that counts no
+            inodes shows `-` for its inode share.
+
+            The columns are as wide as their widest cell (the source at least 14, the numbers at least 5,
+            the shares at least 4); text is aligned left, numbers right, one space between.
+
+            `--output` chooses the columns from `source`, `fstype`, `itotal`, `iused`, `iavail`, `ipcent`,
+            `size`, `used`, `avail`, `pcent`, `file` (the FILE as typed, `-` in a listing) and `target`, in
+            the order given; a bare `--output` prints all of them.
+
+            On a volume that is not a file system of the kernel's (the in-memory volume the tests use, and
+            later remote ones), a FILE is reported as `df: x: Operation not supported`.
+            """#,
         "dirname": #"""
             `dirname` prints each NAME without its last component: trailing slashes are ignored, the last
             component and the slashes before it are removed, and what is left is printed; `.` when nothing
@@ -188,13 +222,26 @@ enum CommandDocs {
         "echo": #"""
             `echo` writes its WORDs to standard output, separated by single spaces, followed by a newline.
             Each WORD is written exactly as the shell handed it over, after quote removal, `~` and variable
-            expansion and globbing (see [the language guide](../language.md)); `echo` itself interprets no
-            escapes, so `echo "a\nb"` prints a backslash and an `n`.
+            expansion and globbing (see [the language guide](../language.md)). By default `echo` interprets
+            no escapes, so `echo "a\nb"` prints a backslash and an `n`; with `-e` it does, as GNU `echo`
+            does:
 
-            As in bash, only leading words made entirely of `-n` letters (`-n`, `-nn`, …) are options. Any
-            other word, including `--`, `--help`, `-e` and `-E`, is printed as it is (use `help echo` for the
-            usage). A word that came from a glob is
-            always printed, even when the file is called `-n`.
+            | Escape | Byte |
+            |---|---|
+            | `\\` | a backslash |
+            | `\a` `\b` `\e` `\f` `\n` `\r` `\t` `\v` | alert, backspace, escape, form feed, newline, carriage return, tab, vertical tab |
+            | `\0NNN` | the byte whose octal value is NNN (zero to three digits) |
+            | `\NNN` | the byte whose octal value is NNN (one to three digits, the first 1–7) |
+            | `\xHH` | the byte whose hexadecimal value is HH (one or two digits) |
+            | `\c` | nothing more: the rest of the words and the newline are left out |
+
+            An octal value beyond 255 keeps its low eight bits. Any other backslash, and one at the end of
+            a word, is written as it is.
+
+            As in GNU `echo`, only leading words made entirely of the letters `n`, `e` and `E` after a `-`
+            (`-n`, `-e`, `-neE`, …) are options; the first word that is not ends them. Any other word,
+            including `-`, `--` and `--help`, is printed as it is (use `help echo` for the usage). A word
+            that came from a glob is always printed, even when the file is called `-n`.
             """#,
         "exit": #"""
             `exit` ends the shell. Nothing after it runs — not the rest of the line, not the rest of the
@@ -296,7 +343,19 @@ enum CommandDocs {
 
             When the last operand is a directory (or a symlink to one, unless `-n`), a link for each TARGET
             is made inside it, under TARGET's last component; with a single operand, the link is made in
-            the current directory. An existing LINK is an error unless `-f` is given.
+            the current directory. With `-t DIRECTORY` every operand is a TARGET linked inside DIRECTORY
+            (`ln: failed to access 'x': No such file or directory` or `ln: target 'x' is not a directory`
+            otherwise); with `-T` there are exactly two operands and LINK is the link's name even when it is
+            a directory. An existing LINK is an error unless `-f` or a backup is asked for.
+
+            With `-r` (only with `-s`), the symlink holds TARGET relative to the link's directory: both are
+            resolved as `realpath -m` resolves them, TARGET from the shell's current directory, and the link
+            gets the path from one to the other (`ln -sr a sub/dir/la` makes `sub/dir/la -> ../../a`).
+
+            With a backup asked for, an existing LINK is first renamed, exactly as `mv` names backups:
+            `NAME~` (or `-S SUFFIX`, `$SIMPLE_BACKUP_SUFFIX`) or `NAME.~N~`, as CONTROL or `$VERSION_CONTROL`
+            says (`none`/`off`, `simple`/`never`, `numbered`/`t`, `existing`/`nil`, the default); `-v` then
+            says `'b~' ~ 'b' -> 'a'`.
 
             With `-f` an existing LINK is replaced in one step: the new link is made under a temporary name
             beside LINK and renamed over it, so if making it fails the old LINK is still there (GNU ln
@@ -312,8 +371,16 @@ enum CommandDocs {
             about the link itself. A trailing slash (`dirlink/`) always follows it.
 
             Names are sorted by their bytes. `-t` sorts by modification time, newest first, and `-S` by
-            size, largest first; equal times or sizes are ordered by name. `-r` reverses whichever order is
-            in force.
+            size, largest first; equal times or sizes are ordered by name. `-X` sorts by extension (what
+            follows the last `.`; a name without one comes first), then by name. `-U` does not sort: entries
+            come in the order the volume lists them (the kernel's directory order on a disk), operands as
+            given, and `-r` and `--group-directories-first` then do nothing. `-r` reverses whichever other
+            order is in force. With `--group-directories-first` directories (and symbolic links to them)
+            come before everything else, each group in that order.
+
+            `-I PATTERN` (`--ignore=PATTERN`) leaves out the entries of a listed directory whose names match
+            the shell pattern PATTERN; `--hide=PATTERN` does too, unless `-a` or `-A` is given. As in GNU ls,
+            `*` and `?` do not match a leading `.`, and operands are never left out. Both may be repeated.
 
             When standard output is not a terminal, names are written one per line, byte for byte (a name
             that is not UTF-8 stays as it is). On a terminal, names fill columns top to bottom, fitted to the
@@ -387,7 +454,20 @@ enum CommandDocs {
         "mv": #"""
             Renames SOURCE to DEST, or moves SOURCEs into the directory DEST under their own names (DEST
             must then be a directory: `mv: target 'x': Not a directory`). A symlink is moved as itself,
-            never followed.
+            never followed. With `-t DIRECTORY` every operand is a SOURCE moved into DIRECTORY, which must be
+            one (`mv: target directory 'x': Not a directory`); with `-T` there are exactly two operands and
+            SOURCE goes onto DEST even when DEST is a directory (an empty directory is then replaced).
+
+            With a backup asked for, a destination about to be replaced is first renamed: to `NAME~`
+            (simple; `-S SUFFIX` or `$SIMPLE_BACKUP_SUFFIX` changes the `~`, and a suffix holding `/` is
+            `~`), or to `NAME.~N~`, one more than the highest N there (numbered). CONTROL, or
+            `$VERSION_CONTROL` when `-b`, `--backup` or `-S` gives none, is `none`/`off` (no backup),
+            `simple`/`never`, `numbered`/`t`, or `existing`/`nil` (numbered when a numbered backup of NAME
+            exists, simple otherwise; the default); an unambiguous prefix will do. `-v` then says
+            `renamed 'a' -> 'b' (backup: 'b~')`. A backup cannot be combined with `-n`.
+
+            With `-u`, a SOURCE whose destination exists and was modified at the same time or later (to the
+            nanosecond) is left where it is, with no message and no failure.
 
             Within one file system a move is a single `rename(2)`: an existing destination file is replaced
             atomically, and an existing empty directory is replaced by a directory. Across file systems, mv
@@ -443,7 +523,20 @@ enum CommandDocs {
 
             By default every component but the last must exist; `-e` asks for all of them, `-m` for none
             (missing components are taken as written, and `..` after one removes it). A FILE that cannot be
-            resolved is reported as `realpath: FILE: REASON` and the others are still printed.
+            resolved is reported as `realpath: FILE: REASON` (not with `-q`) and the others are still
+            printed.
+
+            With `-s` symlinks are left as they are: `.` and `..` are applied by the spelling alone
+            (`realpath -s link/..` is the directory holding `link`). Each component is still examined as GNU
+            `realpath -s` does: one with more after it must be a directory, one followed by `.` or `..`
+            must exist, and by default any other may be missing (with `-e` none may; `-m` examines nothing).
+
+            With `--relative-to=DIR` each path is printed relative to DIR, itself resolved the same way
+            (`..` climbs as needed; the directory itself is `.`). With `--relative-base=DIR` a path is printed
+            relative only when it is DIR or below it, and absolute otherwise; given both, paths below the
+            base are printed relative to `--relative-to`'s directory, unless that directory is not below the
+            base, in which case every path is absolute. A DIR that cannot be resolved ends `realpath` before
+            any FILE, with its message even under `-q`.
             """#,
         "rm": #"""
             Removes each FILE. A directory is removed only with `-r` (with everything in it) or `-d` (when it
@@ -467,8 +560,27 @@ enum CommandDocs {
             rm: use --no-preserve-root to override this failsafe
             ```
 
-            (shelf has no `--no-preserve-root`), and refuses `.` and `..`, also as the last component of a
-            path (`rm: refusing to remove '.' or '..' directory: skipping 'd/..'`).
+            and refuses `.` and `..`, also as the last component of a path (`rm: refusing to remove '.' or
+            '..' directory: skipping 'd/..'`). `--no-preserve-root` lifts the first refusal (never the
+            second); as in GNU rm it must be written in full (`rm: you may not abbreviate the
+            --no-preserve-root option`, status 2), so that it is always meant. With `--preserve-root=all`,
+            rm also refuses an operand that is a directory on another file system than the directory above
+            it (a mount point):
+
+            ```
+            rm: skipping 'mnt', since it's on a different device
+            rm: and --preserve-root=all is in effect
+            ```
+
+            With `--one-file-system`, a directory inside a tree that is on another file system than its
+            operand is left as it is, with `rm: skipping 'top/mnt', since it's on a different device`
+            (status 1); the directories above it then stay too.
+
+            With `-I`, rm asks once, before removing anything, when it is to remove recursively or more than
+            three operands: `rm: remove 4 arguments? `, `rm: remove 1 argument recursively? `. A "no" removes
+            nothing and is no failure. With no terminal to ask, the answer is no (`rm: not removing 4
+            arguments (no terminal to ask)`). Otherwise `-I` is rm's default: it asks about write-protected
+            files only.
 
             With `-f`, an entry that is gone when the walk reaches it (another process removed it first) is
             no failure and does not keep its directory in place, as with GNU rm; without `-f` it is reported
@@ -502,6 +614,13 @@ enum CommandDocs {
             never goes beyond the names written (it does not climb past `.`, `..` or `/`).
 
             With `-v`, `rmdir: removing directory, 'NAME'` is printed before each attempt.
+
+            With `--ignore-fail-on-non-empty`, a directory left in place only because it holds something is
+            not reported and does not make the status 1; with `-p`, `rmdir` then stops there quietly, so
+            `rmdir -p --ignore-fail-on-non-empty a/b/c` removes as much of the chain as is empty. A refusal
+            (permission denied, a read-only file system, a busy directory) counts as that too when the
+            directory can be read and has an entry, as in GNU `rmdir`. Every other failure is still
+            reported.
             """#,
         "set": #"""
             `set -e` makes the first failing command stop the script; `set +e` makes the script keep going

@@ -39,25 +39,62 @@ struct TransferOperands {
         case stop(ExitStatus)
     }
 
+    /// Where the sources go.
+    enum Target: Sendable, Hashable {
+        /// The last operand: into it when it is a directory (or there are several sources), else
+        /// onto it.
+        case lastOperand
+        /// Into this directory, every operand being a source (`-t DIR`).
+        case directory(Argument)
+        /// Onto the last operand, directory or not; one source only (`-T`).
+        case lastOperandItself
+
+        /// The target `-t DIRECTORY` (`directory`) or `-T` (`itself`) asks for.
+        /// - Throws: `UsageError` with the command's words (`conflict`) when both are given.
+        static func chosen(directory: [UInt8]?, itself: Bool, conflict: String) throws(UsageError) -> Target {
+            switch (directory, itself) {
+            case (.some, true): throw .invalid(conflict)
+            case (let directory?, false): return .directory(Argument(bytes: directory))
+            case (nil, true): return .lastOperandItself
+            case (nil, false): return .lastOperand
+            }
+        }
+    }
+
     /// Splits `operands`; on a problem with them as a whole, reports it and says how to end.
-    static func resolve(_ operands: [Argument], in context: CommandContext) -> Resolution {
-        guard let target = operands.last else {
-            context.error(Messages.missingFile)
+    static func resolve(
+        _ operands: [Argument], target choice: Target = .lastOperand, in context: CommandContext
+    )
+        -> Resolution
+    {
+        func usage(_ message: String) -> Resolution {
+            context.error(message)
             context.stderr.line("Try 'help \(context.commandName)' for more information.")
             return .stop(.usage)
         }
-        let sources = operands.dropLast()
-        guard !sources.isEmpty else {
-            context.error("\(Messages.missingDestination) \(Quoting.always(target.bytes))")
-            context.stderr.line("Try 'help \(context.commandName)' for more information.")
-            return .stop(.usage)
+        let target: Argument
+        let sources: ArraySlice<Argument>
+        if case .directory(let directory) = choice {
+            target = directory
+            sources = operands[...]
+            guard !sources.isEmpty else { return usage(Messages.missingFile) }
+        } else {
+            guard let last = operands.last else { return usage(Messages.missingFile) }
+            target = last
+            sources = operands.dropLast()
+            guard !sources.isEmpty else {
+                return usage("\(Messages.missingDestination) \(Quoting.always(target.bytes))")
+            }
+            if choice == .lastOperandItself && sources.count > 1 {
+                return usage("\(Messages.extraOperand) \(Quoting.always(operands[operands.count - 1].bytes))")
+            }
         }
         let targetFile = context.resolve(target)
         var targetErrno: Errno?
         var intoDirectory = false
         if target.bytes.isEmpty {
             targetErrno = .noSuchFileOrDirectory
-        } else {
+        } else if choice != .lastOperandItself {
             do {
                 intoDirectory = try targetFile.info(followSymlinks: true).kind == .directory
                 if !intoDirectory { targetErrno = .notDirectory }
@@ -65,8 +102,14 @@ struct TransferOperands {
                 targetErrno = error.errno
             }
         }
+        if case .directory = choice, let targetErrno {
+            let reason = Diagnostics.reason(targetErrno)
+            context.error("\(Messages.targetDirectory) \(Quoting.always(target.bytes)): \(reason)")
+            return .stop(.failure)
+        }
         if sources.count > 1, !intoDirectory, let targetErrno {
-            context.error("\(Messages.target) \(Quoting.always(target.bytes)): \(Diagnostics.reason(targetErrno))")
+            context.error(
+                "\(Messages.target) \(Quoting.always(target.bytes)): \(Diagnostics.reason(targetErrno))")
             return .stop(.failure)
         }
         let items = sources.map { source in
@@ -88,11 +131,11 @@ struct TransferOperands {
     /// Resolves `operands` and transfers each item in turn with `transfer`, which reports its
     /// own errors and returns false for a failure; stops at Ctrl-C with `.interrupted`.
     static func run(
-        _ operands: [Argument], in context: CommandContext,
+        _ operands: [Argument], target: Target = .lastOperand, in context: CommandContext,
         _ transfer: (Item, TransferSession) -> Bool
     ) -> ExitStatus {
         let plan: TransferOperands
-        switch resolve(operands, in: context) {
+        switch resolve(operands, target: target, in: context) {
         case .ready(let resolved): plan = resolved
         case .stop(let status): return status
         }
@@ -110,6 +153,8 @@ struct TransferOperands {
         static let missingFile = "missing file operand"
         static let missingDestination = "missing destination file operand after"
         static let target = "target"
+        static let targetDirectory = "target directory"
+        static let extraOperand = "extra operand"
     }
 }
 

@@ -53,6 +53,16 @@ struct ListingStyle {
     var format: LsCommand.Format
     /// `-h`: sizes as `1.0K`, `12M`.
     var humanSizes = false
+    /// The owner column of a long listing (not with `-g`).
+    var showsOwner = true
+    /// The group column of a long listing (not with `-o`, `-G`).
+    var showsGroup = true
+    /// `-n`: user and group IDs as numbers.
+    var numericIDs = false
+    /// `-i`: each file's inode number before it.
+    var showsInodes = false
+    /// `-s`: the space each file takes, in 1 KiB blocks (scaled with `-h`), before it.
+    var showsBlocks = false
     /// `-F`: a type indicator after each name.
     var classify = false
     /// Colour names by type.
@@ -77,6 +87,8 @@ struct ListingWriter {
     private var buffer: [UInt8] = []
     private var now: Timestamp
     private var usedColor = false
+    /// The `-i` and `-s` prefixes of the listing being written.
+    private var prefixes: Prefixes?
     private var users: [UInt32: Owner] = [:]
     private var groups: [UInt32: Owner] = [:]
     private var dates: [Int64: [UInt8]] = [:]
@@ -106,20 +118,19 @@ struct ListingWriter {
     }
 
     /// Writes `files` in the style's layout, in the given `order` of their indices (all of them
-    /// when nil); a long listing starts with `total` when `totalBlocks` (in 512-byte units) is given.
+    /// when nil); a long listing, or any with `-s`, starts with `total` when `totalBlocks` (in
+    /// 512-byte units) is given.
     mutating func list(_ files: [ListedFile], order: [Int]? = nil, totalBlocks: UInt64? = nil) {
         let order = order ?? Array(files.indices)
         let shown = style.quoted ? shownNames(files) : nil
+        if let totalBlocks, style.format == .long || style.showsBlocks {
+            buffer.append(contentsOf: Array("total \(blockCount(totalBlocks))\n".utf8))
+        }
+        prefixes = self.prefixes(files)
         switch style.format {
         case .long:
-            if let totalBlocks {
-                let total = FileFormat.humanSize(
-                    totalBlocks, fromBlockSize: 512, toBlockSize: style.humanSizes ? 1 : 1024,
-                    autoscale: style.humanSizes)
-                buffer.append(contentsOf: Array("total \(total)\n".utf8))
-            }
             writeLong(files, order: order, shown: shown)
-        case .onePerLine where shown == nil && !style.colored && !style.classify:
+        case .onePerLine where shown == nil && !style.colored && !style.classify && prefixes == nil:
             for index in order {
                 buffer.append(contentsOf: files[index].name)
                 buffer.append(0x0A)
@@ -127,7 +138,8 @@ struct ListingWriter {
             }
         case .onePerLine:
             for index in order {
-                writeNameAndIndicator(files, index, shown: shown, startColumn: 0)
+                let start = appendPrefix(index)
+                writeNameAndIndicator(files, index, shown: shown, startColumn: start)
                 buffer.append(0x0A)
                 flushIfFull()
             }
@@ -186,7 +198,7 @@ struct ListingWriter {
         if style.classify && Self.indicator(kind: files[index].kind, mode: files[index].info?.mode) != nil {
             width += 1
         }
-        return width
+        return width + (prefixes?.width ?? 0)
     }
 
     /// Writes a name with its alignment blank and colour; returns the bytes the name took, which
@@ -244,6 +256,53 @@ struct ListingWriter {
         }
     }
 
+    // MARK: Inode and block prefixes
+
+    /// What `-i` and `-s` write before each name of one listing, right-aligned to the widest.
+    private struct Prefixes {
+        var cells: [[UInt8]]
+        /// The columns each takes, its blank included.
+        var width: Int
+    }
+
+    /// The prefixes of `files` (`?` for a file that could not be examined), or nil without `-i`
+    /// and `-s`.
+    private func prefixes(_ files: [ListedFile]) -> Prefixes? {
+        guard style.showsInodes || style.showsBlocks else { return nil }
+        let inodes = files.map { file in file.info.map { Array(String($0.inode).utf8) } ?? [0x3F] }
+        let blocks = files.map { file in file.info.map { Array(blockCount($0.blocks).utf8) } ?? [0x3F] }
+        let inodeWidth = style.showsInodes ? inodes.map(\.count).max() ?? 0 : 0
+        let blockWidth = style.showsBlocks ? blocks.map(\.count).max() ?? 0 : 0
+        var cells: [[UInt8]] = []
+        cells.reserveCapacity(files.count)
+        for index in files.indices {
+            var cell: [UInt8] = []
+            if style.showsInodes {
+                cell += repeatElement(0x20, count: inodeWidth - inodes[index].count) + inodes[index] + [0x20]
+            }
+            if style.showsBlocks {
+                cell += repeatElement(0x20, count: blockWidth - blocks[index].count) + blocks[index] + [0x20]
+            }
+            cells.append(cell)
+        }
+        return Prefixes(
+            cells: cells, width: (style.showsInodes ? inodeWidth + 1 : 0) + (style.showsBlocks ? blockWidth + 1 : 0))
+    }
+
+    /// Writes the prefix of the file at `index`; returns the columns it took.
+    @discardableResult
+    private mutating func appendPrefix(_ index: Int) -> Int {
+        guard let prefixes else { return 0 }
+        buffer.append(contentsOf: prefixes.cells[index])
+        return prefixes.width
+    }
+
+    /// A count of 512-byte blocks as ls shows it: 1 KiB blocks rounded up, or scaled with `-h`.
+    private func blockCount(_ blocks: UInt64) -> String {
+        FileFormat.humanSize(
+            blocks, fromBlockSize: 512, toBlockSize: style.humanSizes ? 1 : 1024, autoscale: style.humanSizes)
+    }
+
     // MARK: Columns
 
     private mutating func writeColumns(_ files: [ListedFile], order: [Int], shown: ShownNames?) {
@@ -257,7 +316,8 @@ struct ListingWriter {
             var index = row
             var position = 0
             while true {
-                writeNameAndIndicator(files, order[index], shown: shown, startColumn: position)
+                let prefix = appendPrefix(order[index])
+                writeNameAndIndicator(files, order[index], shown: shown, startColumn: position + prefix)
                 let next = index + layout.rows
                 if next >= order.count { break }
                 let end = position + layout.widths[column]
@@ -327,12 +387,13 @@ struct ListingWriter {
             writeUnknownLongLine(files, index, shown: shown, widths: widths)
             return
         }
+        appendPrefix(index)
         buffer.append(contentsOf: FileFormat.modeBytes(info.mode))
         buffer.append(0x20)
         appendNumber(UInt64(info.linkCount), width: widths.links)
         buffer.append(0x20)
-        appendOwner(user(info), width: widths.owner)
-        appendOwner(group(info), width: widths.group)
+        if style.showsOwner { appendOwner(user(info), width: widths.owner) }
+        if style.showsGroup { appendOwner(group(info), width: widths.group) }
         // GNU ls measures the name's column from here on (its buffer restarts after the group).
         let prefixStart = buffer.count
         if info.kind == .characterDevice || info.kind == .blockDevice {
@@ -385,14 +446,20 @@ struct ListingWriter {
         _ files: [ListedFile], _ index: Int, shown: ShownNames?, widths: LongWidths
     ) {
         let kind = files[index].kind
+        appendPrefix(index)
         buffer.append(FileFormat.typeLetter(kind ?? .unknown))
         buffer.append(contentsOf: repeatElement(0x3F, count: 9))
         buffer.append(0x20)
         appendBlanks(widths.links - 1)
-        buffer.append(contentsOf: [0x3F, 0x20, 0x3F])
-        appendBlanks(widths.owner - 1 + 1)
-        buffer.append(0x3F)
-        appendBlanks(widths.group - 1 + 1)
+        buffer.append(contentsOf: [0x3F, 0x20])
+        if style.showsOwner {
+            buffer.append(0x3F)
+            appendBlanks(widths.owner - 1 + 1)
+        }
+        if style.showsGroup {
+            buffer.append(0x3F)
+            appendBlanks(widths.group - 1 + 1)
+        }
         let prefixStart = buffer.count
         appendBlanks(widths.size - 1)
         buffer.append(0x3F)
@@ -409,14 +476,14 @@ struct ListingWriter {
 
     private mutating func user(_ info: FileInfo) -> Owner {
         if let known = users[info.userID] { return known }
-        let owner = Self.owner(name: info.owner, id: info.userID)
+        let owner = Self.owner(name: style.numericIDs ? nil : info.owner, id: info.userID)
         users[info.userID] = owner
         return owner
     }
 
     private mutating func group(_ info: FileInfo) -> Owner {
         if let known = groups[info.groupID] { return known }
-        let group = Self.owner(name: info.group, id: info.groupID)
+        let group = Self.owner(name: style.numericIDs ? nil : info.group, id: info.groupID)
         groups[info.groupID] = group
         return group
     }

@@ -12,6 +12,7 @@ public enum Command {
     case chown(ChownCommand)
     case command(CommandCommand)
     case cp(CpCommand)
+    case df(DfCommand)
     case dirname(DirnameCommand)
     case du(DuCommand)
     case echo(EchoCommand)
@@ -43,7 +44,7 @@ public enum Command {
     /// come from its case.
     private static let entries: [Entry] = [
         Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(command), Entry(cp),
-        Entry(dirname), Entry(du), Entry(echo),
+        Entry(df), Entry(dirname), Entry(du), Entry(echo),
         Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
         Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm),
         Entry(rmdir),
@@ -78,6 +79,7 @@ public enum Command {
         case .chown(let command): return command
         case .command(let command): return command
         case .cp(let command): return command
+        case .df(let command): return command
         case .dirname(let command): return command
         case .du(let command): return command
         case .echo(let command): return command

@@ -9,20 +9,27 @@ import Testing
 @Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/tail"), "needs GNU coreutils"))
 struct HeadTailCommandTests {
     static let lines: [(tool: String, arguments: [String])] = [
-        ("head", ["four"]), ("head", ["-n", "2", "four"]), ("head", ["-n", "-2", "four"]), ("head", ["-c", "3", "four"]),
+        ("head", ["four"]), ("head", ["-n", "2", "four"]), ("head", ["-n", "-2", "four"]),
+        ("head", ["-c", "3", "four"]),
         ("head", ["-c", "-3", "four"]), ("head", ["four", "missing", "nonl"]), ("head", ["-v", "four"]),
-        ("head", ["-q", "four", "nonl"]), ("head", ["-n", "1K", "numbers"]), ("head", ["-n", "-99995", "numbers"]),
+        ("head", ["-q", "four", "nonl"]), ("head", ["-n", "1K", "numbers"]),
+        ("head", ["-n", "-99995", "numbers"]),
         ("head", ["-c", "-100000000", "numbers"]), ("head", ["dir"]), ("head", ["empty", "four"]),
         ("head", ["-n", "0", "four"]), ("head", ["-c", "1KB", "numbers"]),
-        ("tail", ["four"]), ("tail", ["-n", "2", "four"]), ("tail", ["-n", "+3", "four"]), ("tail", ["-c", "3", "four"]),
-        ("tail", ["-c", "+3", "four"]), ("tail", ["four", "four"]), ("tail", ["nonl"]), ("tail", ["-n", "1", "nonl"]),
+        ("tail", ["four"]), ("tail", ["-n", "2", "four"]), ("tail", ["-n", "+3", "four"]),
+        ("tail", ["-c", "3", "four"]),
+        ("tail", ["-c", "+3", "four"]), ("tail", ["four", "four"]), ("tail", ["nonl"]),
+        ("tail", ["-n", "1", "nonl"]),
         ("tail", ["empty"]), ("tail", ["-n", "0", "four"]), ("tail", ["-n", "+0", "four"]), ("tail", ["dir"]),
         ("tail", ["missing"]), ("tail", ["-n", "5", "numbers"]), ("tail", ["-n", "70000", "numbers"]),
-        ("tail", ["-n", "+99990", "numbers"]), ("tail", ["-c", "100", "numbers"]), ("tail", ["-n", "1b", "numbers"]),
+        ("tail", ["-n", "+99990", "numbers"]), ("tail", ["-c", "100", "numbers"]),
+        ("tail", ["-n", "1b", "numbers"]),
         ("tail", ["-n", "3", "blank-lines"]), ("tail", ["-n", "-2", "four"]),
         ("head", ["four/"]), ("head", ["-n", "1", "link/"]), ("head", ["dir/"]),
         ("head", ["four", "four/"]), ("tail", ["four/"]), ("tail", ["-n", "1", "link/"]), ("tail", ["dir/"]),
         ("tail", ["-c", "2", "four/"]),
+        ("head", ["-n", "+2", "four"]), ("head", ["-c", "+3", "four"]), ("tail", ["-c", "+7", "four"]),
+        ("tail", ["-n", "+1", "four", "nonl"]), ("tail", ["-c", "+1K", "numbers"]),
     ]
 
     @Test(.needsLocalFileSystem("GNU head and tail read the fixture from disk"), arguments: lines)

@@ -70,7 +70,7 @@ func makeListingFixture(_ shell: TestShell) throws {
 @Suite struct LsCommandTests {
     static let parsingRows: [(String, [String], LsOptions)] = [
         ("no options", [], LsOptions()),
-        ("-1 after -l wins", ["-l1"], LsOptions(format: .onePerLine)),
+        ("-1 after -l leaves it long, as in GNU ls", ["-l1"], LsOptions(format: .long)),
         ("-l after -1 wins", ["-1", "-l"], LsOptions(format: .long)),
         ("-C forces columns", ["-C"], LsOptions(format: .columns)),
         ("-A after -a wins", ["-a", "-A"], LsOptions(hidden: .almostAll)),
@@ -112,6 +112,14 @@ func makeListingFixture(_ shell: TestShell) throws {
         ("width not a number", ["-w", "x"], "invalid line width: 'x'"),
         ("negative width", ["--width=-1"], "invalid line width: '-1'"),
         ("unknown option", ["-Z"], "invalid option -- 'Z'"),
+        (
+            "unknown sort word", ["--sort=bogus"],
+            "invalid argument 'bogus' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
+        ),
+        (
+            "version sort is not there", ["--sort=version"],
+            "invalid argument 'version' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
+        ),
     ]
 
     @Test(arguments: usageErrorRows)
@@ -139,6 +147,23 @@ func makeListingFixture(_ shell: TestShell) throws {
         ["-ltr", "--color=always", "d"],
         ["-lh", "--color=always", "-w", "20"], ["-1", "d", "-C", "sub2"],
         ["a.txt/"], ["missing/", "d/"], ["-l", "d/", "link/"], ["-ld", "dirlink/", "dangling/"],
+        ["-X"], ["-Xr"], ["-lX", "d"], ["-XR"], ["--sort=extension", "-A"], ["--sort=size"],
+        ["--sort=time", "-l"],
+        ["--sort=ti"], ["--sort=none", "-d", "d", "a.txt", "sub2"], ["-U", "-d", "sub2", "a.txt"],
+        ["-t", "-U"],
+        ["-U"], ["-lU", "d"], ["-Ur"], ["--group-directories-first"], ["-l", "--group-directories-first"],
+        ["--group-directories-first", "-F"], ["--group-directories-first", "-Sr"],
+        ["--group-directories-first", "-R"],
+        ["--group-directories-first", "d", "a.txt", "sub2"], ["-U", "--group-directories-first"],
+        ["-I", "*.txt"], ["--ignore=d", "-R"],
+        ["-a", "-I", "*"], ["-I", "b*", "-I", "d", "-l"], ["--hide=*.txt"], ["--hide=*.txt", "-A"],
+        ["--hide=*", "-a"], ["-I", "x.txt", "d", "x.txt"], ["--hide", "s*", "--ignore", "t*"],
+        ["-n"], ["-g", "d"], ["-o", "-a", "d"], ["-lG"], ["-og"], ["-nG"], ["-g", "-1"], ["-1", "-n"],
+        ["-l", "-1"], ["-n", "-C"],
+        ["--numeric-uid-gid", "-R"], ["--no-group", "-l", "pipe", "dangling"], ["-G"], ["-ho", "big.bin"],
+        ["-i"], ["-s"], ["-1s"], ["-si", "d"], ["-ls"], ["-li"], ["-lsh"], ["-sh"], ["-Cs", "-w", "40"],
+        ["-s", "a.txt", "d"], ["-isR"], ["-s", "-a", "d"], ["-ig"], ["--inode", "--size", "-F", "-C"],
+        ["-s", "-l", "dangling", "nothere"], ["-1is", "--color=always"],
     ]
 
     @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: comparisonRows)

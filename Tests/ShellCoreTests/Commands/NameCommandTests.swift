@@ -9,8 +9,10 @@ import Testing
 struct NameCommandTests {
     static let lines: [(tool: String, arguments: [String])] = [
         ("basename", ["a/b/"]), ("basename", ["/"]), ("basename", ["//"]), ("basename", [""]),
-        ("basename", ["a/b.txt", ".txt"]), ("basename", ["b.txt", "b.txt"]), ("basename", ["-a", "x/y", "z/"]),
-        ("basename", ["-s", ".c", "a.c", "b.c", "c"]), ("basename", ["-z", "a/b"]), ("basename", ["日本/語.txt", ".txt"]),
+        ("basename", ["a/b.txt", ".txt"]), ("basename", ["b.txt", "b.txt"]),
+        ("basename", ["-a", "x/y", "z/"]),
+        ("basename", ["-s", ".c", "a.c", "b.c", "c"]), ("basename", ["-z", "a/b"]),
+        ("basename", ["日本/語.txt", ".txt"]),
         ("dirname", ["a/b/", "/", "//", "///a//", "a", "", "/a", "//a", "a/b.txt", ".", "a//b//"]),
         ("dirname", ["-z", "a/b", "c"]),
         ("realpath", ["d"]), ("realpath", ["l"]), ("realpath", ["l/x"]), ("realpath", ["l/x/y"]),
@@ -18,6 +20,27 @@ struct NameCommandTests {
         ("realpath", ["-m", "/nope/../a"]), ("realpath", ["."]), ("realpath", ["..", "d/../l"]),
         ("realpath", ["dangling"]), ("realpath", ["loop"]), ("realpath", ["-z", "d"]), ("realpath", [""]),
         ("realpath", ["d/f/x"]), ("realpath", ["-m", "d/f/x"]),
+        ("realpath", ["-s", "l", "l/..", "l/x", "nope/x", "d/f", "./d//f/."]),
+        ("realpath", ["-s", "nope/x/../y"]), ("realpath", ["-s", "d/f/x"]),
+        ("realpath", ["-s", "-e", "d/f/.."]),
+        ("realpath", ["-s", "d/f/"]), ("realpath", ["-s", "dangling/", "nope/"]),
+        ("realpath", ["-s", "-e", "dangling"]),
+        ("realpath", ["-s", "-e", "l/", "l/f", "nope/.."]), ("realpath", ["-s", "loop"]),
+        ("realpath", ["-s", "-m", "d/f/x", "loop/../a"]), ("realpath", ["--strip", "/../l"]),
+        ("realpath", ["--no-symlinks", "l/f"]), ("realpath", ["-s", ""]),
+        ("realpath", ["-q", "nope/x", "d"]), ("realpath", ["-qe", "nope"]),
+        ("realpath", ["--quiet", "-s", "loop"]),
+        ("realpath", ["--relative-to=d", "d/f", "d", "l", "."]), ("realpath", ["--relative-to=d/f", "d"]),
+        ("realpath", ["--relative-to", "l", "d/f"]), ("realpath", ["-s", "--relative-to=l", "l/f", "d/f"]),
+        ("realpath", ["--relative-to=nope", "d"]), ("realpath", ["--relative-to=nope/x", "d"]),
+        ("realpath", ["-q", "--relative-to=nope/x", "d"]), ("realpath", ["--relative-to=", "d"]),
+        ("realpath", ["-e", "--relative-to=nope", "d"]), ("realpath", ["--relative-to=d", "nope/x", "d/f"]),
+        ("realpath", ["--relative-base=d", "d/f", "d", ".", "/"]),
+        ("realpath", ["--relative-base=d", "--relative-to=d/f", "d", "."]),
+        ("realpath", ["--relative-to=d", "--relative-base=d/f", "d/f", "."]),
+        ("realpath", ["--relative-to=/", "/", "."]), ("realpath", ["--relative-base=/", "/tmp", "."]),
+        ("realpath", ["--relative-base=", "d"]), ("realpath", ["-z", "--relative-to=d", "d/f", "."]),
+        ("realpath", ["-m", "--relative-to=x/y", "x", "x/y/z"]),
     ]
 
     @Test(.needsLocalFileSystem("GNU realpath reads the fixture from disk"), arguments: lines)
@@ -44,7 +67,9 @@ struct NameCommandTests {
     func usageErrors(_ line: String, _ message: String) {
         let shell = TestShell()
         let result = shell.run(line)
-        #expect(result.stderr == message + "\nTry 'help \(line.split(separator: " ")[0])' for more information.\n")
+        #expect(
+            result.stderr == message + "\nTry 'help \(line.split(separator: " ")[0])' for more information.\n"
+        )
         #expect(result.status == .usage)
     }
 

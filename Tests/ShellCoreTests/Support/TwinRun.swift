@@ -29,8 +29,8 @@ struct TwinRun {
         theirTree = try Self.snapshot(twin.file, describe)
     }
 
-    /// Every entry below `root` (its own metadata, symlinks not followed) as `path description`,
-    /// sorted by path.
+    /// Every entry below `root` (its own metadata, symlinks not followed) as `path description`
+    /// and a symlink's target, sorted by path.
     static func snapshot(_ root: File, _ describe: (FileInfo) -> String) throws -> [String] {
         var lines: [String] = []
         var pending: [(File, String)] = [(root, "")]
@@ -39,7 +39,8 @@ struct TwinRun {
                 let file = try directory.appending(name: entry.name)
                 let info = try file.info()
                 let name = prefix + Quoting.ifNeeded(entry.name)
-                lines.append("\(name) \(describe(info))")
+                let target = info.kind == .symlink ? " -> " + (try file.linkTarget()).string : ""
+                lines.append("\(name) \(describe(info))\(target)")
                 if info.kind == .directory { pending.append((file, name + "/")) }
             }
         }

@@ -1,0 +1,137 @@
+import Glibc
+import PathModel
+import Testing
+
+@testable import ShellCore
+
+/// What needs file systems mounted inside a fixture, against GNU's tools: rm's
+/// `--one-file-system` and `--preserve-root=all`, and df, whose numbers only stay still on a
+/// file system nobody else writes to. Each twin gets tmpfs mounts of its own, unmounted before
+/// it is removed; the tests run one at a time, so that a listing of every mount sees none of
+/// theirs come and go.
+@Suite(
+    .serialized, .needsLocalFileSystem("tmpfs file systems are mounted inside the fixtures"),
+    .enabled(if: Tmpfs.canMount, "needs to mount a tmpfs (root)"),
+    .enabled(if: ReferenceTool.isInstalled("/usr/bin/df"), "needs GNU coreutils"))
+struct MountedFixtureTests {
+    /// Mounts a tmpfs of `options` at `point`, remembering it in `mounted`.
+    static func mountTmpfs(_ point: File, _ options: String, mounted: inout [String]) throws {
+        try point.makeDirectory(intermediates: true)
+        guard mount("none", point.string, "tmpfs", 0, options) == 0 else {
+            throw NodeError(description: "mount \(point.string): \(String(cString: strerror(errno)))")
+        }
+        mounted.append(point.string)
+    }
+
+    /// Runs `line` in shelf (`confined` to its fixture, unless it must read the mount table)
+    /// and with GNU's tools on twins that `build` makes (mounts included), and returns both transcripts with the fixtures' paths written `FIXTURE`, and both trees.
+    static func twins(
+        _ line: String, confined: Bool = true, build: (File, inout [String]) throws -> Void
+    ) throws -> (ours: Transcript, theirs: Transcript, ourTree: [String], theirTree: [String]) {
+        var mounted: [String] = []
+        let shell = TestShell()
+        let twin = TemporaryDirectory(onLocalDisk: true)
+        // Unmounted before either fixture is removed, so that no removal meets a mount point.
+        defer {
+            for point in mounted.reversed() { umount2(point, Int32(MNT_DETACH)) }
+            twin.remove()
+            withExtendedLifetime(shell) {}
+        }
+        try build(shell.directory.file, &mounted)
+        try build(twin.file, &mounted)
+        // A listing shows both fixtures' mounts: both paths are written alike in both.
+        func masked(_ text: String) -> String {
+            text.replacingOccurrences(of: twin.file.string, with: "FIXTURE").replacingOccurrences(
+                of: shell.directory.file.string, with: "FIXTURE")
+        }
+        let gnu = try ReferenceTool.run("/bin/bash", ["-c", line], in: twin.file)
+        let shelf = confined ? shell.runConfined(line) : shell.run(line)
+        let theirs = Transcript(stdout: masked(gnu.stdout), stderr: masked(gnu.stderr), status: gnu.status)
+        let ours = Transcript(
+            stdout: masked(shelf.stdout), stderr: masked(shelf.stderr), status: shelf.status)
+        return (ours, theirs, try treeSnapshot(shell.directory.file), try treeSnapshot(twin.file))
+    }
+
+    /// `top/f`, `top/keep/k`, and a tmpfs at `top/mnt` holding `inside`.
+    static func buildTree(in root: File, mounted: inout [String]) throws {
+        try (root + "top/keep").makeDirectory(intermediates: true)
+        try (root + "top/f").write(text: "f\n")
+        try (root + "top/keep/k").write(text: "k\n")
+        try mountTmpfs(root + "top/mnt", "size=64k", mounted: &mounted)
+        try (root + "top/mnt/inside").write(text: "i\n")
+    }
+
+    @Test(arguments: [
+        "rm -r --one-file-system top", "rm -rv --one-file-system top", "rm -r --preserve-root=all top/mnt",
+        "rm -r --preserve-root=all top", "rm -r top/keep --preserve-root=all top/mnt/",
+        "rm -r --preserve-root=all --no-preserve-root top/mnt",
+    ])
+    func rmMatchesGNU(_ line: String) throws {
+        let run = try Self.twins(line, build: Self.buildTree)
+        #expect(run.ours.stdout == run.theirs.stdout, "\(line)")
+        #expect(run.ours.stderr == run.theirs.stderr, "\(line)")
+        #expect(run.ours.status == run.theirs.status, "\(line)")
+        #expect(run.ourTree == run.theirTree, "\(line)")
+    }
+
+    /// Three tmpfs, their usage still: `m` (1500 KiB, a 300,000-byte file), `big` (10 MiB, a
+    /// 3,500,000-byte file) and `tiny` (one page, empty); a symlink to `m`'s file.
+    static func buildFileSystems(in root: File, mounted: inout [String]) throws {
+        try mountTmpfs(root + "m", "size=1500k", mounted: &mounted)
+        try (root + "m/z").write(bytes: [UInt8](repeating: 0, count: 300_000))
+        try (root + "m/sub").makeDirectory()
+        try mountTmpfs(root + "big", "size=10m,nr_inodes=5000", mounted: &mounted)
+        try (root + "big/z").write(bytes: [UInt8](repeating: 0, count: 3_500_000))
+        try mountTmpfs(root + "tiny", "size=4k,nr_inodes=3", mounted: &mounted)
+        try (root + "link").makeSymlink(to: "m/z")
+    }
+
+    @Test(arguments: [
+        "df m", "df -h m big tiny", "df -H m big tiny", "df -P m", "df -Ph m", "df -T m", "df -i big tiny",
+        "df -hi m big", "df --output m", "df --output=source,pcent,file m/sub",
+        "df -h --output=size,avail m big",
+        "df nope m", "df -k -h m", "df -h -k m", "df -iT tiny", "df -a m/z", "df m link big/z",
+        "df --output=file,target m/./z", "df --output=itotal,iused,iavail,ipcent big tiny",
+        "df --output=size --output=used big", "df -Hi big",
+    ])
+    func dfMatchesGNU(_ line: String) throws {
+        let run = try Self.twins(line, confined: false, build: Self.buildFileSystems)
+        #expect(run.ours.stdout == run.theirs.stdout, "\(line)")
+        #expect(run.ours.stderr == run.theirs.stderr, "\(line)")
+        #expect(run.ours.status == run.theirs.status, "\(line)")
+    }
+
+    @Test(arguments: [
+        "df -i --output m", "df -P --output m", "df -T --output=size m", "df --output=x m",
+        "df --output=size,size m", "df --output= m", "df --bogus",
+    ])
+    func dfUsageErrorsMatchGNU(_ line: String) throws {
+        let run = try Self.twins(line, confined: false, build: Self.buildFileSystems)
+        #expect(
+            run.ours.stderr.split(separator: "\n").first == run.theirs.stderr.split(separator: "\n").first,
+            "\(line)")
+        #expect(run.ours.stderr.hasSuffix("Try 'help df' for more information.\n"), "\(line)")
+        #expect(run.ours.status == .usage && run.theirs.status == .failure, "\(line)")
+    }
+
+    @Test(
+        "A listing names the file systems GNU df names, in its order",
+        arguments: ["df --output=source,fstype,target", "df -a --output=source,fstype,target"])
+    func dfListingMatchesGNU(_ line: String) throws {
+        let run = try Self.twins(line, confined: false, build: Self.buildFileSystems)
+        #expect(run.ours.stdout == run.theirs.stdout, "\(line)")
+        #expect(run.ours.status == run.theirs.status, "\(line)")
+    }
+}
+
+/// Whether this machine lets the tests mount file systems.
+enum Tmpfs {
+    /// Whether a tmpfs can be mounted here (root, where the kernel lets it).
+    static let canMount: Bool = {
+        guard getuid() == 0 else { return false }
+        let directory = TemporaryDirectory(onLocalDisk: true)
+        defer { directory.remove() }
+        guard mount("none", directory.file.string, "tmpfs", 0, nil) == 0 else { return false }
+        return umount2(directory.file.string, Int32(MNT_DETACH)) == 0
+    }()
+}
