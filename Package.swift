@@ -35,6 +35,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // Object storage as a volume (`S3Volume`), on ObjectStorage's client and PathModel's
+        // `Volume`; nothing in the shell links it yet.
+        .target(name: "ObjectVolume", dependencies: ["ObjectStorage", "PathModel"]),
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline"), .linkedLibrary("tinfo")]),
         .executableTarget(
             name: "shelf",
@@ -43,8 +46,17 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "shelf-bench", dependencies: ["ShellCore", "PathModel"]),
-        .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
-        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage"]),
+        .testTarget(
+            name: "PathModelTests",
+            dependencies: ["PathModel", "PathModelFoundation", "ObjectVolume", "SeaweedFixture"]),
+        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "SeaweedFixture"]),
+        // A real SeaweedFS started for the tests that need an S3 server.
+        .target(
+            name: "SeaweedFixture", dependencies: ["ObjectStorage", "ObjectVolume", "PathModel"],
+            path: "Tests/SeaweedFixture"),
+        .testTarget(
+            name: "ObjectVolumeTests",
+            dependencies: ["ObjectVolume", "ObjectStorage", "PathModel", "SeaweedFixture"]),
         .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"], exclude: ["Transcripts"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "shelfTests", dependencies: ["shelf", "ShellCore", "PathModel", "CPseudoTerminal"]),
