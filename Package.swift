@@ -27,7 +27,7 @@ let package = Package(
             dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // S3-compatible object storage: signing, key encoding, the HTTP client. Networking stays here,
-        // out of PathModel and ShellCore; nothing in the shell links it yet.
+        // out of PathModel and ShellCore.
         .target(
             name: "ObjectStorage",
             dependencies: [
@@ -36,13 +36,14 @@ let package = Package(
             ]
         ),
         // Object storage as a volume (`S3Volume`), on ObjectStorage's client and PathModel's
-        // `Volume`; nothing in the shell links it yet.
+        // `Volume`; the shell reaches it only through the executable.
         .target(name: "ObjectVolume", dependencies: ["ObjectStorage", "PathModel"]),
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline"), .linkedLibrary("tinfo")]),
         .executableTarget(
             name: "shelf",
             dependencies: [
-                "ShellCore", "PathModel", "CReadline", .product(name: "SystemPackage", package: "swift-system"),
+                "ShellCore", "PathModel", "ObjectVolume", "CReadline",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(name: "shelf-bench", dependencies: ["ShellCore", "PathModel"]),
@@ -57,7 +58,10 @@ let package = Package(
         .testTarget(
             name: "ObjectVolumeTests",
             dependencies: ["ObjectVolume", "ObjectStorage", "PathModel", "SeaweedFixture"]),
-        .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"], exclude: ["Transcripts"]),
+        .testTarget(
+            name: "ShellCoreTests",
+            dependencies: ["ShellCore", "PathModel", "ObjectVolume", "SeaweedFixture"],
+            exclude: ["Transcripts"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "shelfTests", dependencies: ["shelf", "ShellCore", "PathModel", "CPseudoTerminal"]),
     ],
