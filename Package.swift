@@ -31,7 +31,7 @@ let package = Package(
             ]
         ),
         // S3-compatible object storage: signing, key encoding, the HTTP client. Networking stays here,
-        // out of PathModel and ShellCore; nothing in the shell links it yet.
+        // out of PathModel and ShellCore.
         .target(
             name: "ObjectStorage",
             dependencies: [
@@ -39,17 +39,33 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // Object storage as a volume (`S3Volume`), on ObjectStorage's client and PathModel's
+        // `Volume`; the shell reaches it only through the executable.
+        .target(name: "ObjectVolume", dependencies: ["ObjectStorage", "PathModel"]),
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline"), .linkedLibrary("tinfo")]),
         .executableTarget(
             name: "shelf",
             dependencies: [
-                "ShellCore", "PathModel", "CReadline", .product(name: "SystemPackage", package: "swift-system"),
+                "ShellCore", "PathModel", "ObjectVolume", "CReadline",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(name: "shelf-bench", dependencies: ["ShellCore", "PathModel"]),
-        .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathModelFoundation"]),
-        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage"]),
-        .testTarget(name: "ShellCoreTests", dependencies: ["ShellCore", "PathModel"], exclude: ["Transcripts"]),
+        .testTarget(
+            name: "PathModelTests",
+            dependencies: ["PathModel", "PathModelFoundation", "ObjectVolume", "SeaweedFixture"]),
+        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "SeaweedFixture"]),
+        // A real SeaweedFS started for the tests that need an S3 server.
+        .target(
+            name: "SeaweedFixture", dependencies: ["ObjectStorage", "ObjectVolume", "PathModel"],
+            path: "Tests/SeaweedFixture"),
+        .testTarget(
+            name: "ObjectVolumeTests",
+            dependencies: ["ObjectVolume", "ObjectStorage", "PathModel", "SeaweedFixture"]),
+        .testTarget(
+            name: "ShellCoreTests",
+            dependencies: ["ShellCore", "PathModel", "ObjectVolume", "SeaweedFixture"],
+            exclude: ["Transcripts"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "shelfTests", dependencies: ["shelf", "ShellCore", "PathModel", "CPseudoTerminal"]),
     ],

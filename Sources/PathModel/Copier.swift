@@ -296,6 +296,8 @@ public struct Copier {
     /// Gives a copied directory its mode (and with `preserve`, its times) from `sourceInfo`.
     private func finish(_ target: File, like sourceInfo: FileInfo) -> Bool {
         do {
+            // A volume without permission bits (object storage) has no attributes to give.
+            guard target.volume.capabilities.contains(.permissions) else { return true }
             if options.preserve { try setOwner(target, like: sourceInfo) }
             // Without `preserve` a directory keeps its sticky bit but not its set-id bits, as with GNU cp.
             try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & 0o1777 & ~umask)
@@ -428,6 +430,9 @@ public struct Copier {
         from input: OpenFile, source: File, info: FileInfo, to destination: File, existingMode: UInt32?,
         isNew: Bool
     ) throws(FileError) {
+        if !destination.volume.capabilities.contains(.atomicRename) {
+            return try writeWhole(from: input, source: source, to: destination)
+        }
         // Without `preserve`, as GNU cp: a new file gets no set-id or sticky bit (a copy of a
         // set-user-ID program is an ordinary one), and the umask applies.
         let mode = options.preserve ? info.permissions : (existingMode ?? info.permissions & 0o777 & ~umask)
@@ -462,6 +467,25 @@ public struct Copier {
             temporary.file.removeQuietlyAfterFailure()
             throw error
         }
+    }
+
+    /// Writes everything from `input` straight to `destination`, on a volume without an atomic
+    /// rename (object storage), where a file appears only once it is complete: a temporary
+    /// sibling renamed into place would be a second copy of every byte there. Such a volume keeps
+    /// no mode or times to preserve (`mv` across volumes copies the contents alone, as GNU mv
+    /// onto a file system without them does).
+    private func writeWhole(from input: OpenFile, source: File, to destination: File) throws(FileError) {
+        let output: OpenFile
+        do { output = try destination.open(.truncate) } catch {
+            throw FileError(.createFile, destination, error.errno)
+        }
+        do {
+            try transfer(from: input, source: source, to: output, destination: destination)
+        } catch {
+            output.close()
+            throw error
+        }
+        try output.finish()
     }
 
     /// Moves all bytes from `input` to `output`, in the kernel when it can.

@@ -9,7 +9,7 @@ extension File {
     /// Corresponds to `open(2)` with `O_CREAT`.
     public func createFile(exclusive: Bool = false, mode: UInt32 = 0o666) throws(FileError) {
         do {
-            try volume.open(self, exclusive ? .create : .append, permissions: mode).close()
+            try volume.open(self, exclusive ? .create : .append, permissions: mode).finish()
         } catch {
             throw FileError(.createFile, self, error.errno)
         }
@@ -109,7 +109,10 @@ extension File {
     /// Opens the file in `mode` and writes all of `bytes`.
     func writeInPlace(_ bytes: [UInt8], mode: OpenMode) throws(FileError) {
         let output = try volume.open(self, mode, permissions: 0o666)
-        defer { output.close() }
-        try output.write(bytes[...])
+        do { try output.write(bytes[...]) } catch {
+            output.close()
+            throw error
+        }
+        try output.finish()
     }
 }

@@ -10,7 +10,8 @@ import SystemPackage
 ///
 /// Names are bytes: a `File` keeps exactly the bytes it was made from, so a name that is not
 /// UTF-8 survives every operation, and NFC/NFD twins stay two files. Repeated slashes are folded
-/// and a trailing slash is dropped, as `FilePath` does; `.` and `..` stay until `normalized`.
+/// (but the `//` after a URL's scheme, `s3://b`) and a trailing slash is dropped, as `FilePath`
+/// does; `.` and `..` stay until `normalized`.
 ///
 ///     let notes = File.home + "notes" + "a.txt"   // /home/ann/notes/a.txt
 ///     notes.name                                  // "a.txt"
@@ -41,12 +42,28 @@ public struct File: Sendable {
         result.reserveCapacity(bytes.underestimatedCount + 1)
         for byte in bytes {
             if byte == 0 { break }
-            if byte == 0x2F, result.last == 0x2F { continue }
+            if byte == 0x2F, result.last == 0x2F, !Self.isSchemeStart(result) { continue }
             result.append(byte)
         }
         if result.count > 1, result.last == 0x2F { result.removeLast() }
         result.append(0)
         storage = result
+    }
+
+    /// Whether `bytes` are a URL scheme, `:` and one `/` (`s3:/`), after which a second `/` is
+    /// kept so that a URL (`s3://bucket/key`) keeps its spelling in messages; the kernel reads
+    /// `s3://x` as `s3:/x` all the same.
+    private static func isSchemeStart(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 3, bytes[bytes.count - 1] == 0x2F, bytes[bytes.count - 2] == 0x3A else {
+            return false
+        }
+        let scheme = bytes[..<(bytes.count - 2)]
+        guard let first = scheme.first, (0x61...0x7A).contains(first | 0x20) else { return false }
+        return scheme.allSatisfy { byte in
+            (0x61...0x7A).contains(byte | 0x20) || (0x30...0x39).contains(byte) || byte == 0x2B
+                || byte == 0x2D
+                || byte == 0x2E
+        }
     }
 
     /// A path from text, taken as its UTF-8 bytes.

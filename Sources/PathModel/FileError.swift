@@ -18,14 +18,46 @@ public struct FileError: Error, Sendable, Hashable {
     public var path: File
     /// The second path, for operations that have one (the destination of a copy, move or link).
     public var destination: File?
-    /// The error number the kernel returned.
+    /// The error number the kernel returned (on a volume that is not the kernel's, the errno
+    /// that best says what went wrong).
     public var errno: Errno
+    /// What a storage service answered, when it says more than `errno` can (a missing bucket, a
+    /// wrong secret); nil for the kernel's errors.
+    public var serviceFailure: ServiceFailure?
 
-    /// An error for `operation` on `path`, optionally with a `destination`.
-    public init(_ operation: Operation, _ path: File, _ errno: Errno, destination: File? = nil) {
+    /// An error for `operation` on `path`, optionally with a `destination` and what a storage
+    /// service said.
+    public init(
+        _ operation: Operation, _ path: File, _ errno: Errno, destination: File? = nil,
+        serviceFailure: ServiceFailure? = nil
+    ) {
         self.operation = operation
         self.path = path
         self.errno = errno
         self.destination = destination
+        self.serviceFailure = serviceFailure
+    }
+
+    /// A refusal or failure of a storage service reached over the network (object storage), as
+    /// data: ShellCore's `Diagnostics` words it.
+    public enum ServiceFailure: Sendable, Hashable {
+        /// The bucket named in the path does not exist.
+        case noSuchBucket
+        /// The service does not accept the request's signature: a wrong secret, or a clock far off.
+        case signatureMismatch
+        /// The service does not know the access key id.
+        case unknownAccessKey
+        /// No credentials were found to sign requests with.
+        case missingCredentials
+        /// A setting (an environment variable or a key of a configuration file) that cannot be
+        /// used, and its value.
+        case badSetting(name: String, value: String)
+        /// The service failed (a 5xx answer, or asked to slow down), with its error code if it
+        /// sent one.
+        case serverFailure(code: String?)
+        /// The service answered with an error code the shell has no words of its own for.
+        case refused(code: String)
+        /// The service's answer could not be read.
+        case malformedAnswer
     }
 }

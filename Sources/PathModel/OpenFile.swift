@@ -277,6 +277,18 @@ public struct OpenFile: Sendable, Hashable {
         }
     }
 
+    /// Ends a file that was written through: closes the descriptor, or finishes the volume's
+    /// stream, which on object storage is when the object is sent (`close()` alone would abandon
+    /// it there). Call it, rather than `close()`, once everything is written.
+    /// - Throws: `FileError` with operation `.write` when what was written could not be kept.
+    /// Corresponds to `close(2)`.
+    public func finish() throws(FileError) {
+        switch backing {
+        case .descriptor(let fd): Sys.close(fd)
+        case .stream(let stream): try stream.finish()
+        }
+    }
+
     /// Closes the descriptor, or ends the volume's stream. Corresponds to `close(2)`.
     public func close() {
         switch backing {
@@ -320,6 +332,11 @@ extension File {
     /// - Throws: `FileError` with operation `.createFile`.
     public func openReplacement() throws(FileError) -> Replacement {
         let destination = try resolvingFinalSymlinks()
+        if !destination.volume.capabilities.contains(.atomicRename) {
+            // Where a file appears only once complete (object storage), the file itself is written.
+            let output = try destination.volume.open(destination, .truncate, permissions: 0o666)
+            return Replacement(output: output.named(self), temporary: nil, destination: destination)
+        }
         var mode: UInt32 = 0o666 & ~UInt32(Sys.umask())
         do {
             mode = try destination.info(followSymlinks: true).permissions
@@ -343,17 +360,20 @@ extension File {
 public struct Replacement: Sendable {
     /// Where to write the new contents.
     public let output: OpenFile
-    let temporary: File
+    /// The temporary file renamed over the destination, or nil where the destination itself is
+    /// written (a volume on which a file appears only once complete).
+    let temporary: File?
     let destination: File
 
-    /// Closes the temporary file and renames it over the destination. Call it, or `discard`,
-    /// once: either one closes the descriptor.
+    /// Closes the temporary file and renames it over the destination (or finishes the
+    /// destination written in place). Call it, or `discard`, once: either one closes the output.
     /// - Parameter sync: flush the data to the disk first (`fsync`), so that a crash right after
     ///   leaves the new contents or the old, never an empty file.
     /// - Throws: `FileError` (`.sync` or `.rename`); the temporary file is already closed and
     ///   removed then, so there is nothing left to discard.
     /// Corresponds to `fsync(2)`, `close(2)` and `rename(2)`.
     public func commit(sync: Bool = false) throws(FileError) {
+        guard let temporary else { return try output.finish() }
         if sync {
             do { try output.sync() } catch {
                 discard()
@@ -369,9 +389,10 @@ public struct Replacement: Sendable {
         }
     }
 
-    /// Closes and removes the temporary file, leaving the destination as it was.
+    /// Closes and removes the temporary file (abandons the destination's new contents), leaving
+    /// the destination as it was.
     public func discard() {
         output.close()
-        temporary.removeQuietlyAfterFailure()
+        temporary?.removeQuietlyAfterFailure()
     }
 }

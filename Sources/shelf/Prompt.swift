@@ -16,7 +16,7 @@ struct Prompt {
     func primary(_ state: ShellState) -> [UInt8] {
         var result =
             paint("shelf", Style.name) + Array(":".utf8)
-            + paint(escaped(abbreviated(state.cwd, home: state.home)), Style.directory)
+            + paint(escaped(abbreviated(state.spelling(of: state.cwd), home: state.home)), Style.directory)
         if !state.lastStatus.succeeded {
             result += Array(" ".utf8) + paint(Array("[\(state.lastStatus.code)]".utf8), Style.failure)
         }
@@ -26,9 +26,8 @@ struct Prompt {
     /// The prompt for a continuation line.
     var continuation: [UInt8] { Array("> ".utf8) }
 
-    /// `directory` with the home directory written as `~`.
-    func abbreviated(_ directory: File, home: File) -> [UInt8] {
-        let path = directory.bytes
+    /// `path` with the home directory written as `~`.
+    func abbreviated(_ path: [UInt8], home: File) -> [UInt8] {
         let homeBytes = home.normalized.bytes
         guard homeBytes != [0x2F], path.starts(with: homeBytes) else { return path }
         let rest = path[homeBytes.count...]

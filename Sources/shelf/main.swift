@@ -1,3 +1,4 @@
+import ObjectVolume
 import PathModel
 import ShellCore
 
@@ -35,6 +36,15 @@ let standardOutput = OutputStream(.standardOutput)
 standardError.flushedFirst = standardOutput
 let shell = Shell(state: state, stdout: standardOutput, stderr: standardError)
 ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
+
+// `s3://BUCKET/KEY` paths: object storage, configured as AWS's tools are (environment, ~/.aws),
+// read and connected to only when a path first names a bucket.
+let objectStorage = S3Volumes {
+    Result { () throws(S3Configuration.Problem) in
+        try S3Configuration(variable: environment.text, home: environment.text("HOME").map(File.init(path:)))
+    }
+}
+state.schemes.register(VolumeScheme(name: "s3", open: objectStorage.volume(bucket:)))
 
 // cp -i, mv -i and rm -i ask on the controlling terminal in scripts too; without one they answer no.
 state.asker = TerminalAsker.ask

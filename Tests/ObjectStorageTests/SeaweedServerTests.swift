@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SeaweedFixture
 import Testing
 
 /// The test fixture itself: a server that checks signatures, and leaves nothing behind.

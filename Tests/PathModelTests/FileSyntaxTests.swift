@@ -14,7 +14,7 @@ struct FileSyntaxTests {
     }
 
     @Test(
-        "Duplicate and trailing slashes fold; . and .. stay",
+        "Duplicate and trailing slashes fold (but a URL's //); . and .. stay",
         arguments: [
             Spelling(input: "a//b///c", expected: "a/b/c"),
             Spelling(input: "a/b/", expected: "a/b"),
@@ -23,6 +23,11 @@ struct FileSyntaxTests {
             Spelling(input: "/usr//bin/", expected: "/usr/bin"),
             Spelling(input: "./a/../b", expected: "./a/../b"),
             Spelling(input: "", expected: ""),
+            Spelling(input: "s3://b//k/", expected: "s3://b/k"),
+            Spelling(input: "s3:///b", expected: "s3://b"),
+            Spelling(input: "x/s3://b", expected: "x/s3:/b"),
+            Spelling(input: "3s://b", expected: "3s:/b"),
+            Spelling(input: "a b://c", expected: "a b:/c"),
         ])
     func folding(_ row: Spelling) {
         #expect(File(path: row.input).string == row.expected)

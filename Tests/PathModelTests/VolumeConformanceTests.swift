@@ -1,8 +1,10 @@
 // The same operations on every volume give the same results and the same errno: the local file
-// system (a scratch directory), a sandbox over one, and the in-memory volume. A new volume joins
-// by adding a case to `VolumeKind`.
+// system (a scratch directory), a sandbox over one, the in-memory volume, and object storage (a
+// real SeaweedFS). A new volume joins by adding a case to `VolumeKind`.
 
 import Glibc
+import ObjectVolume
+import SeaweedFixture
 import SystemPackage
 import Testing
 
@@ -10,9 +12,16 @@ import Testing
 
 /// The volumes every row runs on.
 enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
-    case local, sandbox, memory
+    case local, sandbox, memory, s3
 
     var testDescription: String { rawValue }
+
+    /// The volumes with symlinks and hard links, for rows that make them.
+    static let linking: [VolumeKind] = [.local, .sandbox, .memory]
+
+    /// Whether this kind of volume has symlinks, hard links, permission bits and times that can be
+    /// set, and renames that keep an entry's identity.
+    var isPOSIX: Bool { self != .s3 }
 
     /// Runs `body` with an empty directory on this kind of volume, then removes what it made.
     func withTop(_ body: (File) throws -> Void) throws {
@@ -20,6 +29,7 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
         case .local: try withScratch { try body($0) }
         case .sandbox: try withScratch { try body(try Sandbox($0).root) }
         case .memory: try body(MemoryVolume().root)
+        case .s3: try SeaweedServer.withVolume { try body($0.root) }
         }
     }
 }
@@ -33,6 +43,13 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
         let operation: FileError.Operation
         let attempt: @Sendable (File) throws -> Void
         var testDescription: String { name }
+        /// Whether the row makes a symlink or a hard link.
+        var makesLinks: Bool { name.contains("link") && name != "reading a link that is not one" }
+    }
+
+    /// Each volume with each mistake it can make.
+    static let volumeMistakes: [(VolumeKind, Mistake)] = VolumeKind.allCases.flatMap { kind in
+        mistakes.filter { kind.isPOSIX || !$0.makesLinks }.map { (kind, $0) }
     }
 
     static let mistakes: [Mistake] = [
@@ -99,7 +116,7 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
         try (top + "f").write(text: "hello")
     }
 
-    @Test("Every volume refuses a mistake with the errno POSIX gives", arguments: VolumeKind.allCases, mistakes)
+    @Test("Every volume refuses a mistake with the errno POSIX gives", arguments: volumeMistakes)
     func refusesMistake(_ kind: VolumeKind, _ mistake: Mistake) throws {
         try kind.withTop { top in
             try Self.makeFixture(in: top)
@@ -131,6 +148,19 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
             try (top + "a/b/Zed").makeDirectory()
             #expect(try (top + "a/b").entries().map(\.nameString) == [".hidden", "Zed", "notes.txt"])
             #expect(try (top + "a/b").entries().map(\.kind) == [.regular, .directory, .regular])
+            if !kind.isPOSIX {
+                // No links, no attributes to set; a rename moves the contents to the new name.
+                try notes.moveByRenaming(to: top + "moved", replacing: false)
+                #expect(!notes.exists)
+                #expect(try (top + "moved").readText() == "new\n")
+                try (top + "other").write(text: "other")
+                try (top + "other").moveByRenaming(to: top + "moved", replacing: true)
+                #expect(try (top + "moved").readText() == "other")
+                #expect(throws: FileError.self) { try (top + "moved").setPermissions(0o640) }
+                try (top + "moved").removeFile()
+                #expect(!(top + "moved").exists)
+                return
+            }
             // Symlinks: relative targets resolve from the link's directory.
             try (top + "link").makeSymlink(to: "a/b/notes.txt")
             #expect(try (top + "link").readText() == "new\n")
@@ -170,7 +200,7 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
             let file = try (top + "f").open(.modify)
             try file.truncate(to: 2)
             try file.truncate(to: 5)
-            file.close()
+            try file.finish()
             #expect(try (top + "f").readBytes() == Array("he".utf8) + [0, 0, 0])
             // A directory opens for a look without waiting, as a FIFO would.
             let directory = try (top + "d").open(.inspect)
@@ -200,7 +230,7 @@ enum VolumeKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
-    @Test("delete() removes a tree but never what a symlink in it leads to", arguments: VolumeKind.allCases)
+    @Test("delete() removes a tree but never what a symlink in it leads to", arguments: VolumeKind.linking)
     func removal(_ kind: VolumeKind) throws {
         try kind.withTop { top in
             try (top + "keep").makeDirectory()

@@ -185,16 +185,21 @@ public final class S3Client: Sendable {
 
     /// Copies an object inside the service (CopyObject, up to 5 GiB): no byte passes through
     /// this process.
+    /// - Parameter replacingMetadata: give the copy new metadata (`x-amz-metadata-directive:
+    ///   REPLACE`) rather than the source's; how an object is copied onto itself, which gives it
+    ///   a new LastModified.
     /// - Returns: the copy's entity tag.
     @discardableResult
-    public func copyObject(fromBucket: String, key sourceKey: [UInt8], toBucket: String, key: [UInt8]) throws
-        -> String?
-    {
+    public func copyObject(
+        fromBucket: String, key sourceKey: [UInt8], toBucket: String, key: [UInt8],
+        replacingMetadata: Bool = false
+    ) throws -> String? {
         let source =
             "/" + URIEncoding.encode(fromBucket.utf8, keepingSlashes: false) + "/"
             + URIEncoding.encode(sourceKey, keepingSlashes: true)
-        let answer = try send(
-            method: .PUT, bucket: toBucket, key: key, headers: [(name: "x-amz-copy-source", value: source)])
+        var headers = [(name: "x-amz-copy-source", value: source)]
+        if replacingMetadata { headers.append((name: "x-amz-metadata-directive", value: "REPLACE")) }
+        let answer = try send(method: .PUT, bucket: toBucket, key: key, headers: headers)
         return try document(answer, expecting: "CopyObjectResult").string("ETag")
     }
 

@@ -283,6 +283,18 @@ public protocol FileStream: AnyObject, Sendable {
     /// Cuts the file to `size` bytes, or extends it with zero bytes.
     /// - Throws: `FileError` with operation `.write`.
     func truncate(to size: UInt64) throws(FileError)
-    /// Ends the stream; what was written becomes the file's contents.
+    /// Ends the stream; what was written becomes the file's contents. On a volume where a file
+    /// appears only when complete (object storage), a stream closed without `finish()` is
+    /// abandoned and nothing written through it appears.
     func close()
+    /// Ends a stream that was written through and makes what was written the file's contents,
+    /// saying whether that worked: on object storage, this is when the object is sent.
+    /// - Throws: `FileError` with operation `.write`; the stream is closed either way.
+    func finish() throws(FileError)
+}
+
+extension FileStream {
+    /// Closes the stream: where a write is complete as soon as it returns, there is nothing more
+    /// to report.
+    public func finish() throws(FileError) { close() }
 }

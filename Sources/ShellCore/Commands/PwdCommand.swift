@@ -38,7 +38,7 @@ public struct PwdCommand: ShellCommand {
                 return .failure
             }
         }
-        context.stdout.write(bytes: directory.bytes)
+        context.stdout.write(bytes: context.state.spelling(of: directory))
         context.stdout.line()
         return .success
     }

@@ -50,6 +50,22 @@ public enum Diagnostics {
     /// The system's text for `errno`, as `strerror(3)` gives it (`No such file or directory`).
     static func reason(_ errno: Errno) -> String { String(cString: strerror(errno.rawValue)) }
 
+    /// Words for what a storage service answered, in the place of the errno's text.
+    static func reason(_ failure: FileError.ServiceFailure) -> String {
+        switch failure {
+        case .noSuchBucket: return "No such bucket"
+        case .signatureMismatch: return "Signature does not match (wrong secret access key?)"
+        case .unknownAccessKey: return "Unknown access key ID"
+        case .missingCredentials:
+            return "No credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE)"
+        case .badSetting(let name, let value):
+            return "Unusable setting \(name)=\(value) (an endpoint is http[s]://HOST[:PORT])"
+        case .serverFailure(let code): return "Server error" + (code.map { " (\($0))" } ?? "")
+        case .refused(let code): return "Refused by the server (\(code))"
+        case .malformedAnswer: return "Unreadable answer from the server"
+        }
+    }
+
     /// `path: reason`, the shape `cat` and `cd` use (`cat: x: No such file or directory`).
     public static func renderBare(_ error: FileError, as spelled: [UInt8]) -> String {
         let name = Quoting.bare(spelled)
@@ -85,7 +101,7 @@ public enum Diagnostics {
 }
 
 extension FileError {
-    /// The system's text for the errno (`No such file or directory`), the end of every message
-    /// about this error.
-    var reason: String { Diagnostics.reason(errno) }
+    /// The system's text for the errno (`No such file or directory`), or what a storage service
+    /// said when it says more (`No such bucket`): the end of every message about this error.
+    var reason: String { serviceFailure.map(Diagnostics.reason) ?? Diagnostics.reason(errno) }
 }

@@ -55,7 +55,7 @@ struct OutputTarget {
             abandon()
             throw error
         }
-        opened?.close()
+        try opened?.finish()
         try replacement?.commit()
     }
 

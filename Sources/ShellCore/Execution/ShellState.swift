@@ -5,8 +5,15 @@ import PathModel
 /// The current directory lives here, not in the process: commands resolve their operands
 /// against `cwd`, so many shells can run side by side in one process.
 public final class ShellState {
-    /// The shell's current directory, absolute and lexically normalised.
-    public var cwd: File
+    /// The shell's current directory, absolute and lexically normalised; on the session's volume,
+    /// or on a volume a scheme opened (`cd s3://bucket/dir`).
+    public var cwd: File {
+        didSet { if schemes.locator(of: cwd.volume) == nil { sessionVolume = cwd.volume } }
+    }
+    /// The kinds of volume that paths reach by a URL scheme (`s3://`), and those opened so far.
+    public let schemes = VolumeSchemes()
+    /// The volume absolute paths are on: the last one `cwd` was on that no scheme opened.
+    private var sessionVolume: any Volume
     /// The directory before the last `cd`, for `cd -`.
     public var previousDirectory: File?
     /// Variables for `$NAME` expansion, as bytes; starts as a copy of the process environment.
@@ -45,6 +52,7 @@ public final class ShellState {
     /// A fresh state in `cwd` with `environment`.
     public init(cwd: File, environment: Environment, isInteractive: Bool = false, stopOnError: Bool = true) {
         self.cwd = cwd.normalized
+        sessionVolume = cwd.volume
         self.environment = environment
         self.isInteractive = isInteractive
         self.stopOnError = stopOnError
@@ -90,16 +98,25 @@ public final class ShellState {
     /// on the session's volume.
     public var places: WellKnownPlaces { WellKnownPlaces(environment: environment, on: volume) }
 
-    /// The volume the session runs on, whose top is `/` for every operand: the local file
-    /// system, the sandbox of `--root`, or another. It is `cwd`'s, which every path the shell
-    /// resolves shares.
-    public var volume: any Volume { cwd.volume }
+    /// The volume the session runs on, whose top is `/` for every absolute operand: the local
+    /// file system, the sandbox of `--root`, or another. It is `cwd`'s, unless `cwd` is on a
+    /// volume a scheme opened (`s3://`): `/etc` stays the session's `/etc` there.
+    public var volume: any Volume { sessionVolume }
 
-    /// The absolute path an operand names: itself when absolute, else joined to `cwd`; on the
-    /// session's volume. An empty operand stays empty, so that the volume answers ENOENT as the
-    /// kernel does for coreutils.
+    /// The absolute path an operand names: a URL of a registered scheme (`s3://bucket/key`) on
+    /// that scheme's volume; else itself when absolute, on the session's volume; else joined to
+    /// `cwd`. An empty operand stays empty, so that the volume answers ENOENT as the kernel does
+    /// for coreutils.
     public func resolve(_ path: File) -> File {
         if path.byteCount == 0 { return path.on(volume) }
+        if let file = schemes.file(for: path) { return file }
         return path.isAbsolute ? path.on(volume) : cwd + path
+    }
+
+    /// A path as the user writes it: with its scheme and authority (`s3://bucket/key`) on a
+    /// volume a scheme opened, else its bytes.
+    public func spelling(of file: File) -> [UInt8] {
+        guard let locator = schemes.locator(of: file.volume) else { return file.bytes }
+        return locator + file.normalized.bytes
     }
 }

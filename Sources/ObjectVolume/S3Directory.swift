@@ -1,0 +1,80 @@
+import ObjectStorage
+import PathModel
+import SystemPackage
+
+/// An open directory of an `S3Volume`: its listing, read once when it was opened, answers for
+/// its entries (a walk examines them without a request each); deeper paths are asked of the
+/// service.
+final class S3Directory: VolumeDirectory {
+    let file: File
+    private let volume: S3Volume
+    private let place: Place
+    private let page: DirectoryPage
+
+    init(volume: S3Volume, place: Place, file: File, page: DirectoryPage) {
+        self.volume = volume
+        self.place = place
+        self.file = file
+        self.page = page
+    }
+
+    func openDirectory(at relative: [UInt8], following: Bool, path: File) throws(FileError)
+        -> any VolumeDirectory
+    {
+        let target = place.appending(relative)
+        return try volume.failing(.list, path) { () throws(S3Failure) in
+            try volume.openDirectory(at: target, file: path)
+        }
+    }
+
+    func remove(at name: [UInt8], directory: Bool) throws(FileError) {
+        let target = place.appending(name)
+        try volume.failing(directory ? .removeDirectory : .remove, path(name)) { () throws(S3Failure) in
+            if directory {
+                try volume.removeDirectory(at: target, known: page.directories.contains(name))
+            } else {
+                try volume.removeFile(at: target)
+            }
+        }
+    }
+
+    func forEachEntry(
+        at relative: [UInt8], identity: ((FileIdentity) -> Void)?,
+        _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError) {
+        let target = place.appending(relative)
+        let listing =
+            target == place
+            ? page
+            : try volume.failing(.list, path(relative)) { () throws(S3Failure) in
+                try volume.existingListing(of: target)
+            }
+        identity?(volume.directoryInfo(prefix: target.directoryPrefix(in: volume)).identity)
+        for entry in listing.entries { try body(entry) }
+    }
+
+    func info(at relative: [UInt8], following: Bool) throws(FileError) -> FileInfo {
+        let target = place.appending(relative)
+        if target == place { return volume.directoryInfo(prefix: place.directoryPrefix(in: volume)) }
+        if target.parent == place, let name = target.components.last {
+            // A file of the same name as a directory is the one a path names.
+            if let summary = page.files[name] {
+                return volume.fileInfo(key: summary.key, size: summary.size, modified: summary.lastModified)
+            }
+            if page.directories.contains(name) {
+                return volume.directoryInfo(prefix: target.directoryPrefix(in: volume))
+            }
+        }
+        return try volume.failing(.stat, path(relative)) { () throws(S3Failure) in try volume.info(at: target)
+        }
+    }
+
+    func identity() throws(FileError) -> FileIdentity {
+        volume.directoryInfo(prefix: place.directoryPrefix(in: volume)).identity
+    }
+
+    func linkTarget(at relative: [UInt8]) throws(FileError) -> [UInt8] {
+        _ = try info(at: relative, following: false)
+        throw FileError(.readLink, path(relative), .invalidArgument)
+    }
+}

@@ -1,0 +1,522 @@
+import Glibc
+import ObjectStorage
+import PathModel
+import Synchronization
+import SystemPackage
+
+/// A bucket of S3-compatible object storage (or a prefix in one) as a volume: keys are files,
+/// `/` in keys makes directories, and every command works on them as on a disk.
+///
+/// - A path's components joined by `/` after the volume's prefix are the key (`/a/b` is `a/b`);
+///   `.` and `..` apply by syntax. The top is always a directory.
+/// - A directory is a prefix with keys below it, or a directory marker (an empty object whose
+///   key ends in `/`, as `mkdir` and the S3 console write). A delimiter listing gives a
+///   directory's entries: its keys as files, its CommonPrefixes as directories.
+/// - A key `a` and a prefix `a/` may stand side by side: both are listed, `a` names the file,
+///   and the directory's entries stay reachable as `a/NAME`.
+/// - A written file appears only when complete: a PUT, or a multipart upload above
+///   `partSize` whose parts go out as they fill; a stream closed without `finish()` leaves
+///   nothing behind (an upload begun is aborted).
+/// - No symlinks, hard links, permission bits, owners or atomic renames (`capabilities`):
+///   renaming a file copies it inside the service and deletes the original; a directory is
+///   refused with `EXDEV`, so that `mv` copies it entry by entry.
+///
+/// Failures are `FileError`s with the errno a disk would give for the same mistake (`NoSuchKey`
+/// is `ENOENT`, `AccessDenied` is `EACCES`); what an errno cannot say (a missing bucket, a wrong
+/// secret) is in `serviceFailure`.
+///
+///     let volume = S3Volume(client: client, bucket: "photos")
+///     try volume.file("/2024/a.jpg").readBytes()
+public final class S3Volume: Volume {
+    /// The client every request goes through.
+    public let client: S3Client
+    /// The bucket.
+    public let bucket: String
+    /// What every key starts with: empty for the whole bucket, else ending in `/`.
+    public let prefix: [UInt8]
+    /// The size of a multipart upload's parts; a file no larger is sent in one PUT.
+    public let partSize: Int
+    /// The device number entries report, different for every volume.
+    let device: UInt64
+    /// The owner entries report: the calling user, as objects have no owner a shell can show.
+    let owner: (user: UInt32, group: UInt32)
+
+    private static let devices = Atomic<UInt64>(0)
+
+    /// The bucket `bucket` through `client`, below `prefix` (a key prefix ending in `/`, or
+    /// empty for the whole bucket).
+    /// - Parameter partSize: files larger than this go up in parts of this size (at least 5 MiB
+    ///   on AWS).
+    public init(client: S3Client, bucket: String, prefix: [UInt8] = [], partSize: Int = 8 << 20) {
+        self.client = client
+        self.bucket = bucket
+        self.prefix = prefix.isEmpty || prefix.last == 0x2F ? prefix : prefix + [0x2F]
+        self.partSize = partSize
+        device = 0x7333_0000_0000_0000 | Self.devices.add(1, ordering: .relaxed).newValue
+        owner = (getuid(), getgid())
+    }
+
+    /// Listing, reading and writing files, and nothing more.
+    public var capabilities: VolumeCapabilities { [] }
+
+    // MARK: Volume
+
+    public func info(of file: File, following: Bool) throws(FileError) -> FileInfo {
+        try failing(.stat, file) { () throws(S3Failure) in try info(at: Place(file)) }
+    }
+
+    public func linkTarget(of file: File) throws(FileError) -> [UInt8] {
+        // There are no symlinks: what exists is not one.
+        _ = try failing(.readLink, file) { () throws(S3Failure) in try info(at: Place(file)) }
+        throw FileError(.readLink, file, .invalidArgument)
+    }
+
+    public func openDirectory(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {
+        try failing(.list, file) { () throws(S3Failure) in try openDirectory(at: Place(file), file: file) }
+    }
+
+    public func forEachEntry(
+        of file: File, limit: Int?, _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError) {
+        let listing = try failing(.list, file) { () throws(S3Failure) in
+            try existingListing(of: Place(file), limit: limit)
+        }
+        for entry in listing.entries.prefix(limit ?? Int.max) { try body(entry) }
+    }
+
+    public func open(_ file: File, _ mode: File.OpenMode, permissions: UInt32) throws(FileError) -> OpenFile {
+        let place = Place(file)
+        let stream: any FileStream = try failing(mode == .create ? .createFile : .open, file) {
+            () throws(S3Failure) in try open(place, mode, file: file)
+        }
+        return OpenFile(stream: stream, file: file)
+    }
+
+    public func makeDirectory(_ file: File, permissions: UInt32) throws(FileError) {
+        try failing(.makeDirectory, file) { () throws(S3Failure) in
+            let place = Place(file)
+            guard let key = place.key(in: self) else { throw .errno(.fileExists) }
+            try requireStorable(key)
+            if try presence(of: place) != .nothing { throw .errno(.fileExists) }
+            try requireParentDirectory(of: place)
+            try call { try client.putObject(bucket: bucket, key: key + [0x2F], bytes: []) }
+        }
+    }
+
+    public func removeFile(_ file: File) throws(FileError) {
+        try failing(.remove, file) { () throws(S3Failure) in try removeFile(at: Place(file)) }
+    }
+
+    public func removeDirectory(_ file: File) throws(FileError) {
+        try failing(.removeDirectory, file) { () throws(S3Failure) in
+            try removeDirectory(at: Place(file), known: false)
+        }
+    }
+
+    public func rename(_ source: File, to destination: File, replacing: Bool) throws(FileError) {
+        try failing(.rename, source, destination: destination) { () throws(S3Failure) in
+            try rename(Place(source), to: Place(destination), replacing: replacing)
+        }
+    }
+
+    public func makeSymlink(_ file: File, target: [UInt8]) throws(FileError) {
+        throw FileError(.makeLink, file, .notSupported, destination: File(bytes: target))
+    }
+
+    public func makeHardLink(_ file: File, to existing: File) throws(FileError) {
+        throw FileError(.makeLink, file, .notSupported, destination: existing)
+    }
+
+    /// Only the change `touch` makes, both times to now, can be made: an object is copied onto
+    /// itself for a new LastModified (a directory has no times, so it is left as it is). Any
+    /// other change is `ENOTSUP`.
+    public func setAttributes(of file: File, _ change: AttributeChange, following: Bool) throws(FileError) {
+        try failing(.setAttributes, file) { () throws(S3Failure) in
+            let place = Place(file)
+            let what = try presence(of: place)
+            if what == .nothing { throw .errno(try absence(of: place)) }
+            var touching = AttributeChange()
+            touching.modificationTime = .now
+            touching.accessTime = change.accessTime == .keep ? .keep : .now
+            guard change != AttributeChange() else { return }
+            guard change == touching else { throw .errno(.notSupported) }
+            guard case .file = what, let key = place.key(in: self) else { return }
+            try call {
+                try client.copyObject(
+                    fromBucket: bucket, key: key, toBucket: bucket, key: key, replacingMetadata: true)
+            }
+        }
+    }
+
+    public func checkAccess(of file: File, write: Bool) throws(FileError) {
+        _ = try failing(write ? .open : .stat, file) { () throws(S3Failure) in try info(at: Place(file)) }
+    }
+
+    // MARK: Places
+
+    /// What is at `place`: a file (its HEAD), a directory, or nothing.
+    func presence(of place: Place) throws(S3Failure) -> Presence {
+        guard let key = place.key(in: self) else { return .directory }
+        guard isStorable(key) else { return .nothing }
+        do {
+            let head = try client.headObject(bucket: bucket, key: key)
+            return .file(head)
+        } catch let error as S3Error where error.kind == .noSuchKey {
+            return try isDirectory(place) ? .directory : .nothing
+        } catch {
+            throw S3Failure(error)
+        }
+    }
+
+    /// Whether keys lie below `place`, or a directory marker stands for it (one request).
+    func isDirectory(_ place: Place) throws(S3Failure) -> Bool {
+        let page = try call {
+            try client.listObjects(
+                bucket: bucket, prefix: place.directoryPrefix(in: self), delimiter: "/", maxKeys: 1)
+        }
+        return !page.objects.isEmpty || !page.commonPrefixes.isEmpty
+    }
+
+    /// What `place` is, as a `FileInfo`.
+    func info(at place: Place) throws(S3Failure) -> FileInfo {
+        switch try presence(of: place) {
+        case .file(let head):
+            return fileInfo(key: place.key(in: self)!, size: head.size, modified: head.lastModified)
+        case .directory:
+            if place.isTop { try requireBucket() }
+            return directoryInfo(prefix: place.directoryPrefix(in: self))
+        case .nothing: throw .errno(try absence(of: place))
+        }
+    }
+
+    /// The errno for a path where nothing is: `ENOTDIR` when a file stands where a directory
+    /// above it should be, else `ENOENT`.
+    func absence(of place: Place) throws(S3Failure) -> Errno {
+        var parent = place
+        while let above = parent.parent {
+            parent = above
+            switch try presence(of: parent) {
+            case .directory: return .noSuchFileOrDirectory
+            case .file: return .notDirectory
+            case .nothing: continue
+            }
+        }
+        return .noSuchFileOrDirectory
+    }
+
+    /// Fails unless `place`'s parent is a directory (`ENOENT`, `ENOTDIR`), as a disk refuses to
+    /// create an entry in a directory that does not exist.
+    func requireParentDirectory(of place: Place) throws(S3Failure) {
+        guard let parent = place.parent, !parent.isTop else { return try requireBucket() }
+        switch try presence(of: parent) {
+        case .directory: return
+        case .file: throw .errno(.notDirectory)
+        case .nothing: throw .errno(try absence(of: parent))
+        }
+    }
+
+    /// Fails with `noSuchBucket` when the bucket does not exist.
+    func requireBucket() throws(S3Failure) {
+        _ = try call { try client.listObjects(bucket: bucket, prefix: prefix, maxKeys: 1) }
+    }
+
+    /// Fails with `EILSEQ` for a key S3 cannot hold (not UTF-8).
+    func requireStorable(_ key: [UInt8]) throws(S3Failure) {
+        if !isStorable(key) { throw .errno(.illegalByteSequence) }
+    }
+
+    /// Whether S3 can hold `key`: S3 keys are UTF-8.
+    func isStorable(_ key: [UInt8]) -> Bool { String(validating: key, as: UTF8.self) != nil }
+
+    // MARK: Listing
+
+    /// Every entry of the directory at `place`, all pages of a delimiter listing.
+    func listing(of place: Place, limit: Int? = nil) throws(S3Failure) -> DirectoryPage {
+        let directoryPrefix = place.directoryPrefix(in: self)
+        var result = DirectoryPage()
+        var token: String?
+        repeat {
+            let page = try call {
+                try client.listObjects(
+                    bucket: bucket, prefix: directoryPrefix, delimiter: "/", continuationToken: token)
+            }
+            for object in page.objects {
+                let name = Array(object.key[directoryPrefix.count...])
+                if name.isEmpty {
+                    result.hasMarker = true
+                } else {
+                    result.files[name] = object
+                    result.entries.append(DirectoryEntry(name: name, kind: .regular))
+                }
+            }
+            for common in page.commonPrefixes where common.count > directoryPrefix.count + 1 {
+                let name = Array(common[directoryPrefix.count..<(common.count - 1)])
+                result.directories.insert(name)
+                result.entries.append(DirectoryEntry(name: name, kind: .directory))
+            }
+            token = page.isTruncated ? page.nextContinuationToken : nil
+            if let limit, result.entries.count >= limit { break }
+        } while token != nil
+        return result
+    }
+
+    /// The listing of the directory at `place`, which must exist: an empty listing of a place
+    /// without a marker is `ENOENT` (or `ENOTDIR` for a file).
+    func existingListing(of place: Place, limit: Int? = nil) throws(S3Failure) -> DirectoryPage {
+        let page = try listing(of: place, limit: limit)
+        if page.isEmpty && !page.hasMarker && !place.isTop {
+            switch try presence(of: place) {
+            case .file: throw .errno(.notDirectory)
+            case .directory: break
+            case .nothing: throw .errno(try absence(of: place))
+            }
+        }
+        return page
+    }
+
+    /// Opens the directory at `place` (reading its listing once), named `file`.
+    func openDirectory(at place: Place, file: File) throws(S3Failure) -> S3Directory {
+        S3Directory(volume: self, place: place, file: file, page: try existingListing(of: place))
+    }
+
+    // MARK: Removing and renaming
+
+    func removeFile(at place: Place) throws(S3Failure) {
+        guard let key = place.key(in: self) else { throw .errno(.isDirectory) }
+        switch try presence(of: place) {
+        case .file: try call { try client.deleteObject(bucket: bucket, key: key) }
+        case .directory: throw .errno(.isDirectory)
+        case .nothing: throw .errno(try absence(of: place))
+        }
+    }
+
+    /// Removes the empty directory at `place` (its marker). `known` says the caller has just
+    /// listed it, so that a directory without a marker that went with its last key counts as
+    /// removed rather than missing.
+    func removeDirectory(at place: Place, known: Bool) throws(S3Failure) {
+        guard let key = place.key(in: self) else { throw .errno(.resourceBusy) }
+        let page = try call {
+            try client.listObjects(bucket: bucket, prefix: key + [0x2F], delimiter: "/", maxKeys: 2)
+        }
+        if !page.commonPrefixes.isEmpty || page.objects.contains(where: { $0.key.count > key.count + 1 }) {
+            throw .errno(.directoryNotEmpty)
+        }
+        if page.objects.isEmpty && !known {
+            switch try presence(of: place) {
+            case .file: throw .errno(.notDirectory)
+            case .directory: break
+            case .nothing: throw .errno(try absence(of: place))
+            }
+        }
+        try call { try client.deleteObject(bucket: bucket, key: key + [0x2F]) }
+    }
+
+    func rename(_ source: Place, to destination: Place, replacing: Bool) throws(S3Failure) {
+        guard let sourceKey = source.key(in: self) else { throw .errno(.resourceBusy) }
+        guard let destinationKey = destination.key(in: self) else {
+            throw .errno(replacing ? .resourceBusy : .fileExists)
+        }
+        try requireStorable(destinationKey)
+        let what = try presence(of: source)
+        let there = try presence(of: destination)
+        switch what {
+        case .nothing:
+            throw .errno(try absence(of: source))
+        case .file:
+            if sourceKey == destinationKey { return }
+            switch there {
+            case .directory: throw .errno(replacing ? .isDirectory : .fileExists)
+            case .file where !replacing: throw .errno(.fileExists)
+            case .file: break
+            case .nothing: try requireParentDirectory(of: destination)
+            }
+            try call {
+                try client.copyObject(
+                    fromBucket: bucket, key: sourceKey, toBucket: bucket, key: destinationKey)
+            }
+            try call { try client.deleteObject(bucket: bucket, key: sourceKey) }
+        case .directory:
+            if destinationKey == sourceKey { return }
+            if destinationKey.starts(with: sourceKey + [0x2F]) { throw .errno(.invalidArgument) }
+            switch there {
+            case .file: throw .errno(replacing ? .notDirectory : .fileExists)
+            case .directory where !replacing: throw .errno(.fileExists)
+            case .directory:
+                if try !listing(of: destination, limit: 1).isEmpty { throw .errno(.directoryNotEmpty) }
+            case .nothing: try requireParentDirectory(of: destination)
+            }
+            // Keys cannot be renamed in one step: the caller copies the tree (as across disks).
+            throw .errno(.improperLink)
+        }
+    }
+
+    // MARK: Opening
+
+    func open(_ place: Place, _ mode: File.OpenMode, file: File) throws(S3Failure) -> any FileStream {
+        guard let key = place.key(in: self) else {
+            if mode == .read || mode == .inspect {
+                return S3DirectoryStream(volume: self, place: place, file: file)
+            }
+            throw .errno(mode == .create ? .fileExists : .isDirectory)
+        }
+        let what = try presence(of: place)
+        switch (what, mode) {
+        case (.nothing, .read), (.nothing, .inspect), (.nothing, .modify):
+            throw .errno(try absence(of: place))
+        case (.directory, .read), (.directory, .inspect):
+            return S3DirectoryStream(volume: self, place: place, file: file)
+        case (.directory, .create), (.file, .create):
+            throw .errno(.fileExists)
+        case (.directory, _):
+            throw .errno(.isDirectory)
+        case (.file(let head), .read), (.file(let head), .inspect):
+            return S3Download(volume: self, key: key, head: head, file: file)
+        case (.file(let head), .modify), (.file(let head), .append):
+            let upload = S3Upload(volume: self, key: key, file: file, appending: mode == .append)
+            try upload.start(from: head)
+            return upload
+        case (.file, _):
+            return S3Upload(volume: self, key: key, file: file, appending: false)
+        case (.nothing, _):
+            try requireStorable(key)
+            try requireParentDirectory(of: place)
+            return S3Upload(volume: self, key: key, file: file, appending: mode == .append)
+        }
+    }
+
+    // MARK: Descriptions
+
+    /// A file's description from its key, size and last modification.
+    func fileInfo(key: [UInt8], size: Int64, modified: UTCTime?) -> FileInfo {
+        FileInfo(
+            kind: .regular, permissions: 0o644, size: UInt64(max(size, 0)),
+            identity: FileIdentity(device: device, inode: Self.number(of: key, directory: false)),
+            userID: owner.user, groupID: owner.group, modificationTime: Timestamp(modified))
+    }
+
+    /// A directory's description from its prefix; directories have no times of their own.
+    func directoryInfo(prefix: [UInt8]) -> FileInfo {
+        FileInfo(
+            kind: .directory, permissions: 0o755, size: 0,
+            identity: FileIdentity(device: device, inode: Self.number(of: prefix, directory: true)),
+            userID: owner.user, groupID: owner.group)
+    }
+
+    /// A stable number for a key or prefix (64-bit FNV-1a), different for a file and a
+    /// directory of one name, so that identities tell entries apart.
+    static func number(of key: [UInt8], directory: Bool) -> UInt64 {
+        var hash: UInt64 = directory ? 0x84222325_cbf29ce4 : 0xcbf2_9ce4_8422_2325
+        for byte in key {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    // MARK: Errors
+
+    /// Runs `body`, turning its failure into a `FileError` for `operation` on `file`.
+    func failing<R>(
+        _ operation: FileError.Operation, _ file: File, destination: File? = nil,
+        _ body: () throws(S3Failure) -> R
+    ) throws(FileError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw error.fileError(operation, file, destination: destination)
+        }
+    }
+
+    /// Runs a client call, turning what it throws into an `S3Failure`.
+    func call<R>(_ body: () throws -> R) throws(S3Failure) -> R {
+        do { return try body() } catch { throw S3Failure(error) }
+    }
+}
+
+/// What stands at a path of an `S3Volume`.
+enum Presence: Equatable {
+    /// An object, as HEAD described it.
+    case file(ObjectHead)
+    /// A prefix with keys below it, or a marker.
+    case directory
+    /// Neither.
+    case nothing
+}
+
+/// A path of an `S3Volume` as components below its top, `.` and `..` applied.
+struct Place: Sendable, Hashable {
+    /// The names from the top, none for the top itself.
+    var components: [[UInt8]]
+
+    /// The place `file`'s path names; a relative path starts at the top.
+    init(_ file: File) {
+        self.init(components: [], adding: file.bytes)
+    }
+
+    init(components: [[UInt8]]) { self.components = components }
+
+    /// `components`, then `path`'s names applied (`..` at the top stays there).
+    init(components: [[UInt8]], adding path: [UInt8]) {
+        var result = path.first == 0x2F ? [] : components
+        for name in path.split(separator: 0x2F, omittingEmptySubsequences: true) {
+            if name.elementsEqual([0x2E]) { continue }
+            if name.elementsEqual([0x2E, 0x2E]) {
+                _ = result.popLast()
+                continue
+            }
+            result.append(Array(name))
+        }
+        self.components = result
+    }
+
+    /// Whether this is the volume's top.
+    var isTop: Bool { components.isEmpty }
+
+    /// The directory above, nil for the top.
+    var parent: Place? { isTop ? nil : Place(components: Array(components.dropLast())) }
+
+    /// The place `relative` leads to from here.
+    func appending(_ relative: [UInt8]) -> Place {
+        relative.first == 0x2F
+            ? Place(components: components, adding: relative.dropFirst().map { $0 })
+            : Place(components: components, adding: relative)
+    }
+
+    /// The object key, or nil for the top.
+    func key(in volume: S3Volume) -> [UInt8]? {
+        guard !isTop else { return nil }
+        var key = volume.prefix
+        for (index, name) in components.enumerated() {
+            if index > 0 { key.append(0x2F) }
+            key.append(contentsOf: name)
+        }
+        return key
+    }
+
+    /// The prefix of the keys below this place: the key and `/`, or the volume's prefix at the top.
+    func directoryPrefix(in volume: S3Volume) -> [UInt8] {
+        key(in: volume).map { $0 + [0x2F] } ?? volume.prefix
+    }
+}
+
+/// A directory's entries from a delimiter listing, with what the listing said of each file.
+struct DirectoryPage: Sendable {
+    /// Files, then directories, each in key order; a name can be in both.
+    var entries: [DirectoryEntry] = []
+    /// Each file's summary by name.
+    var files: [[UInt8]: ObjectSummary] = [:]
+    /// The names of the directories.
+    var directories: Set<[UInt8]> = []
+    /// Whether the directory's own marker (`dir/`) was listed.
+    var hasMarker = false
+
+    /// Whether there is no entry (a marker is not one).
+    var isEmpty: Bool { entries.isEmpty }
+}
+
+extension Timestamp {
+    /// The moment `time` names, or the epoch when the service did not say.
+    init(_ time: UTCTime?) {
+        self.init(seconds: time?.secondsSince1970 ?? 0, nanoseconds: UInt32(max(time?.nanoseconds ?? 0, 0)))
+    }
+}

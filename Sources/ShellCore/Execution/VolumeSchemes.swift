@@ -1,0 +1,65 @@
+import PathModel
+
+/// A kind of volume that paths reach by a URL scheme: `s3://bucket/key` names `/key` on the
+/// volume `open` gives for `bucket`.
+///
+/// ShellCore knows no scheme of its own, so that networking stays out of it: the `shelf`
+/// executable registers the ones it links (object storage) in `ShellState.schemes` at start, and
+/// a scheme's volumes are made only when a path first names them.
+public struct VolumeScheme: Sendable {
+    /// The scheme, without `://` (`s3`).
+    public let name: String
+    /// The volume for an authority (a bucket), called once for each one a session names. A
+    /// volume that cannot work (no credentials) still comes back, and refuses each call with
+    /// the reason.
+    public let open: @Sendable ([UInt8]) -> any Volume
+
+    /// A scheme from its name and how to open its volumes.
+    public init(name: String, open: @escaping @Sendable ([UInt8]) -> any Volume) {
+        self.name = name
+        self.open = open
+    }
+}
+
+/// The schemes a session knows and the volumes it has opened through them, one per authority,
+/// so that two paths into one bucket are on the same volume (a rename between them is one).
+public final class VolumeSchemes {
+    private var schemes: [[UInt8]: VolumeScheme] = [:]
+    private var opened: [(locator: [UInt8], volume: any Volume)] = []
+
+    /// No schemes: every path is a path of the session's volume.
+    public init() {}
+
+    /// Adds `scheme`, replacing one of the same name.
+    public func register(_ scheme: VolumeScheme) {
+        schemes[Array(scheme.name.utf8)] = scheme
+    }
+
+    /// The file `path` names when it is a URL of a registered scheme (`s3://bucket/key`, whose
+    /// `//` a `File` has folded: its first name is the scheme and `:`, its second the
+    /// authority), else nil.
+    func file(for path: File) -> File? {
+        guard !schemes.isEmpty, !path.isAbsolute else { return nil }
+        let names = path.componentBytes
+        guard names.count >= 2, let first = names.first, first.last == 0x3A,
+            let scheme = schemes[Array(first.dropLast())]
+        else { return nil }
+        let locator = Array(first) + [0x2F, 0x2F] + names[1]
+        let volume: any Volume
+        if let known = opened.first(where: { $0.locator == locator }) {
+            volume = known.volume
+        } else {
+            volume = scheme.open(Array(names[1]))
+            opened.append((locator, volume))
+        }
+        var rest: [UInt8] = []
+        for name in names.dropFirst(2) { rest += [0x2F] + name }
+        return File(bytes: rest.isEmpty ? [0x2F] : rest).on(volume)
+    }
+
+    /// How a path of `volume` begins when written for the user (`s3://bucket`), or nil for a
+    /// volume no scheme opened.
+    func locator(of volume: any Volume) -> [UInt8]? {
+        opened.first { $0.volume === volume }?.locator
+    }
+}

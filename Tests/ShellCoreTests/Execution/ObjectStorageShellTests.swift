@@ -1,0 +1,141 @@
+// `s3://BUCKET/KEY` as a path for every command, against a real SeaweedFS: each test's `s3://b/`
+// is a prefix of its own in the shared server's bucket, and any other bucket name is asked of the
+// server as it is.
+
+import ObjectStorage
+import ObjectVolume
+import PathModel
+import SeaweedFixture
+import ShellCore
+import Testing
+
+@Suite struct ObjectStorageShellTests {
+    /// A session step: the lines run, and what they must print and end with.
+    struct Step: Sendable, CustomTestStringConvertible {
+        let name: String
+        let lines: String
+        var stdout = ""
+        var stderr = ""
+        var status: ShellCore.ExitStatus = .success
+        var testDescription: String { name }
+    }
+
+    /// Runs `body` with a shell whose `s3://b/` is an empty prefix of the shared server's bucket.
+    func withShell(_ body: (TestShell) throws -> Void) throws {
+        try SeaweedServer.withVolume(partSize: 5 << 20) { volume in
+            let shell = TestShell()
+            let client = volume.client
+            shell.state.schemes.register(
+                VolumeScheme(name: "s3") { bucket in
+                    bucket == Array("b".utf8)
+                        ? volume : S3Volume(client: client, bucket: String(decoding: bucket, as: UTF8.self))
+                })
+            try body(shell)
+        }
+    }
+
+    /// Runs `steps` in order in one shell and checks each.
+    func check(_ steps: [Step], prepare: (TestShell) throws -> Void = { _ in }) throws {
+        try withShell { shell in
+            try prepare(shell)
+            for step in steps {
+                let transcript = shell.run(step.lines)
+                #expect(transcript.stdout == step.stdout, "\(step.name)")
+                #expect(transcript.stderr == step.stderr, "\(step.name)")
+                #expect(transcript.status == step.status, "\(step.name)")
+            }
+        }
+    }
+
+    @Test func cdPwdAndRelativePathsInABucket() throws {
+        try check([
+            Step(name: "mkdir and cd", lines: "mkdir s3://b/d\ncd s3://b/d\npwd", stdout: "s3://b/d\n"),
+            Step(name: "a redirection writes an object", lines: "echo hello > x\ncat x", stdout: "hello\n"),
+            Step(name: "appending", lines: "echo again >> x\ncat s3://b/d/x", stdout: "hello\nagain\n"),
+            Step(name: "ls", lines: "ls\nls s3://b/", stdout: "x\nd\n"),
+            Step(name: "up to the top", lines: "cd ..\npwd\ncd ..\npwd", stdout: "s3://b/\ns3://b/\n"),
+            Step(name: "absolute paths stay local", lines: "ls -d /", stdout: "/\n"),
+            Step(
+                name: "a missing directory", lines: "cd s3://b/nothing",
+                stderr: "cd: s3://b/nothing: No such file or directory\n", status: .failure),
+        ])
+    }
+
+    @Test func copiesBetweenTheDiskAndTheBucketAndInside() throws {
+        try check(
+            [
+                Step(name: "up", lines: "cp local.txt s3://b/one\ncat s3://b/one", stdout: "abc\n"),
+                Step(name: "down", lines: "cp s3://b/one back.txt\ncat back.txt", stdout: "abc\n"),
+                Step(name: "inside", lines: "cp s3://b/one s3://b/two\ncat s3://b/two", stdout: "abc\n"),
+                Step(
+                    name: "a tree up", lines: "cp -r tree s3://b/\nfind s3://b/tree",
+                    stdout: "s3://b/tree\ns3://b/tree/a\ns3://b/tree/sub\ns3://b/tree/sub/b\n"),
+                Step(name: "a tree down", lines: "cp -r s3://b/tree copy\ncat copy/sub/b", stdout: "b\n"),
+                Step(
+                    name: "mv a file", lines: "mv s3://b/two s3://b/three\nls s3://b/",
+                    stdout: "one\nthree\ntree\n"),
+                Step(
+                    name: "mv a directory", lines: "mv s3://b/tree s3://b/moved\nls s3://b/moved/sub",
+                    stdout: "b\n"),
+                Step(
+                    name: "du", lines: "du -a s3://b/moved",
+                    stdout: "1\ts3://b/moved/a\n1\ts3://b/moved/sub/b\n1\ts3://b/moved/sub\n1\ts3://b/moved\n"
+                ),
+                Step(
+                    name: "tree", lines: "tree s3://b/moved",
+                    stdout: "s3://b/moved\n|-- a\n`-- sub\n    `-- b\n\n2 directories, 2 files\n"),
+            ],
+            prepare: { shell in
+                try shell.write("local.txt", "abc\n")
+                try shell.write("tree/a", "a\n")
+                try shell.write("tree/sub/b", "b\n")
+            })
+    }
+
+    @Test func headTailStatTouchAndRemoval() throws {
+        try check(
+            [
+                Step(
+                    name: "head and tail",
+                    lines: "cp lines s3://b/lines\nhead -n 2 s3://b/lines\ntail -n 1 s3://b/lines",
+                    stdout: "1\n2\n5\n"),
+                Step(
+                    name: "stat", lines: "stat -c '%n %s %F' s3://b/lines",
+                    stdout: "s3://b/lines 10 regular file\n"),
+                Step(
+                    name: "touch makes a file", lines: "touch s3://b/empty\nstat -c %s s3://b/empty",
+                    stdout: "0\n"),
+                Step(
+                    name: "touch of an existing file", lines: "touch s3://b/lines\ncat s3://b/lines",
+                    stdout: "1\n2\n3\n4\n5\n"),
+                Step(
+                    name: "touch -d", lines: "touch -d 2020-01-01 s3://b/lines",
+                    stderr: "touch: cannot touch 's3://b/lines': Operation not supported\n", status: .failure),
+                Step(name: "rm", lines: "rm s3://b/empty\nls s3://b/", stdout: "lines\n"),
+                Step(
+                    name: "rmdir of a full directory",
+                    lines: "mkdir s3://b/d\ncp lines s3://b/d/\nrmdir s3://b/d",
+                    stderr: "rmdir: failed to remove 's3://b/d': Directory not empty\n", status: .failure),
+                Step(name: "rm -r", lines: "rm -r s3://b/d\nls s3://b/", stdout: "lines\n"),
+            ],
+            prepare: { shell in try shell.write("lines", "1\n2\n3\n4\n5\n") })
+    }
+
+    @Test func whatObjectStorageCannotDoIsRefused() throws {
+        try check(
+            [
+                Step(
+                    name: "chmod", lines: "chmod 600 s3://b/f",
+                    stderr: "chmod: changing permissions of 's3://b/f': Operation not supported\n",
+                    status: .failure),
+                Step(
+                    name: "ln -s", lines: "ln -s f s3://b/l",
+                    stderr: "ln: failed to create symbolic link 's3://b/l': Operation not supported\n",
+                    status: .failure),
+                Step(
+                    name: "no such bucket", lines: "ls s3://no-such-bucket-here/",
+                    stderr: "ls: cannot access 's3://no-such-bucket-here/': No such bucket\n", status: .usage),
+            ],
+            prepare: { shell in shell.run("touch s3://b/f") })
+    }
+}
