@@ -216,7 +216,7 @@ final class DescriptorDirectory: VolumeDirectory {
         var infos: [FileInfo?] = []
         infos.reserveCapacity(listing.count)
         var raw = pathmodel_stat()
-        listing.forEachCName { _, name in
+        listing.forEachCName { name in
             do {
                 try Sys.stat(name, at: descriptor, follow: false, into: &raw)
                 infos.append(FileInfo(raw))

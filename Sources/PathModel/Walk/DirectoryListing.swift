@@ -69,13 +69,11 @@ public struct DirectoryListing: Sendable {
         }
     }
 
-    /// Calls `body` with each entry's index and name as a NUL-terminated C string, in order.
-    func forEachCName(_ body: (Int, UnsafePointer<CChar>) -> Void) {
+    /// Calls `body` with each entry's name as a NUL-terminated C string, in order.
+    func forEachCName(_ body: (UnsafePointer<CChar>) -> Void) {
         names.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
-            for (index, slot) in slots.enumerated() {
-                body(index, (base + Int(slot.start)).assumingMemoryBound(to: CChar.self))
-            }
+            for slot in slots { body((base + Int(slot.start)).assumingMemoryBound(to: CChar.self)) }
         }
     }
 
