@@ -13,14 +13,14 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     private let segments: [Segment]
 
     /// One `/`-separated piece of a pattern.
-    private enum Segment: Sendable, Hashable {
+    fileprivate enum Segment: Sendable, Hashable {
         case literal([UInt8])
         case wildcard([Unit], startsWithDot: Bool)
         case anyDepth
     }
 
     /// One character of a compiled pattern.
-    private enum Unit: Sendable, Hashable {
+    fileprivate enum Unit: Sendable, Hashable {
         case character(UInt32)
         case any
         case anySequence
@@ -167,7 +167,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Matches with backtracking over the last `*` only: linear for typical patterns.
-    private static func matchUnits(_ pattern: ArraySlice<Unit>, _ text: ArraySlice<UInt32>) -> Bool {
+    fileprivate static func matchUnits(_ pattern: ArraySlice<Unit>, _ text: ArraySlice<UInt32>) -> Bool {
         var p = pattern.startIndex
         var t = text.startIndex
         var starP: Int?
@@ -206,7 +206,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Characters of a name: scalars for valid UTF-8, `0x110000 + byte` for any other byte.
-    private static func decode(_ bytes: [UInt8]) -> [UInt32] {
+    fileprivate static func decode(_ bytes: [UInt8]) -> [UInt32] {
         var result: [UInt32] = []
         result.reserveCapacity(bytes.count)
         var index = 0
@@ -230,7 +230,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         return (0x110000 + UInt32(lead), 1)
     }
 
-    private static func compile(_ bytes: ArraySlice<UInt8>) -> Segment {
+    fileprivate static func compile(_ bytes: ArraySlice<UInt8>) -> Segment {
         if bytes.elementsEqual([0x2A, 0x2A]) { return .anyDepth }
         let raw = Array(bytes)
         guard hasWildcards(raw) else {
@@ -311,5 +311,30 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
             result.append(byte)
         }
         return result
+    }
+}
+
+/// A glob matched against a whole text as `fnmatch(3)` without flags matches it, the way
+/// `find -path` does: `/` is an ordinary character, and `*`, `?` and brackets match it and a
+/// leading dot like any other.
+public struct WholeTextGlob: Sendable, Hashable {
+    /// The pattern's bytes.
+    public let pattern: [UInt8]
+    private let segment: Glob.Segment
+
+    /// A pattern from bytes.
+    public init(bytes: [UInt8]) {
+        pattern = bytes
+        let compiled = Glob.compile(bytes[...])
+        segment = compiled == .anyDepth ? .wildcard([.anySequence], startsWithDot: false) : compiled
+    }
+
+    /// Whether the whole of `text` matches.
+    public func matches<C: Collection>(_ text: C) -> Bool where C.Element == UInt8 {
+        switch segment {
+        case .literal(let literal): return literal.elementsEqual(text)
+        case .anyDepth: return true
+        case .wildcard(let units, _): return Glob.matchUnits(units[...], Glob.decode(Array(text))[...])
+        }
     }
 }

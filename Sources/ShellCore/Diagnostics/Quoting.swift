@@ -86,6 +86,29 @@ public enum Quoting {
         return result
     }
 
+    /// A name with C-style escapes for what is not printable (`\t`, `\377`) and a backslash
+    /// before each backslash, space and double quote, unquoted: how `find -ls` writes names.
+    public static func escaped(_ bytes: [UInt8]) -> String {
+        let encoding = CharacterEncoding.current
+        var result = ""
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length = sequenceLength(bytes, at: index, in: encoding)
+            if length > 1 {
+                result += String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+            } else if byte == 0x5C || byte == 0x20 || byte == 0x22 {
+                result += "\\" + String(UnicodeScalar(byte))
+            } else if byte >= 0x20 && byte < 0x7F {
+                result.unicodeScalars.append(UnicodeScalar(byte))
+            } else {
+                result += escape(byte)
+            }
+            index += length
+        }
+        return result
+    }
+
     /// The length of a valid UTF-8 sequence of two or more bytes at `index` that is printable in a
     /// UTF-8 locale, else 1.
     private static func sequenceLength(

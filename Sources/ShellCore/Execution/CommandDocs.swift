@@ -263,40 +263,106 @@ enum CommandDocs {
         "find": #"""
             `find` walks each PATH (`.` when none is given), resolved against the shell's current directory,
             and evaluates the EXPRESSION on every entry: the PATH itself, then everything below it. Entries
-            come in GNU find's order: a directory before its entries, and the entries of a directory in the
-            order the kernel lists them (not sorted). Paths are printed as PATH joined with the names below
-            it (`find src/` prints `src/`, `src/a`). Names are written byte for byte.
+            come in GNU find's order: a directory before its entries (after them with `-depth`), and the
+            entries of a directory in the order the kernel lists them (not sorted). Paths are printed as
+            PATH joined with the names below it (`find src/` prints `src/`, `src/a`). Names are written byte
+            for byte.
 
-            Symlinks are never followed (GNU's `-P`), except that a PATH written with a trailing slash
-            (`link/`) names the directory the link leads to. The walk is iterative and keeps one open
-            directory per level; it stops at Ctrl-C.
+            Symlinks are not followed (`-P`, the default), except that a PATH written with a trailing slash
+            (`link/`) names the directory the link leads to. `-H` follows a PATH that is a symlink; `-L`
+            (or `-follow` anywhere in the expression) follows every symlink that leads somewhere: entries
+            then describe what their links lead to, `-type l` selects only links that lead nowhere, and a
+            link back to a directory being walked is reported as a file system loop. The walk is iterative
+            and keeps one open directory per level; it stops at Ctrl-C.
 
             The EXPRESSION is made of tests and actions, joined by `-a` (or nothing: and), `-o` (or),
             `!` or `-not` (not) and parentheses `(` `)`; `-a` binds tighter than `-o`, and the right side
             of `-a` or `-o` is evaluated only when it can change the result. When the expression has no
-            action, `-print` is done for every entry it selects.
+            action (only tests and `-prune`), `-print` is done for every entry it selects.
 
-            | Test or action | True when |
+            Numbers N in tests may be written `+N` (more than N) or `-N` (less than N).
+
+            | Test | True when |
             |---|---|
             | `-name GLOB` | the last component matches GLOB (`*`, `?`, `[...]`, `\`); a wildcard also matches a leading dot. |
             | `-iname GLOB` | the same, ignoring ASCII case. |
+            | `-path GLOB`, `-wholename GLOB` | the whole path, as printed, matches GLOB; wildcards match `/` and leading dots too (`-path './src/*'`). |
+            | `-ipath GLOB`, `-iwholename GLOB` | the same, ignoring ASCII case. |
             | `-type X[,Y...]` | the entry is of one of the types `f` (regular), `d`, `l` (symlink), `p` (FIFO), `s` (socket), `b`, `c`. |
-            | `-newer FILE` | the entry was modified after FILE (examined once, before the walk). |
             | `-size [+-]N[cwbkMG]` | the size in units of 512 bytes (or `c` 1 byte, `w` 2, `k` KiB, `M` MiB, `G` GiB), rounded up, is N, more than N (`+`) or less than N (`-`). As in GNU find, `-size -1k` selects only empty files. |
-            | `-empty` | a regular file of size 0, or a directory with no entries. |
+            | `-empty` | a regular file of size 0, or a directory with no entries (read when the test runs, so with `-depth` after its entries were deleted). |
+            | `-mtime [+-]N`, `-atime`, `-ctime` | the modification (access, status change) time was N whole days ago: `-mtime 0` is less than a day ago, `-mtime 1` one to two days, `+1` more than two days, `-1` less than one day. N may have a fraction (`-0.5`). |
+            | `-mmin [+-]N`, `-amin`, `-cmin` | the same in minutes, counted as GNU find counts them: `-mmin 1` is up to a minute ago, `+1` more than a minute, `-1` less than a minute. |
+            | `-newer FILE` | the entry was modified after FILE (examined once, before the walk). |
+            | `-samefile FILE` | the entry is FILE itself or a hard link to it (same device and inode). |
+            | `-links [+-]N`, `-inum [+-]N` | the hard-link count, the inode number. |
+            | `-user NAME`, `-uid [+-]N` | the owner is the user NAME (or the number NAME when no user has that name), has the id N. |
+            | `-group NAME`, `-gid [+-]N` | the same for the group. |
+            | `-nouser`, `-nogroup` | no user (group) in the system's database has the entry's owner (group) id. |
+            | `-perm MODE` | the permission bits are exactly MODE, octal (`644`) or symbolic as chmod writes it (`u=rw,go=r`, applied to no bits). |
+            | `-perm -MODE` | every bit of MODE is set. |
+            | `-perm /MODE` | any bit of MODE is set (every entry when MODE has none). |
             | `-true`, `-false` | always, never. |
-            | `-print` | always; prints the path and a newline. |
-            | `-print0` | always; prints the path and a NUL byte. |
-            | `--json` | not a test: every entry selected is written as a file record in one JSON array, in place of `-print` (see [JSON output](../json.md)). |
+
+            | Action | What it does |
+            |---|---|
+            | `-print` | prints the path and a newline; true. |
+            | `-print0` | prints the path and a NUL byte; true. |
+            | `-printf FORMAT` | prints FORMAT for the entry (below); true. |
+            | `-ls` | prints `inode blocks mode links owner group size date path [-> target]` as GNU find does (1 KiB blocks; a name's spaces, backslashes, quotes and unprintable bytes escaped as `\ `, `\\`, `\"`, `\t`, `\377`); true. |
+            | `-fprint FILE`, `-fprint0 FILE`, `-fprintf FILE FORMAT` | the same as `-print`, `-print0`, `-printf`, into FILE. Each FILE is created (or emptied) before the walk, even if nothing is written to it, and written in place (not replaced at the end: the walk may meet it). |
+            | `-prune` | a directory is not entered (no effect with `-depth`); true. |
+            | `-quit` | stops `find` at once, after running the `-exec … +` batches gathered so far; true. |
+            | `-delete` | removes the entry (a directory must be empty by then: `-delete` turns on `-depth`); true when that worked, else `find: cannot delete 'x': Reason` and status 1. The starting point `.` is never removed. With `-prune` it is refused unless `-depth` is written too, as GNU find refuses it. |
+            | `-exec PROGRAM [ARG...] ;` | runs PROGRAM with each `{}` in its words (also inside a word: `{}.bak`) replaced by the path, in the shell's directory; true when it exits with status 0. The `;` must be quoted or escaped (`';'`, `\;`), as the shell would take it. |
+            | `-exec PROGRAM [ARG...] {} +` | runs PROGRAM with as many paths as fit (1,024 at most) after its words; true. A run that fails makes find's status 1. |
+            | `-execdir PROGRAM [ARG...] ;` or `{} +` | the same, run in the directory that holds the entry, with `./NAME` for the path. |
+            | `--json` | not an action of GNU find: every entry selected is written as a file record in one JSON array, in place of `-print` (see [JSON output](../json.md)). |
+
+            Global options apply wherever they are written:
+
+            | Option | Meaning |
+            |---|---|
+            | `-maxdepth N` | entries more than N levels below a PATH are neither examined nor entered. |
+            | `-mindepth N` | entries fewer than N levels below a PATH are entered but not examined. |
+            | `-depth`, `-d` | each directory is evaluated after its entries. |
+            | `-xdev`, `-mount` | a directory on another file system than its PATH is evaluated but not entered. |
+            | `-follow` | as `-L`. |
+            | `-noleaf` | accepted, and changes nothing. |
+
+            Programs (`-exec`, `-execdir`) are refused before anything is walked in a session that runs no
+            programs (`--root`, `--read-only`, `--no-programs`): `shelf: find -exec: refused: programs cannot
+            be confined to --root`, status 1. A program writes straight to find's standard output, after
+            what find printed before it.
+
+            ### -printf FORMAT
+
+            FORMAT is written for each entry with these escapes and directives; a directive may have a `-`
+            flag (align left), a width and a precision (`%-10f`, `%.3p`), applied to its text.
+
+            | | |
+            |---|---|
+            | `\n` `\t` `\r` `\f` `\v` `\a` `\b` `\\` | newline, tab, carriage return, form feed, vertical tab, bell, backspace, backslash. |
+            | `\NNN`, `\0` | the byte with octal value NNN (`\0` is NUL). |
+            | `\c` | nothing more of FORMAT is written. |
+            | `%%` | `%`. |
+            | `%p` `%f` `%h` | the path; its last component; everything before it (`.` when nothing). |
+            | `%P` `%H` `%d` | the path below the starting point; the starting point; the depth. |
+            | `%s` `%k` `%b` | the size in bytes; the space used, in 1 KiB and in 512-byte blocks. |
+            | `%m` `%M` | the permission bits in octal (`644`); the mode as `ls -l` shows it (`-rw-r--r--`). |
+            | `%n` `%i` `%D` | the hard-link count; the inode number; the device number. |
+            | `%u` `%g` `%U` `%G` | the owner's and group's names (their numbers when they have none); their numbers. |
+            | `%l` | a symlink's target; nothing for other entries. |
+            | `%y` `%Y` | the type letter (`f`, `d`, `l`…); for a symlink, the type of what it leads to (`N` nowhere, `L` a loop). |
+            | `%t` `%a` `%c` | the modification, access, status change time as `Fri Nov 20 10:00:01.5000000000 2026`. |
+            | `%TK` `%AK` `%CK` | one field K of those times: `@` (seconds since 1970, with the fraction), `Y` `y` `m` `d` `e` `j` `H` `I` `k` `l` `M` `S` (seconds with the fraction) `p` `a` `A` `b` `h` `B` `U` `W` `w` `q` `z` (as strftime's in the C locale), `F` (`2026-11-20`), `D` and `x` (`11/20/26`), `T` and `X` (`10:00:01.5000000000`), `r` (`10:00:01 AM`), `c` (`Fri Nov 20 10:00:01 2026`), `+` (`2026-11-20+10:00:01.5000000000`). |
+
+            Times are shown in the zone of the shell's `TZ` (see [ls](ls.md)).
 
             A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
-            inside itself — is neither examined nor entered again: find says `find: File system loop
-            detected; 'x/sub/mnt' is part of the same file system loop as 'x'.`, as GNU find does, goes on,
-            and exits 1.
-
-            `-maxdepth N` and `-mindepth N` apply wherever they are written: entries more than N levels
-            below a PATH are not examined or entered, and entries fewer than N levels below are entered but
-            not examined.
+            inside itself, or a symlink back up with `-L` — is neither examined nor entered again: find
+            says `find: File system loop detected; 'x/sub/mnt' is part of the same file system loop as 'x'.`,
+            as GNU find does, goes on, and exits 1.
             """#,
         "head": #"""
             `head` writes the first 10 lines of each FILE, resolved against the shell's current directory.

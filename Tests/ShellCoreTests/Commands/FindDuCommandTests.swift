@@ -28,6 +28,16 @@ private func makeWalkFixture() throws -> TestShell {
     return shell
 }
 
+/// Files and directories for `find -delete` to remove: nested, empty, and a symlink to a directory.
+private func makeDeleteFixture(_ root: File) throws {
+    for name in ["src/main.c", "src/util.h", "src/deep/er/est.c", "hollow/inner/x.c", "top.txt"] {
+        _ = try (root + name).parent.makeDirectory(intermediates: true)
+        try (root + name).write(text: name)
+    }
+    _ = try (root + "empty/nested").makeDirectory(intermediates: true)
+    try (root + "to-src").makeSymlink(to: File(path: "src"))
+}
+
 /// Runs one line in shelf and the same arguments through the GNU tool; the outputs must match.
 private func compareWithGNU(_ tool: String, _ arguments: [String], in shell: TestShell) throws {
     let expected = try ReferenceTool.run("/usr/bin/" + tool, arguments, in: shell.directory.file)
@@ -50,6 +60,30 @@ struct FindCommandTests {
         ["-name", "*.c", "-print", "-o", "-name", "*.h", "-print0"], ["-print0"],
         ["-not", "-type", "d", "-a", "-name", "t*"], ["missing", "src/util.h"], ["to-src"], ["to-src/"],
         ["dangling", "-type", "l"], ["-newer", "missing"], ["-false"], ["-true", "-maxdepth", "0"],
+        // Paths, numbers, owners and permissions.
+        ["-path", "./src/*"], ["-path", "*deep*", "-type", "f"], ["-ipath", "*DOCS*"], ["-wholename", "./s*c"],
+        ["-links", "2"], ["-links", "+1", "-type", "f"], ["-links", "-2"], ["-uid", "0"], ["-gid", "+0"],
+        ["-user", "root"], ["-group", "root", "-type", "d"], ["-nouser"], ["-nogroup"], ["-perm", "644"],
+        ["-perm", "-u+w"], ["-perm", "/o+w"], ["-perm", "/u+x,g+x"], ["-perm", "-0755", "-type", "d"],
+        ["-perm", "u=rw,go=r"], ["-samefile", "src/hard"], ["-inum", "+1", "-name", "*.h"],
+        // Pruning, order, stopping, following, file systems.
+        ["-name", "src", "-prune", "-o", "-print"], ["-name", "deep", "-prune"], ["-depth"],
+        ["-depth", "-name", "*.c"], ["-d", "-maxdepth", "1"], ["-name", "*.c", "-quit"],
+        ["-name", "*.c", "-print", "-quit"], ["-L", ".", "-name", "est.c"], ["-L", ".", "-type", "l"],
+        ["-L", "to-src"], ["-H", "to-src"], ["-H", "dangling"], ["-P", "to-src"], ["to-src", "-follow"],
+        ["-xdev", "-maxdepth", "1"], ["-mount", "-type", "d"],
+        // What is printed, and how.
+        ["-printf", #"%p|%f|%h|%P|%H|%d|%y|%Y|%m|%M|%n|%s|%k|%b|%l|%u|%g|%U|%G|%i|%D\n"#],
+        ["src", "Docs/", "sp ace//", "-printf", #"[%-10f][%10s][%.3p][%5d]\t%%\n"#], ["-printf", #"a\cb\n"#],
+        ["src", "-printf", #"\101\0\n"#],
+        ["-type", "f", "-printf", #"%t|%T@|%TY-%Tm-%Td %TH:%TM:%TS|%Tk|%TA %Ta %TB %Tb %Th|%TD %Te %TF %TI %Tj|\n"#],
+        ["-type", "f", "-printf", #"%Tl %Tp %Tr %TT %TU %Tw %TW %TX %Tx %Ty %Tz %T+ %Tc|%A@|%a\n"#],
+        ["-ls"], ["src", "-name", "*.h", "-ls", "-o", "-print"], ["-name", "*.c", "-printf", "%f %h\\n"],
+        // Programs.
+        ["src", "-exec", "echo", "X", "{}", "x{}y", ";"], ["src", "-exec", "echo", "{}", "+"],
+        ["src", "-name", "*.c", "-execdir", "echo", "in", "{}", ";"], ["-name", "*.c", "-execdir", "pwd", ";"],
+        ["-name", "*.h", "-exec", "false", ";", "-o", "-print"], ["src", "-type", "f", "-exec", "false", "{}", "+"],
+        ["src", "-exec", "test", "-d", "{}", ";", "-print"],
     ]
 
     @Test(.needsLocalFileSystem("GNU find reads the fixture from disk"), arguments: argumentLists)
@@ -68,6 +102,21 @@ struct FindCommandTests {
             (["-size", "3q"], "find: invalid -size type `q'"),
             (["-name", "a", "extra"], "find: paths must precede expression: `extra'"),
             (["(", "-name", "a"], "find: invalid expression; I was expecting to find a ')' somewhere but did not see one."),
+            (["-user", "no-such-user"], "find: 'no-such-user' is not the name of a known user"),
+            (["-group", "no-such-group"], "find: 'no-such-group' is not the name of an existing group"),
+            (["-perm", "9"], "find: invalid mode '9'"),
+            (["-mtime", "x"], "find: invalid argument `x' to `-mtime'"),
+            (["-links", "-"], "find: invalid argument `-' to `-links'"),
+            (["-exec", "echo"], "find: missing argument to `-exec'"),
+            (["-exec", ";"], "find: missing argument to `-exec'"),
+            (["-exec", "echo", "a{}b", "{}", "+"], "find: Only one instance of {} is supported with -exec ... +"),
+            (["-printf", "%Q"], "find: unrecognized format directive `%Q'"),
+            (["-printf", "%Tq%"], "find: unrecognized format directive `%'"),
+            (
+                ["-prune", "-delete"],
+                "find: The -delete action automatically turns on -depth, but -prune does nothing when -depth is "
+                    + "in effect.  If you want to carry on anyway, just explicitly use the -depth option."
+            ),
         ])
     func rejectsBadExpressions(_ arguments: [String], _ message: String) throws {
         let shell = try makeWalkFixture()
@@ -75,6 +124,65 @@ struct FindCommandTests {
         #expect(result.stderr == message + "\nTry 'help find' for more information.\n")
         #expect(result.status == .usage)
         #expect(result.stdout == "")
+    }
+
+    @Test(
+        "Ages in days and minutes are counted as GNU find counts them",
+        .needsLocalFileSystem("GNU find reads the fixture from disk"),
+        arguments: [
+            "-mtime 0", "-mtime -1", "-mtime +0", "-mtime 1", "-mtime +1", "-mtime 2", "-mtime -0.5",
+            "-mmin 1", "-mmin -1", "-mmin +1", "-mmin 2", "-mmin -1.5", "-mmin +100", "-amin -100",
+            "-atime +1", "-ctime 0", "-cmin -5",
+        ])
+    func ages(_ test: String) throws {
+        let shell = TestShell()
+        let now = Clock.now().seconds
+        // Ages well inside their minute and day, so that the seconds between the two runs change nothing.
+        for age: Int64 in [20, 75, 130, 3_600, 43_000, 100_000, 180_000, 260_000] {
+            try shell.write("a\(age)")
+            try shell.setTime("a\(age)", now - age)
+        }
+        try compareWithGNU("find", ["-type", "f"] + test.split(separator: " ").map(String.init), in: shell)
+    }
+
+    @Test(
+        "-delete removes what the expression selects, a directory after its entries, as GNU find does",
+        .needsLocalFileSystem("GNU find changes its twin on disk"),
+        arguments: [
+            "find -name '*.c' -delete", "find -delete", "find -type d -empty -delete", "find src -delete",
+            "find hollow -delete -print", "find -depth -name src -delete", "find src -name deep -delete",
+            "find -path './src/deep*' -delete -print",
+        ])
+    func deletes(_ line: String) throws {
+        let run = try TwinRun(line, build: makeDeleteFixture, describe: { "\($0.kind) \($0.size)" })
+        run.expectSame(line, "find -delete")
+    }
+
+    @Test(
+        "-fprint, -fprint0 and -fprintf write into their file, created and emptied before the walk",
+        .needsLocalFileSystem("GNU find writes its twin's file on disk"))
+    func printsIntoFiles() throws {
+        let line =
+            "find src -fprint out.txt -name '*.c' -fprintf out2 '%f %s\\n'; find . -name '*.h' -fprint0 out3; "
+            + "cat out.txt out2 out3"
+        let run = try TwinRun(line, build: makeDeleteFixture, describe: { "\($0.kind) \($0.size)" })
+        run.expectSame(line, "find -fprint")
+        let failed = TestShell().run("find . -fprint missing/out")
+        #expect(failed.stderr == "find: 'missing/out': No such file or directory\n")
+        #expect(failed.status == .failure)
+    }
+
+    @Test("-exec and -execdir are refused, before the walk, where programs are", arguments: [
+        (ProgramRefusal.root, "find -exec", "-exec echo {} ';'"), (.noPrograms, "find -execdir", "-execdir echo {} +"),
+        (.readOnly, "find -exec", "-print -exec echo {} +"),
+    ])
+    func refusesPrograms(_ refusal: ProgramRefusal, _ shown: String, _ expression: String) throws {
+        let shell = try makeWalkFixture()
+        shell.state.programRefusal = refusal
+        let result = shell.run("find . \(expression)")
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("shelf: \(shown): refused: "))
+        #expect(result.status == .failure)
     }
 
     @Test func walksEveryEntryOfALargeTreeOnce() throws {

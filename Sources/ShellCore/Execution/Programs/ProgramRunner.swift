@@ -13,15 +13,19 @@ public enum ProgramRefusal: Sendable, Hashable {
 
 /// Runs a program for the shell: a command name that is no built-in, `command NAME`, and `!`.
 enum ProgramRunner {
-    /// Runs the program `arguments[0]` stands for with `arguments` as its words, in the shell's
-    /// directory, with its environment, writing to the context's streams; returns its status.
+    /// Runs the program `arguments[0]` stands for with `arguments` as its words, in `directory`
+    /// (the shell's by default), with its environment, writing to the context's streams; returns
+    /// its status.
     ///
     /// Refused (status 1) in a confined session; `command not found` (127) when `PATH` has no
     /// such program; 126 when the file cannot be run.
     /// - Parameter shown: how messages name it, when not by its name, shell-quoted (`!` for a
     ///   line given to sh).
-    static func run(_ arguments: [[UInt8]], shown: String? = nil, in context: CommandContext) -> ExitStatus {
+    static func run(
+        _ arguments: [[UInt8]], shown: String? = nil, in context: CommandContext, directory: File? = nil
+    ) -> ExitStatus {
         let state = context.state
+        let directory = directory ?? state.cwd
         let name = arguments[0]
         let spelled = shown ?? Quoting.bare(name)
         if let refused = refuse(spelled, in: state, messages: context.stderr) { return refused }
@@ -41,7 +45,7 @@ enum ProgramRunner {
                 return problem.errno == .noSuchFileOrDirectory ? .notFound : .cannotExecute
             }
         }
-        guard state.cwd.volume.capabilities.contains(.processDirectory) else {
+        guard directory.volume.capabilities.contains(.processDirectory) else {
             context.stderr.line("shelf: \(spelled): \(Messages.notLocal)")
             return .failure
         }
@@ -61,7 +65,7 @@ enum ProgramRunner {
         do {
             launch = ProgramLaunch(
                 executable: file, arguments: arguments, environment: state.programEnvironment,
-                directory: state.cwd,
+                directory: directory,
                 standardStreams: [
                     context.stdin.descriptor ?? 0, try descriptor(for: context.stdout),
                     try descriptor(for: context.stderr),
