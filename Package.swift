@@ -24,10 +24,11 @@ let package = Package(
         .target(name: "PathModelFoundation", dependencies: ["PathModel"]),
         // posix_spawn's GNU extensions, for ShellCore's ProcessLauncher.swift alone.
         .target(name: "CProcessLauncher"),
+        .target(name: "CRegex"),
         .target(
             name: "ShellCore",
             dependencies: [
-                "PathModel", "CProcessLauncher", .product(name: "SystemPackage", package: "swift-system"),
+                "PathModel", "CProcessLauncher", "CRegex", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // S3-compatible object storage: signing, key encoding, the HTTP client. Networking stays here,

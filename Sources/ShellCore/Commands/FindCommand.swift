@@ -233,6 +233,8 @@ private struct FindWalk {
             return glob.matches(walk.path)
         case .caseInsensitivePath(let glob):
             return glob.matches(FindExpression.lowercased(walk.path))
+        case .regex(let expression):
+            return expression.matchesWhole(walk.path)
         case .type(let kinds):
             return walk.kind.map(kinds.contains) ?? false
         case .newer(let reference):

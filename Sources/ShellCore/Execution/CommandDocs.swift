@@ -288,6 +288,8 @@ enum CommandDocs {
             | `-iname GLOB` | the same, ignoring ASCII case. |
             | `-path GLOB`, `-wholename GLOB` | the whole path, as printed, matches GLOB; wildcards match `/` and leading dots too (`-path './src/*'`). |
             | `-ipath GLOB`, `-iwholename GLOB` | the same, ignoring ASCII case. |
+            | `-regex PATTERN` | the whole path, as printed, matches the regular expression PATTERN, in GNU find's default (Emacs) syntax unless `-regextype` says otherwise: `-regex '.*/src\(/.*\)?'`. |
+            | `-iregex PATTERN` | the same, ignoring case. |
             | `-type X[,Y...]` | the entry is of one of the types `f` (regular), `d`, `l` (symlink), `p` (FIFO), `s` (socket), `b`, `c`. |
             | `-size [+-]N[cwbkMG]` | the size in units of 512 bytes (or `c` 1 byte, `w` 2, `k` KiB, `M` MiB, `G` GiB), rounded up, is N, more than N (`+`) or less than N (`-`). As in GNU find, `-size -1k` selects only empty files. |
             | `-empty` | a regular file of size 0, or a directory with no entries (read when the test runs, so with `-depth` after its entries were deleted). |
@@ -328,6 +330,7 @@ enum CommandDocs {
             | `-depth`, `-d` | each directory is evaluated after its entries. |
             | `-xdev`, `-mount` | a directory on another file system than its PATH is evaluated but not entered. |
             | `-follow` | as `-L`. |
+            | `-regextype TYPE` | the syntax of the `-regex` and `-iregex` patterns written after it: `findutils-default` (the default), `emacs`, `posix-basic`, `posix-extended`, `posix-egrep`, `egrep`, `grep`, `awk`, `posix-awk`, `gnu-awk`, `ed`, `sed`, `posix-minimal-basic`. |
             | `-noleaf` | accepted, and changes nothing. |
 
             Programs (`-exec`, `-execdir`) are refused before anything is walked in a session that runs no

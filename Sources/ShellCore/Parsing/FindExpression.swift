@@ -17,6 +17,8 @@ public indirect enum FindExpression: Sendable {
     case path(WholeTextGlob)
     /// `-ipath GLOB` (`-iwholename`): the same, ignoring ASCII case (the glob is lowercased).
     case caseInsensitivePath(WholeTextGlob)
+    /// `-regex PATTERN`, `-iregex PATTERN`: the whole path matches the regular expression.
+    case regex(RegularExpression)
     /// `-type X[,Y...]`.
     case type(Set<FileKind>)
     /// `-newer FILE`: modified after FILE was.
@@ -192,6 +194,8 @@ public indirect enum FindExpression: Sendable {
         var prunes = false
         var deletes = false
         var explicitDepth = false
+        /// The syntax `-regex` patterns are read in, as the last `-regextype` before them said.
+        var regexType = "findutils-default"
 
         init(words: [Argument]) { self.words = words }
 
@@ -263,6 +267,14 @@ public indirect enum FindExpression: Sendable {
             case "-ipath", "-iwholename":
                 return .caseInsensitivePath(
                     WholeTextGlob(bytes: FindExpression.lowercased(try argument(of: spelled).bytes)))
+            case "-regex", "-iregex":
+                let pattern = try argument(of: spelled).bytes
+                return .regex(try RegularExpression(pattern, type: regexType, ignoringCase: spelled == "-iregex"))
+            case "-regextype":
+                let type = try argument(of: spelled).text
+                guard RegularExpression.knowsType(type) else { throw .invalid(Messages.unknownRegexType(type)) }
+                regexType = type
+                return nil
             case "-type":
                 return .type(try kinds(try argument(of: spelled).text))
             case "-newer":
@@ -494,6 +506,11 @@ public indirect enum FindExpression: Sendable {
         static func unknownUser(_ name: String) -> String { "'\(name)' is not the name of a known user" }
         static func unknownGroup(_ name: String) -> String { "'\(name)' is not the name of an existing group" }
         static func invalidMode(_ text: String) -> String { "invalid mode '\(text)'" }
+        static func unknownRegexType(_ name: String) -> String {
+            "Unknown regular expression type '\(name)'; valid types are 'findutils-default', 'ed', 'emacs', "
+                + "'gnu-awk', 'grep', 'posix-awk', 'awk', 'posix-basic', 'posix-egrep', 'egrep', 'posix-extended', "
+                + "'posix-minimal-basic', 'sed'."
+        }
         static let onePlaceholder = "Only one instance of {} is supported with -exec ... +"
         static let deleteWithPrune =
             "The -delete action automatically turns on -depth, but -prune does nothing when -depth is in effect.  "

@@ -66,6 +66,10 @@ struct FindCommandTests {
         ["-user", "root"], ["-group", "root", "-type", "d"], ["-nouser"], ["-nogroup"], ["-perm", "644"],
         ["-perm", "-u+w"], ["-perm", "/o+w"], ["-perm", "/u+x,g+x"], ["-perm", "-0755", "-type", "d"],
         ["-perm", "u=rw,go=r"], ["-samefile", "src/hard"], ["-inum", "+1", "-name", "*.h"],
+        ["-regex", ".*/s[a-z]*"], ["-iregex", ".*/S[A-Z]*\\.C"], ["-regex", "\\./src\\(/.*\\)?"],
+        ["-regextype", "posix-extended", "-regex", ".*/(main|util)\\..", "-type", "f"],
+        ["-regextype", "egrep", "-iregex", ".*README.+"], ["-regextype", "posix-basic", "-regex", ".*/e\\{1,2\\}.*"],
+        ["-regex", ".*\\.c", "-o", "-regex", ".*\\.h"], ["-regex", ""],
         // Pruning, order, stopping, following, file systems.
         ["-name", "src", "-prune", "-o", "-print"], ["-name", "deep", "-prune"], ["-depth"],
         ["-depth", "-name", "*.c"], ["-d", "-maxdepth", "1"], ["-name", "*.c", "-quit"],
@@ -111,6 +115,11 @@ struct FindCommandTests {
             (["-exec", ";"], "find: missing argument to `-exec'"),
             (["-exec", "echo", "a{}b", "{}", "+"], "find: Only one instance of {} is supported with -exec ... +"),
             (["-printf", "%Q"], "find: unrecognized format directive `%Q'"),
+            (["-regex", "\\("], "find: failed to compile regular expression '\\(': Unmatched ( or \\("),
+            (
+                ["-regextype", "posix-extended", "-regex", "("],
+                "find: failed to compile regular expression '(': Unmatched ( or \\("
+            ),
             (["-printf", "%Tq%"], "find: unrecognized format directive `%'"),
             (
                 ["-prune", "-delete"],
