@@ -3,9 +3,9 @@ import PathModel
 
 /// The wall clock and the calendar, for commands that show times (`ls -l`, `stat`).
 ///
-/// The one ShellCore file that asks libc for the time (`clock_gettime`) and for calendar
-/// breakdowns (`localtime_r`/`gmtime_r`, and back: `mktime`/`timegm`); none of these touch the
-/// file system.
+/// The one ShellCore file that asks libc for the time (`clock_gettime`), to wait (`nanosleep`)
+/// and for calendar breakdowns (`localtime_r`/`gmtime_r`, and back: `mktime`/`timegm`); none
+/// of these touch the file system.
 public enum Clock {
     /// Which calendar rules turn a timestamp into a date and a time of day.
     public enum Zone: Sendable, Hashable {
@@ -60,6 +60,19 @@ public enum Clock {
             self.minute = minute
             self.second = second
             self.utcOffset = utcOffset
+        }
+    }
+
+    /// Waits `seconds`, or less when `isCancelled` turns true (checked every 50 ms).
+    /// Corresponds to `nanosleep(2)`.
+    public static func sleep(seconds: Double, unless isCancelled: () -> Bool) {
+        let end = monotonicSeconds() + seconds
+        while !isCancelled() {
+            let left = end - monotonicSeconds()
+            if left <= 0 { return }
+            let slice = min(left, 0.05)
+            var request = timespec(tv_sec: Int(slice), tv_nsec: Int((slice - Double(Int(slice))) * 1e9))
+            _ = nanosleep(&request, nil)
         }
     }
 

@@ -779,6 +779,21 @@ enum CommandDocs {
             A FILE ending in `/` names a directory, as the kernel reads it: `tail notes.txt/` fails with
             `tail: cannot open 'notes.txt/' for reading: Not a directory`.
 
+            With `-f`, after the last part tail goes on: every N seconds (`-s`, 1 by default) it writes
+            what was added to each regular FILE since, until Ctrl-C (status 130). When another FILE grows
+            than the one written last, its header comes first. A FILE that gets shorter was truncated:
+            `tail: log: file truncated`, and it is written again from its start. Standard input and other
+            inputs that are not regular files are not followed; with nothing to follow tail ends after the
+            last part, and with only FILEs that could not be opened it says `tail: no files remaining`
+            (status 1).
+
+            `-f` follows each FILE through what was opened (`--follow=descriptor`): a log renamed away is
+            still followed. `-F` (`--follow=name --retry`) follows names, as for logs that are rotated: when
+            another file is put in place of FILE, tail says `tail: 'log' has been replaced;  following new
+            file` and writes it from its start; when FILE goes, `tail: 'log' has become inaccessible: No
+            such file or directory`, and tail waits for it to come back (`tail: 'log' has appeared;
+            following new file`); a FILE missing at the start is waited for too.
+
             N may end with a multiplier: `b` (512), `K` or `KiB` (1024), `kB` (1000), `M`, `MB`, `G`, `GB`….
             """#,
         "touch": #"""

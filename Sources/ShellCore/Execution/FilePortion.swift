@@ -5,7 +5,7 @@ import PathModel
 public struct FilePortion: Sendable {
     /// The keys of the options head and tail read a portion and headers from.
     public enum Option: Hashable, Sendable {
-        case bytes, lines, quiet, verbose
+        case bytes, lines, quiet, verbose, follow, followByName, retry, sleepInterval
     }
 
     /// Whether counts are of lines or of bytes.
@@ -80,13 +80,20 @@ public struct FilePortion: Sendable {
         return table
     }()
 
-    /// Writes the portion of every operand, with headers when there are several (or `verbose`).
-    func run(operands: [Argument], verbose: Bool, quiet: Bool, in context: CommandContext) -> ExitStatus {
+    /// Writes the portion of every operand, with headers when there are several (or `verbose`);
+    /// with `following`, then writes what is added to them until Ctrl-C (`tail -f`).
+    func run(
+        operands: [Argument], verbose: Bool, quiet: Bool, following: TailFollower.Mode? = nil,
+        in context: CommandContext
+    ) -> ExitStatus {
         let inputs = operands.isEmpty ? [Argument("-")] : operands
         let headers = !quiet && (verbose || inputs.count > 1)
         var status = ExitStatus.success
         var first = true
-        for operand in inputs {
+        var follower = following.map {
+            TailFollower(mode: $0, headers: headers, operandCount: inputs.count, context: context)
+        }
+        for (number, operand) in inputs.enumerated() {
             if context.isCancelled { return .interrupted }
             let standardInput = operand.bytes == [0x2D]
             let shown = standardInput ? "standard input" : operand.text
@@ -97,21 +104,30 @@ public struct FilePortion: Sendable {
                 context.stdout.flush()
                 context.error("\(Messages.cannotOpen) \(Quoting.always(operand.bytes)) \(Messages.forReading): \(error.reason)")
                 status = .failure
+                follower?.add(operand, number: number, missing: true)
                 continue
             }
-            defer { if !standardInput { input.close() } }
+            var kept = false
+            defer { if !standardInput && !kept { input.close() } }
             if headers {
                 context.stdout.write((first ? "" : "\n") + "==> \(shown) <==\n")
             }
             first = false
             do {
-                try write(input, to: context.stdout, isCancelled: { context.isCancelled })
+                let position = try write(input, to: context.stdout, isCancelled: { context.isCancelled })
+                if follower != nil, !standardInput, let position {
+                    follower?.add(operand, number: number, input: input, position: position)
+                    kept = true
+                }
             } catch {
                 context.stdout.flush()
                 context.error("\(Messages.errorReading) \(Quoting.always(standardInput ? Array(shown.utf8) : operand.bytes)): \(error.reason)")
                 status = .failure
             }
             if context.stdout.isBroken { break }
+        }
+        if var follower, !context.stdout.isBroken {
+            status = follower.run(status: status)
         }
         context.stdout.flush()
         if let error = context.stdout.error, error.errno != .brokenPipe {
@@ -121,13 +137,14 @@ public struct FilePortion: Sendable {
         return status
     }
 
-    /// Writes this portion of one input.
-    func write(_ input: OpenFile, to output: OutputStream, isCancelled: () -> Bool) throws(FileError) {
+    /// Writes this portion of one input; for a regular file, returns the offset read up to
+    /// (where what is added later starts), else nil.
+    @discardableResult
+    func write(_ input: OpenFile, to output: OutputStream, isCancelled: () -> Bool) throws(FileError) -> UInt64? {
         let info = try input.info()
         if info.kind == .directory { throw FileError(.read, input.file, .isDirectory) }
         if case .last(let count) = part, info.kind == .regular {
-            try writeEnd(of: input, size: info.size, count: count, to: output)
-            return
+            return try writeEnd(of: input, size: info.size, count: count, to: output)
         }
         var reader = ChunkReader(input: input)
         switch part {
@@ -163,6 +180,7 @@ public struct FilePortion: Sendable {
             }
             output.write(bytes: pending[suffixStart(pending, count)...])
         }
+        return info.kind == .regular ? reader.consumed : nil
     }
 
     /// The end of the first `left` units of `chunk`, taking them off `left`.
@@ -204,7 +222,9 @@ public struct FilePortion: Sendable {
     }
 
     /// `tail` of a regular file: read backwards from the end only as far as needed.
-    private func writeEnd(of input: OpenFile, size: UInt64, count: UInt64, to output: OutputStream) throws(FileError) {
+    private func writeEnd(of input: OpenFile, size: UInt64, count: UInt64, to output: OutputStream) throws(FileError)
+        -> UInt64
+    {
         var start: UInt64
         switch unit {
         case .bytes:
@@ -246,6 +266,7 @@ public struct FilePortion: Sendable {
             output.write(bytes: buffer[..<read])
             offset += UInt64(read)
         }
+        return offset
     }
 
     private enum Messages {
@@ -259,6 +280,8 @@ public struct FilePortion: Sendable {
 private struct ChunkReader {
     let input: OpenFile
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    /// How many bytes were read so far.
+    var consumed: UInt64 = 0
 
     init(input: OpenFile) { self.input = input }
 
@@ -266,6 +289,7 @@ private struct ChunkReader {
     mutating func next(_ isCancelled: () -> Bool) throws(FileError) -> ArraySlice<UInt8>? {
         if isCancelled() { return nil }
         let count = try input.read(into: &buffer)
+        consumed += UInt64(count)
         return count == 0 ? nil : buffer[..<count]
     }
 }
