@@ -260,6 +260,28 @@ enum CommandDocs {
 
             `exit --help` (or `help exit`) prints the usage.
             """#,
+        "export": #"""
+            A program started by shelf gets the shell's *exported* variables as its environment, and no
+            others. Every variable of the environment shelf started with is exported, as are `PWD` and
+            `OLDPWD` once `cd` sets them; a variable set with `NAME=value` is not, until `export NAME`.
+
+            - `export NAME=VALUE` sets NAME to VALUE and exports it. VALUE is expanded as the value of an
+              assignment is: `~` at its start, variables and quotes, never split or globbed
+              (`export PATH=~/bin:$PATH`). Values are bytes: one that is not UTF-8 reaches programs exactly.
+            - `export NAME` exports NAME as it is; when NAME is not set yet, it is exported once it is.
+            - `export -n NAME` stops exporting NAME; it stays a variable of the shell.
+            - `export` alone (or `export -p`) lists the exported variables, sorted by name, as lines that
+              shelf (and sh) read back to the same variables: `export NAME='VALUE'`, with each `'` in VALUE
+              written `'\''`, and `export NAME` for one that is not set. A name from the starting
+              environment that is no variable name (`A-B`) is passed on to programs but not listed.
+
+            A NAME must be a letter or `_` followed by letters, digits and `_`. Any other is reported with
+            the operand as written, `shelf: export: '1x=2': not a valid identifier`, the other operands are still handled, and the
+            status is 1.
+
+            `NAME=value COMMAND` exports NAME for that one command only; see
+            [Variables](../language.md#variables).
+            """#,
         "find": #"""
             `find` walks each PATH (`.` when none is given), resolved against the shell's current directory,
             and evaluates the EXPRESSION on every entry: the PATH itself, then everything below it. Entries
@@ -637,9 +659,9 @@ enum CommandDocs {
 
             `set` alone prints the shell's variables, sorted by name, one `NAME=VALUE` per line. A value is
             quoted when it holds blanks or characters special to a shell: `'a b'`, `"it's"`, `''` for an
-            empty value. The variables are those of the environment shelf started with, plus `PWD` and
-            `OLDPWD` as `cd` updates them; shelf has no way yet to assign a variable (`NAME=value` is looked
-            up as a command).
+            empty value. The variables are those of the environment shelf started with, `PWD` and
+            `OLDPWD` as `cd` updates them, and those set by `NAME=value` or [`export`](export.md), exported
+            or not.
             """#,
         "stat": #"""
             Shows what the kernel knows about each FILE, in GNU `stat`'s layout: name (with `-> target` for a
@@ -802,6 +824,13 @@ enum CommandDocs {
 
             An error on one FILE is reported (`truncate: cannot open 'd' for writing: Is a directory`) and
             the others are still resized.
+            """#,
+        "unset": #"""
+            `unset NAME` removes the variable NAME: it is no longer set (so `$NAME` is an error, see
+            [Variables](../language.md#variables)) and no longer exported to programs. A NAME that is not
+            set is no error. A NAME that is not a letter or `_` followed by letters, digits and `_` is
+            reported as `shelf: unset: '1x': not a valid identifier`; the other operands are still removed,
+            and the status is 1.
             """#,
         "wc": #"""
             `wc` prints, for each FILE resolved against the shell's current directory, its newline, word and

@@ -17,6 +17,7 @@ public enum Command {
     case du(DuCommand)
     case echo(EchoCommand)
     case exit(ExitCommand)
+    case export(ExportCommand)
     case find(FindCommand)
     case head(HeadCommand)
     case help(HelpCommand)
@@ -38,6 +39,7 @@ public enum Command {
     case touch(TouchCommand)
     case tree(TreeCommand)
     case truncate(TruncateCommand)
+    case unset(UnsetCommand)
     case wc(WcCommand)
 
     /// Each case's constructor, in the order `help` lists the commands; a command's type and name
@@ -45,11 +47,11 @@ public enum Command {
     private static let entries: [Entry] = [
         Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(command), Entry(cp),
         Entry(df), Entry(dirname), Entry(du), Entry(echo),
-        Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
+        Entry(exit), Entry(export), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
         Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm),
         Entry(rmdir),
         Entry(set),
-        Entry(stat), Entry(sync), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(wc),
+        Entry(stat), Entry(sync), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(unset), Entry(wc),
     ]
 
     /// Every command type, in the order `help` lists them.
@@ -84,6 +86,7 @@ public enum Command {
         case .du(let command): return command
         case .echo(let command): return command
         case .exit(let command): return command
+        case .export(let command): return command
         case .find(let command): return command
         case .head(let command): return command
         case .help(let command): return command
@@ -105,6 +108,7 @@ public enum Command {
         case .touch(let command): return command
         case .tree(let command): return command
         case .truncate(let command): return command
+        case .unset(let command): return command
         case .wc(let command): return command
         }
     }

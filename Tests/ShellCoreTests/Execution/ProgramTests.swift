@@ -31,6 +31,16 @@ struct ProgramTests {
             stdout: "$DIR/sub\n"),
         Row(name: "it gets the shell's variables", lines: "cd /; sh -c 'echo $PWD $LC_ALL'", stdout: "/ C\n"),
         Row(
+            name: "only the exported ones", lines: "X=1; sh -c 'echo \"[${X-unset}]\"'; export X; sh -c 'echo \"[$X]\"'",
+            stdout: "[unset]\n[1]\n"),
+        Row(
+            name: "NAME=value before it is in its environment only",
+            lines: "Y=2 Z='a  b' sh -c 'echo $Y \"$Z\"'; echo ${Y-gone} ${Z-gone}", stdout: "2 a  b\ngone gone\n"),
+        Row(
+            name: "export -n and unset take a variable away",
+            lines: "export -n LC_ALL; sh -c 'echo \"[${LC_ALL-none}]\"'; export Z=1; unset Z; sh -c 'echo \"[${Z-none}]\"'",
+            stdout: "[none]\n[none]\n"),
+        Row(
             name: "its words are globbed", lines: "touch b.txt a.txt; /bin/echo *.txt",
             stdout: "a.txt b.txt\n"),
         Row(name: "its output is redirected", lines: "/bin/echo hi > out; cat out", stdout: "hi\n"),
@@ -99,7 +109,9 @@ struct ProgramTests {
         shell.state.environment["RAW"] = word
         #expect(shell.run("printf '%s|' \"$RAW\" $RAW").status == .success)
         #expect(shell.stdout.contents == word + [0x7C] + word + [0x7C])
-        #expect(shell.run("sh -c 'printf %s \"$RAW\"'").status == .success)
+        #expect(shell.run("export RAW; sh -c 'printf %s \"$RAW\"'").status == .success)
+        #expect(shell.stdout.contents == word)
+        #expect(shell.run("ONE=$RAW sh -c 'printf %s \"$ONE\"'").status == .success)
         #expect(shell.stdout.contents == word)
     }
 
