@@ -97,7 +97,7 @@ public protocol ShellCommand: Sendable {
     /// What Tab offers for its operands.
     static var operandCompletion: OperandCompletion { get }
 
-    /// Whether its operands are `NAME=value` words (`export`): each such word's value is
+    /// Whether its operands are `NAME=value` words (`export`, `alias`): each such word's value is
     /// expanded as an assignment's (`~` after the `=`), and no operand is globbed.
     static var takesAssignments: Bool { get }
 

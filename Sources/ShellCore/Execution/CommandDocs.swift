@@ -4,6 +4,31 @@
 enum CommandDocs {
     /// Page text by command name.
     static let descriptions: [String: String] = [
+        "alias": #"""
+            `alias NAME=VALUE` makes NAME an alias: where NAME is a command's name, the shell reads VALUE in
+            its place, as if it had been typed there. VALUE is shell text, usually quoted whole:
+            `alias ll='ls -l'`, `alias lsl='ls -l | less'`.
+
+            An alias is expanded when the statement holding it is read, in command position only: a
+            statement's first word, and the first word after `;`, `&&`, `||`, `|` or a newline (after any
+            `NAME=value` words). `ll x` becomes `ls -l x`; `echo ll` prints `ll`. A name written with quotes
+            or a backslash (`\ll`, `'ll'`) is not expanded. The expansion is read as shell text, so its
+            quotes, `|`, `;` and `&&` count, and it is expanded once: nothing in it is expanded as an alias
+            again, so `alias ls='ls -F'` works. An alias defined on a line is in force from the next line on
+            (as in sh, a statement is read whole before any of it runs).
+
+            - `alias` alone (or `alias -p`) lists every alias, sorted by name, as `alias NAME='VALUE'`
+              lines that the shell reads back to the same aliases (each `'` in VALUE written `'\''`).
+            - `alias NAME` shows that alias, or reports `shelf: alias: NAME: not found` (status 1).
+            - A NAME may not be empty or hold blanks, quotes, `/`, `$`, `=`, a backslash or any of
+              `;&|<>()#`: `shelf: alias: 'a/b': invalid alias name` (status 1). A VALUE that is not whole
+              shell text (an open quote) is refused too: `shelf: alias: x: unterminated quote '`.
+
+            VALUE is expanded as an assignment's value is (a `~` at its start, variables and quotes) when
+            the `alias` command runs, never globbed; quote it to keep `$X` for when the alias is used.
+
+            Aliases last for the session.
+            """#,
         "basename": #"""
             `basename` prints the last component of each NAME: trailing slashes are ignored, everything up
             to the last remaining slash is removed, and a name made only of slashes gives `/`. When SUFFIX
@@ -824,6 +849,11 @@ enum CommandDocs {
 
             An error on one FILE is reported (`truncate: cannot open 'd' for writing: Is a directory`) and
             the others are still resized.
+            """#,
+        "unalias": #"""
+            `unalias NAME` removes the alias NAME (see [alias](alias.md)). A NAME that is no alias is
+            reported as `shelf: unalias: NAME: not found`; the other operands are still removed, and the
+            status is 1. `unalias -a` removes every alias.
             """#,
         "unset": #"""
             `unset NAME` removes the variable NAME: it is no longer set (so `$NAME` is an error, see

@@ -37,12 +37,13 @@ public final class Shell {
         }
     }
 
-    /// Parses and runs `source`, which holds whole statements (a line, or many).
+    /// Parses and runs `source`, which holds whole statements (a line, or many), with the
+    /// session's aliases.
     /// - Parameters:
     ///   - origin: names the source in messages (`-c`, `stdin`, a script's path).
     ///   - firstLine: the line number of the source's first line within its origin.
     public func run(_ source: [UInt8], origin: String, firstLine: Int = 1) -> Outcome {
-        run(ParsedSource(source, firstLine: firstLine), origin: origin)
+        run(ParsedSource(source, firstLine: firstLine, aliases: state.aliases), origin: origin)
     }
 
     /// Runs statements that a `StatementReader` (or `ParsedSource`) has parsed.

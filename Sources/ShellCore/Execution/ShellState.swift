@@ -23,6 +23,8 @@ public final class ShellState {
     /// every variable of the process environment, as in sh. A name may be here before its
     /// variable is set (`export NAME`).
     public var exportedNames: Set<[UInt8]>
+    /// The aliases (`alias ll='ls -l'`), expanded as statements are read.
+    public var aliases = Aliases()
     /// `$0`: the script's path as given, else `shelf`.
     public var scriptName: [UInt8] = Array("shelf".utf8)
     /// The positional parameters `$1`, `$2`…: the words after the script (or after `-c COMMANDS`).
@@ -73,6 +75,7 @@ public final class ShellState {
     func copyForPipelineStage() -> ShellState {
         let copy = ShellState(cwd: cwd, environment: environment, isInteractive: isInteractive, stopOnError: stopOnError)
         copy.exportedNames = exportedNames
+        copy.aliases = aliases
         copy.previousDirectory = previousDirectory
         copy.scriptName = scriptName
         copy.arguments = arguments

@@ -30,16 +30,16 @@ public struct SyntaxError: Error, Sendable, Hashable {
 
 /// Builds statements from tokens; touches nothing but the tokens.
 public enum Parser {
-    /// Tokenizes and parses `source` into statements.
+    /// Tokenizes and parses `source` into statements, with `aliases` expanded in command position.
     /// - Throws: `SyntaxError` for the first problem; nothing of the source should run then.
-    public static func parse(_ source: [UInt8]) throws(SyntaxError) -> [Statement] {
+    public static func parse(_ source: [UInt8], aliases: Aliases = Aliases()) throws(SyntaxError) -> [Statement] {
         let tokens: [Token]
         do {
             tokens = try Lexer.tokenize(source)
         } catch {
             throw syntaxError(error, in: source)
         }
-        return try parse(tokens: tokens, source: source)
+        return try parse(tokens: aliases.expand(tokens), source: source)
     }
 
     /// The syntax error for tokens of `source` that could not be read.
