@@ -27,7 +27,8 @@ enum CommandDocs {
             VALUE is expanded as an assignment's value is (a `~` at its start, variables and quotes) when
             the `alias` command runs, never globbed; quote it to keep `$X` for when the alias is used.
 
-            Aliases last for the session.
+            Aliases last for the session; put them in the start-up file, `~/.config/shelf/rc`, to have them
+            in every interactive session (see [interactive.md](../interactive.md#the-start-up-file)).
             """#,
         "basename": #"""
             `basename` prints the last component of each NAME: trailing slashes are ignored, everything up
