@@ -115,6 +115,16 @@ struct ProgramTests {
         #expect(shell.stdout.contents == word)
     }
 
+    @Test("A program cannot start in a directory that was removed, and the message says so")
+    func removedDirectory() throws {
+        let shell = TestShell()
+        let result = shell.run("mkdir gone; cd gone; rmdir ../gone; sh -c true")
+        let gone = shell.path("gone").string
+        #expect(result.stderr == "shelf: sh: cannot start in the shell's directory '\(gone)': No such file or directory\n")
+        #expect(result.status == .cannotExecute)
+        #expect(shell.run("/bin/sh -c true").status == .cannotExecute)
+    }
+
     @Test(
         "A confined shell refuses a statement that runs a program before any of it runs",
         arguments: [

@@ -77,6 +77,15 @@ enum ProgramRunner {
             child = try ProcessLauncher.start(launch)
         } catch {
             for pump in pumps { pump.input.close() }
+            // The child enters the shell's directory by its path: when that is gone (or may no
+            // longer be entered), say so rather than seem to mean the program.
+            do throws(FileError) {
+                _ = try state.cwd.info(followSymlinks: true)
+                try state.cwd.checkSearchable()
+            } catch let problem {
+                context.stderr.line("shelf: \(spelled): " + Diagnostics.render(problem, phrase: Messages.noDirectory))
+                return .cannotExecute
+            }
             context.stderr.line("shelf: \(spelled): \(Diagnostics.reason(error))")
             return error == .noSuchFileOrDirectory ? .notFound : .cannotExecute
         }
@@ -105,6 +114,7 @@ extension ProgramRunner {
     fileprivate enum Messages {
         static let notFound = "command not found"
         static let notLocal = "refused: programs run only in a directory of the local file system"
+        static let noDirectory = "cannot start in the shell's directory"
 
         static func refused(_ refusal: ProgramRefusal) -> String {
             switch refusal {
