@@ -370,6 +370,22 @@ private let prompt = "shelf:~$ "
         try shell.run("echo still here", shows: "still here\r\n", then: prompt)
     }
 
+    @Test("Ctrl-C ends a pipeline whose built-in stages wait: one on the terminal, one on a FIFO")
+    func ctrlCEndsAPipelineOfWaitingBuiltIns() throws {
+        let home = Home()
+        mkfifo(home.path + "/fifo", 0o600)
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        for line in ["cat | wc -c", "cat fifo | wc -c", "cat | cat fifo"] {
+            shell.send(line + "\r")
+            try shell.expect(line + "\r\n")
+            usleep(200_000)
+            shell.send("\u{3}")
+            try shell.expect("shelf:~ [130]$ ")
+        }
+        try shell.run("echo still here", shows: "still here\r\n", then: prompt)
+    }
+
     @Test func ctrlCAtThePromptDiscardsTheLine() throws {
         let home = Home()
         let shell = try TerminalSession(home: home.path)

@@ -66,7 +66,9 @@ extension Shell {
         results[commands.count - 1] = run(commands[commands.count - 1], allowIgnoreMarker: false, in: last)
         stdout.flush()
         pipes[pipes.count - 1].input.close()
-        for thread in threads { thread.join() }
+        // After Ctrl-C, a stage may still wait on the terminal or a FIFO, which no pipe wakes.
+        let interrupted = state.isCancelled()
+        for thread in threads { interrupted ? thread.joinInterrupting() : thread.join() }
         for errors in keptErrors {
             errors.flush()
             stderr.write(bytes: errors.contents)

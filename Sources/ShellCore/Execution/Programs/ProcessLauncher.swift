@@ -174,6 +174,22 @@ public enum ProcessLauncher {
         pthread_sigmask(SIG_BLOCK, &block, nil)
     }
 
+    /// Whether the process catches SIGINT (the shelf executable does, to stop commands on Ctrl-C),
+    /// so that `interrupt(_:)` may send it to a thread. Corresponds to `sigaction(2)`.
+    static var catchesInterrupts: Bool {
+        var action = sigaction()
+        guard sigaction(SIGINT, nil, &action) == 0 else { return false }
+        let handler = unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        return handler != unsafeBitCast(SIG_DFL, to: Int.self) && handler != unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// Sends SIGINT to `thread` of this process, so that a system call it is blocked in (a read of
+    /// the terminal or a FIFO) returns EINTR; only where the process catches it
+    /// (`catchesInterrupts`). Corresponds to `pthread_kill(3)`.
+    static func interrupt(_ thread: pthread_t) {
+        pthread_kill(thread, SIGINT)
+    }
+
     /// Copies what arrives on each pipe's read end into its stream until every writer has
     /// closed its end, then closes the read ends; a stream that breaks drops the rest.
     /// Corresponds to `poll(2)` and `read(2)`.
