@@ -478,12 +478,15 @@ private let prompt = "shelf:~$ "
         try shell.run(line, shows: "foreground\r\n", then: prompt)
     }
 
-    @Test func aFullScreenProgramStartsAndQuits() throws {
+    @Test(
+        "A full-screen program starts and quits, alone or at the end of a pipeline",
+        arguments: ["less notes.txt", "cat notes.txt | less"])
+    func aFullScreenProgramStartsAndQuits(_ line: String) throws {
         let home = Home()
         home.write("/notes.txt", "the first line of the notes\n")
         let shell = try TerminalSession(home: home.path)
         try shell.expect(prompt)
-        shell.send("less notes.txt\r")
+        shell.send(line + "\r")
         try shell.expect("the first line of the notes")
         shell.send("q")
         try shell.expect(prompt)
@@ -513,6 +516,29 @@ private let prompt = "shelf:~$ "
         try shell.expect(prompt)
         shell.send("\u{1A}")
         try shell.run("echo after ctrl-z", shows: "after ctrl-z\r\n", then: prompt)
+    }
+
+    @Test func ctrlCEndsAPipelineOfABuiltInAndAProgram() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        try shell.run("ls -R / | sh -c 'echo started; exec sleep 100'", shows: "started\r\n", then: "")
+        shell.send("\u{3}")
+        try shell.expect("shelf:~ [130]$ ")
+        try shell.run("echo still here", shows: "still here\r\n", then: prompt)
+    }
+
+    @Test("A built-in at the start of a pipeline reads what is typed at the terminal")
+    func aBuiltInStageReadsTheTerminal() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cat | sort\r")
+        try shell.expect("cat | sort\r\n")
+        usleep(200_000)
+        shell.send("pear\rapple\r\u{4}")
+        try shell.expect("apple\r\npear\r\n")
+        try shell.expect(prompt)
     }
 
     @Test func aProgramThatLeavesTheTerminalRawLeavesThePromptSane() throws {
