@@ -102,24 +102,22 @@ public final class Shell {
     private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
         var check = Stage(session: self)
         for (index, command) in statement.pipelines.flatMap(\.commands).enumerated() {
-            let values = command.assignments.map(\.value)
-            guard let words = expand(values + command.words + command.redirections.compactMap(\.target), in: check)
-            else {
-                return (.failure, false, true)
-            }
-            if command.words.isEmpty, command.shellLine == nil {
-                // Assignments alone: the commands after them in the statement may use what they set.
+            for assignment in command.assignments {
+                guard let value = expand([assignment.value], in: check) else { return (.failure, false, true) }
+                // The words after an assignment in the statement may use what it sets (A=1 B=$A,
+                // X=1 && echo $X); it is checked on a copy of the state.
                 if check.state === state {
                     check = Stage(
                         state: state.copyForPipelineStage(), stdin: check.stdin, stdout: stdout, stderr: stderr,
                         isSessionOutput: true)
                 }
-                for (assignment, value) in zip(command.assignments, words) {
-                    check.state.environment[assignment.name] = value.bytes
-                }
+                check.state.environment[assignment.name] = value[0].bytes
+            }
+            guard let words = expand(command.words + command.redirections.compactMap(\.target), in: check) else {
+                return (.failure, false, true)
             }
             // A confined session refuses a statement that would run a program before any of it runs.
-            let commandWords = Array(words[values.count..<(values.count + command.words.count)])
+            let commandWords = Array(words.prefix(command.words.count))
             if state.programRefusal != nil,
                 let program = Shell.program(of: command, words: commandWords, first: index == 0),
                 let refused = ProgramRunner.refuse(program, in: state, messages: stderr)
@@ -181,23 +179,27 @@ public final class Shell {
     ///
     /// `NAME=value` words before the name are set (and exported) for this command only, once its
     /// words are expanded (`X=1 echo $X` shows the X from before, as in sh); alone, they set the
-    /// variables of the stage's state.
+    /// variables of the stage's state. They are expanded and set in turn, so that a value sees
+    /// the ones before it (`A=1 B=$A`).
     func run(_ command: SimpleCommand, allowIgnoreMarker: Bool, in stage: Stage) -> (ExitStatus, Bool) {
         var arguments: [Argument] = []
-        var values: [(name: String, value: [UInt8])] = []
         if command.shellLine == nil {
-            guard let words = expandWords(command.words, allowIgnoreMarker: allowIgnoreMarker, in: stage),
-                let assigned = expand(command.assignments.map(\.value), in: stage)
-            else { return (.failure, false) }
+            guard let words = expandWords(command.words, allowIgnoreMarker: allowIgnoreMarker, in: stage) else {
+                return (.failure, false)
+            }
             arguments = words
-            values = zip(command.assignments, assigned).map { (name: $0.name, value: $1.bytes) }
-            if words.isEmpty {
-                for (name, value) in values { stage.state.environment[name] = value }
-                return (.success, false)
+        }
+        var saved: [ShellState.SavedVariable] = []
+        defer { stage.state.restore(saved) }
+        for assignment in command.assignments {
+            guard let value = expand([assignment.value], in: stage) else { return (.failure, false) }
+            if arguments.isEmpty {
+                stage.state.environment[assignment.name] = value[0].bytes
+            } else {
+                saved += stage.state.setForOneCommand([(name: assignment.name, value: value[0].bytes)])
             }
         }
-        let saved = stage.state.setForOneCommand(values)
-        defer { stage.state.restore(saved) }
+        if arguments.isEmpty && command.shellLine == nil { return (.success, false) }
         return CharacterEncoding.$current.withValue(stage.state.characterEncoding) {
             runInLocale(command, arguments: arguments, allowIgnoreMarker: allowIgnoreMarker, in: stage)
         }

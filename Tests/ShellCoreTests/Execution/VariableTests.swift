@@ -67,6 +67,10 @@ import Testing
         // Assignments, export and unset.
         Row(name: "an assignment alone sets a variable", line: "X=1; echo $X", stdout: "1\n"),
         Row(name: "several on a line", line: "A=1 B=2; echo $A$B", stdout: "12\n"),
+        Row(
+            name: "each sees those before it, alone or before a command",
+            line: "A=1 B=$A; echo $B; unset A B; A=sub B=~/$A HOME=$B cd; pwd; echo ${B-unset}",
+            stdout: "1\n$TMP/sub\nunset\n"),
         Row(name: "an empty value is set", line: "E=; echo [$E]", stdout: "[]\n"),
         Row(
             name: "the value expands ~, variables and quotes, never globs or splits",
