@@ -518,11 +518,39 @@ private let prompt = "shelf:~$ "
         try shell.run("echo after ctrl-z", shows: "after ctrl-z\r\n", then: prompt)
     }
 
-    @Test func ctrlCEndsAPipelineOfABuiltInAndAProgram() throws {
+    @Test("A pipeline of programs is one process group of its own, which has the terminal")
+    func aPipelineOfProgramsIsAForegroundGroup() throws {
         let home = Home()
         let shell = try TerminalSession(home: home.path)
         try shell.expect(prompt)
-        try shell.run("ls -R / | sh -c 'echo started; exec sleep 100'", shows: "started\r\n", then: "")
+        // Each stage prints its process group and the terminal's foreground group; the shell is
+        // the terminal's session leader, so its own group is its session's number.
+        let stage = "cut -d\" \" -f5,6,8 /proc/$$/stat"
+        let line =
+            "sh -c '\(stage)' | sh -c 'cat; \(stage)' | sh -c 'read g1 s t1; read g2 s2 t2; "
+            + "[ $g1 = $g2 ] && [ $g1 = $t1 ] && [ $g1 != $s ] && echo one fore''ground group'"
+        try shell.run(line, shows: "one foreground group\r\n", then: prompt)
+        try shell.run("echo $?", shows: "0\r\n", then: prompt)
+    }
+
+    @Test("A program with its standard input redirected still gets the terminal")
+    func aProgramReadingAFileHasTheTerminal() throws {
+        let home = Home()
+        home.write("/notes.txt", "noted\n")
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        try shell.run("command cat < notes.txt", shows: "noted\r\n", then: prompt)
+        try shell.run("echo $?", shows: "0\r\n", then: prompt)
+    }
+
+    @Test(
+        "Ctrl-C ends a pipeline of programs (which had the terminal) or of a built-in and a program",
+        arguments: ["sleep 100", "ls -R /"])
+    func ctrlCEndsAPipeline(_ first: String) throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        try shell.run("\(first) | sh -c 'echo started; exec sleep 100'", shows: "started\r\n", then: "")
         shell.send("\u{3}")
         try shell.expect("shelf:~ [130]$ ")
         try shell.run("echo still here", shows: "still here\r\n", then: prompt)

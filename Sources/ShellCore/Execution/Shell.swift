@@ -370,7 +370,7 @@ public final class Shell {
     /// shell-quoted), or nil
     /// when it runs a built-in; `words` are its words expanded, `first` whether it starts its
     /// statement (where a leading `-` is no part of the name).
-    private static func program(of command: SimpleCommand, words: [Argument], first: Bool) -> String? {
+    static func program(of command: SimpleCommand, words: [Argument], first: Bool) -> String? {
         if command.shellLine != nil { return "!" }
         var words = words
         if first { _ = takeIgnoreMarker(&words) }

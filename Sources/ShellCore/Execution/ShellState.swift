@@ -69,6 +69,9 @@ public final class ShellState {
     /// Whether this is a copy that one command of a pipeline runs with: it shares the terminal
     /// with the other commands, so a program does not take it over.
     public private(set) var isPipelineStage = false
+    /// For a stage of a pipeline of programs only on the terminal: the process group its program
+    /// joins, which has the terminal while the pipeline runs.
+    var pipelineGroup: PipelineGroup?
 
     /// A copy for one command of a pipeline, which may change it (`cd`, `exit`) without the
     /// session seeing it, as a subshell in sh.
