@@ -226,12 +226,16 @@ public struct OpenFile: Sendable, Hashable {
 
     /// Copies everything from this descriptor's offset to its end into `output`, in the kernel
     /// when both ends allow it, else through a buffer. `isCancelled` is polled between chunks.
+    /// A terminal is always read through the buffer: `sendfile` from it into a pipe waits for
+    /// typing while holding the pipe's lock, so the pipe's reader could not even be interrupted.
     /// - Throws: `FileError` (`.read` on this file, `.write` on the output; `ECANCELED` when cancelled).
     /// Corresponds to `copy_file_range(2)` (file to file), then `sendfile(2)` (file to a pipe, a
     /// device or a socket), falling back to `read(2)`/`write(2)`.
     public func copyAll(to output: OpenFile, isCancelled: () -> Bool = { false }) throws(FileError) {
-        if try copyInKernel(to: output, isCancelled: isCancelled, Sys.copyFileRange(from:to:length:)) { return }
-        if try copyInKernel(to: output, isCancelled: isCancelled, Sys.sendFile(from:to:length:)) { return }
+        if !isTerminal {
+            if try copyInKernel(to: output, isCancelled: isCancelled, Sys.copyFileRange(from:to:length:)) { return }
+            if try copyInKernel(to: output, isCancelled: isCancelled, Sys.sendFile(from:to:length:)) { return }
+        }
         var buffer = [UInt8](repeating: 0, count: 1 << 17)
         while true {
             if isCancelled() { throw FileError(.write, output.file, .canceled) }

@@ -20,6 +20,10 @@ struct Invocation: Equatable {
     var readOnly = false
     /// `--no-programs`.
     var noPrograms = false
+    /// `--rc FILE`: the start-up file to run first, in any session.
+    var startupFile: [UInt8]? = nil
+    /// `--norc`: run no start-up file.
+    var noStartupFile = false
     /// SCRIPT and the words after it; with `-c`, the words after the options (`$0`, `$1`...).
     var script: [[UInt8]] = []
     /// `--help` or `--version`: print this and exit successfully.
@@ -53,10 +57,13 @@ struct Invocation: Equatable {
                 case "--no-history" where inline == nil: noHistory = true
                 case "--read-only" where inline == nil: readOnly = true
                 case "--no-programs" where inline == nil: noPrograms = true
+                case "--norc" where inline == nil: noStartupFile = true
                 case "--help" where inline == nil: answer = Self.help
                 case "--version" where inline == nil: answer = "shelf \(ShelfVersion.number)\n"
                 case "--root":
                     if let inline { root = inline } else { root = try value(for: "--root <DIR>") }
+                case "--rc":
+                    if let inline { startupFile = inline } else { startupFile = try value(for: "--rc <FILE>") }
                 default: throw Problem(message: "Unknown option '\(Self.spelled(word))'")
                 }
                 if answer != nil { return }
@@ -89,7 +96,7 @@ struct Invocation: Equatable {
 
     /// The text of `shelf --help`.
     static let help = """
-        USAGE: shelf [-c COMMANDS] [-i] [--keep-going] [--no-history] [--root DIR] [--read-only] [--no-programs] [SCRIPT [WORD]...]
+        USAGE: shelf [-c COMMANDS] [-i] [--keep-going] [--no-history] [--rc FILE | --norc] [--root DIR] [--read-only] [--no-programs] [SCRIPT [WORD]...]
 
         An interactive file shell whose commands run in-process.
 
@@ -104,6 +111,9 @@ struct Invocation: Equatable {
           -i                    Be interactive even when not on a terminal.
           --keep-going          In a script, go on after a failing command instead of stopping.
           --no-history          Neither read nor write the history file.
+          --rc FILE             Run FILE first, in any session (instead of the start-up file
+                                ~/.config/shelf/rc that an interactive session runs).
+          --norc                Run no start-up file.
           --root DIR            Run as if DIR were /: nothing outside it can be read or changed,
                                 through .., absolute paths or symlinks; programs are refused.
           --read-only           Refuse every command that would change the disk (cp, mv, rm, mkdir,

@@ -53,7 +53,7 @@ struct Repl {
             case .line(let text):
                 line = text
             }
-            guard let parsed = reader.add(line + [0x0A]) else { continue }
+            guard let parsed = reader.add(line + [0x0A], aliases: state.aliases) else { continue }
             let source = Array(parsed.source.dropLast())
             guard source.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             if editor.remember(source) {

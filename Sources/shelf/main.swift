@@ -64,12 +64,40 @@ if !interactive {
     state.isCancelled = { LineEditor.isInterrupted }
 }
 
+/// Runs the start-up file this session has, if any: `--rc FILE` in any session, else the default
+/// one in an interactive session, none with `--norc`. Returns the status to end with when it ran
+/// `exit`; a `--rc FILE` that cannot be read ends the process (status 2).
+@MainActor func runStartupFile() -> ExitStatus? {
+    guard !options.noStartupFile else { return nil }
+    let explicit = options.startupFile.map { StartupFile(File(bytes: $0), shown: Quoting.bare($0)) }
+    guard let startup = explicit ?? (interactive ? StartupFile.standard : nil) else { return nil }
+    switch startup.run(with: shell) {
+    case .finished:
+        return nil
+    case .exited(let status):
+        return status
+    case .unreadable(let error):
+        if let given = options.startupFile {
+            ProcessEnvironment.fail("shelf: --rc: " + Diagnostics.renderBare(error, as: given))
+        }
+        // A missing default start-up file is the usual case, not a problem.
+        if error.errno != .noSuchFileOrDirectory {
+            shell.stderr.line("shelf: " + Diagnostics.render(error, phrase: "error reading"))
+            shell.stderr.flush()
+        }
+        return nil
+    }
+}
+
 /// Runs the session this invocation asks for and returns the status to exit with.
 @MainActor func runSession() -> ExitStatus {
     if interactive {
         state.isCancelled = { LineEditor.isInterrupted }
         // Ctrl-Z and Ctrl-\ at the prompt do nothing; a program started gets them back.
         ProcessLauncher.ignoreJobControlSignals()
+    }
+    if let status = runStartupFile() { return status }
+    if interactive {
         let historyFile = options.noHistory ? nil : File.stateHome + "shelf/history"
         let editor = LineEditor(historyFile: historyFile, messages: shell.stderr) { line, cursor in
             Completer.complete(line: line, cursor: cursor, state: state)

@@ -370,6 +370,22 @@ private let prompt = "shelf:~$ "
         try shell.run("echo still here", shows: "still here\r\n", then: prompt)
     }
 
+    @Test("Ctrl-C ends a pipeline whose built-in stages wait: one on the terminal, one on a FIFO")
+    func ctrlCEndsAPipelineOfWaitingBuiltIns() throws {
+        let home = Home()
+        mkfifo(home.path + "/fifo", 0o600)
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        for line in ["cat | wc -c", "cat fifo | wc -c", "cat | cat fifo"] {
+            shell.send(line + "\r")
+            try shell.expect(line + "\r\n")
+            usleep(200_000)
+            shell.send("\u{3}")
+            try shell.expect("shelf:~ [130]$ ")
+        }
+        try shell.run("echo still here", shows: "still here\r\n", then: prompt)
+    }
+
     @Test func ctrlCAtThePromptDiscardsTheLine() throws {
         let home = Home()
         let shell = try TerminalSession(home: home.path)
@@ -462,12 +478,15 @@ private let prompt = "shelf:~$ "
         try shell.run(line, shows: "foreground\r\n", then: prompt)
     }
 
-    @Test func aFullScreenProgramStartsAndQuits() throws {
+    @Test(
+        "A full-screen program starts and quits, alone or at the end of a pipeline",
+        arguments: ["less notes.txt", "cat notes.txt | less"])
+    func aFullScreenProgramStartsAndQuits(_ line: String) throws {
         let home = Home()
         home.write("/notes.txt", "the first line of the notes\n")
         let shell = try TerminalSession(home: home.path)
         try shell.expect(prompt)
-        shell.send("less notes.txt\r")
+        shell.send(line + "\r")
         try shell.expect("the first line of the notes")
         shell.send("q")
         try shell.expect(prompt)
@@ -497,6 +516,57 @@ private let prompt = "shelf:~$ "
         try shell.expect(prompt)
         shell.send("\u{1A}")
         try shell.run("echo after ctrl-z", shows: "after ctrl-z\r\n", then: prompt)
+    }
+
+    @Test("A pipeline of programs is one process group of its own, which has the terminal")
+    func aPipelineOfProgramsIsAForegroundGroup() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        // Each stage prints its process group and the terminal's foreground group; the shell is
+        // the terminal's session leader, so its own group is its session's number.
+        let stage = "cut -d\" \" -f5,6,8 /proc/$$/stat"
+        let line =
+            "sh -c '\(stage)' | sh -c 'cat; \(stage)' | sh -c 'read g1 s t1; read g2 s2 t2; "
+            + "[ $g1 = $g2 ] && [ $g1 = $t1 ] && [ $g1 != $s ] && echo one fore''ground group'"
+        try shell.run(line, shows: "one foreground group\r\n", then: prompt)
+        try shell.run("echo $?", shows: "0\r\n", then: prompt)
+    }
+
+    @Test("A program with its standard input redirected still gets the terminal")
+    func aProgramReadingAFileHasTheTerminal() throws {
+        let home = Home()
+        home.write("/notes.txt", "noted\n")
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        try shell.run("command cat < notes.txt", shows: "noted\r\n", then: prompt)
+        try shell.run("echo $?", shows: "0\r\n", then: prompt)
+    }
+
+    @Test(
+        "Ctrl-C ends a pipeline of programs (which had the terminal) or of a built-in and a program",
+        arguments: ["sleep 100", "ls -R /"])
+    func ctrlCEndsAPipeline(_ first: String) throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        try shell.run("\(first) | sh -c 'echo started; exec sleep 100'", shows: "started\r\n", then: "")
+        shell.send("\u{3}")
+        try shell.expect("shelf:~ [130]$ ")
+        try shell.run("echo still here", shows: "still here\r\n", then: prompt)
+    }
+
+    @Test("A built-in at the start of a pipeline reads what is typed at the terminal")
+    func aBuiltInStageReadsTheTerminal() throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("cat | sort\r")
+        try shell.expect("cat | sort\r\n")
+        usleep(200_000)
+        shell.send("pear\rapple\r\u{4}")
+        try shell.expect("apple\r\npear\r\n")
+        try shell.expect(prompt)
     }
 
     @Test func aProgramThatLeavesTheTerminalRawLeavesThePromptSane() throws {

@@ -55,6 +55,8 @@ public struct CdCommand: ShellCommand {
         state.cwd = target
         state.environment["OLDPWD"] = state.previousDirectory?.bytes
         state.environment["PWD"] = target.bytes
+        // Programs get them, as in sh, whether or not shelf started with them.
+        state.exportedNames.formUnion([Array("OLDPWD".utf8), Array("PWD".utf8)])
         if announce {
             context.stdout.write(bytes: target.bytes)
             context.stdout.line()

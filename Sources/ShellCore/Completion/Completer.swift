@@ -70,7 +70,7 @@ public enum Completer {
             // A path to a program (./build.sh, /usr/bin/env).
             candidates = paths(matching: word, directoriesOnly: false, state: state)
         case .commandName:
-            candidates = commands(matching: word) + programs(matching: word, state: state)
+            candidates = commands(matching: word, aliases: state.aliases) + programs(matching: word, state: state)
         case .argument(let name):
             let type = name.flatMap(Command.type(named:))
             if word.quote == .none, word.value.first == 0x2D, let type {
@@ -130,18 +130,19 @@ public enum Completer {
         return .argument(of: first.literalText.map { String(decoding: $0, as: UTF8.self) })
     }
 
-    private static func commands(matching word: TypedWord) -> [Completion.Candidate] {
-        Command.all.map { Array($0.name.utf8) }
+    /// shelf's command names and, in first position, the session's `aliases`, each once.
+    private static func commands(matching word: TypedWord, aliases: Aliases = Aliases()) -> [Completion.Candidate] {
+        Set(Command.all.map { Array($0.name.utf8) } + aliases.sorted.map(\.name))
             .filter { $0.starts(with: word.value) }
             .sorted(by: bytesPrecede)
             .map { word.candidate(name: $0, rest: $0[word.value.count...], isDirectory: false) }
     }
 
     /// The programs in `PATH` whose names start with the word, after the built-ins and without
-    /// those a built-in's name hides.
+    /// those a built-in's or an alias's name hides.
     private static func programs(matching word: TypedWord, state: ShellState) -> [Completion.Candidate] {
         ProgramLookup.programNames(startingWith: word.value, in: state)
-            .filter { Command.type(named: String(decoding: $0, as: UTF8.self)) == nil }
+            .filter { Command.type(named: String(decoding: $0, as: UTF8.self)) == nil && state.aliases[$0] == nil }
             .map { word.candidate(name: $0, rest: $0[word.value.count...], isDirectory: false) }
     }
 

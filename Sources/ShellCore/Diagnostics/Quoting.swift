@@ -13,6 +13,16 @@ public enum Quoting {
     /// `always(_:)` for text.
     public static func always(_ text: String) -> String { always(Array(text.utf8)) }
 
+    /// `bytes` in single quotes, each `'` in them written `'\''`: text that shelf (and sh) read
+    /// back as exactly these bytes, whatever they are (`export` and `alias` list values so).
+    public static func readBack(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = [0x27]
+        for byte in bytes {
+            if byte == 0x27 { result += [0x27, 0x5C, 0x27, 0x27] } else { result.append(byte) }
+        }
+        return result + [0x27]
+    }
+
     /// A name at the head of a message (`cat: NAME: reason`), as GNU's `quotef` writes it: as it
     /// is when `ifNeeded` would leave it so, else in `ifNeeded`'s quoting.
     public static func bare(_ bytes: [UInt8]) -> String {

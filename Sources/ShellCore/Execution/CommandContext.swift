@@ -97,6 +97,10 @@ public protocol ShellCommand: Sendable {
     /// What Tab offers for its operands.
     static var operandCompletion: OperandCompletion { get }
 
+    /// Whether its operands are `NAME=value` words (`export`, `alias`): each such word's value is
+    /// expanded as an assignment's (`~` after the `=`), and no operand is globbed.
+    static var takesAssignments: Bool { get }
+
     /// A line the shell prints after a usage error and before `Try 'help NAME'…`, given the
     /// arguments as typed; it may look at the disk (rm names a file that looks like an option).
     static func usageHint(for arguments: [Argument], in state: ShellState) -> String?
@@ -117,6 +121,9 @@ extension ShellCommand {
 
     /// Operands are files unless the command says otherwise.
     public static var operandCompletion: OperandCompletion { .files }
+
+    /// Operands are ordinary words unless the command says otherwise.
+    public static var takesAssignments: Bool { false }
 
     /// No hint unless the command gives one.
     public static func usageHint(for arguments: [Argument], in state: ShellState) -> String? { nil }

@@ -4,6 +4,32 @@
 enum CommandDocs {
     /// Page text by command name.
     static let descriptions: [String: String] = [
+        "alias": #"""
+            `alias NAME=VALUE` makes NAME an alias: where NAME is a command's name, the shell reads VALUE in
+            its place, as if it had been typed there. VALUE is shell text, usually quoted whole:
+            `alias ll='ls -l'`, `alias lsl='ls -l | less'`.
+
+            An alias is expanded when the statement holding it is read, in command position only: a
+            statement's first word, and the first word after `;`, `&&`, `||`, `|` or a newline (after any
+            `NAME=value` words). `ll x` becomes `ls -l x`; `echo ll` prints `ll`. A name written with quotes
+            or a backslash (`\ll`, `'ll'`) is not expanded. The expansion is read as shell text, so its
+            quotes, `|`, `;` and `&&` count, and it is expanded once: nothing in it is expanded as an alias
+            again, so `alias ls='ls -F'` works. An alias defined on a line is in force from the next line on
+            (as in sh, a statement is read whole before any of it runs).
+
+            - `alias` alone (or `alias -p`) lists every alias, sorted by name, as `alias NAME='VALUE'`
+              lines that the shell reads back to the same aliases (each `'` in VALUE written `'\''`).
+            - `alias NAME` shows that alias, or reports `shelf: alias: NAME: not found` (status 1).
+            - A NAME may not be empty or hold blanks, quotes, `/`, `$`, `=`, a backslash or any of
+              `;&|<>()#`: `shelf: alias: 'a/b': invalid alias name` (status 1). A VALUE that is not whole
+              shell text (an open quote) is refused too: `shelf: alias: x: unterminated quote '`.
+
+            VALUE is expanded as an assignment's value is (a `~` at its start, variables and quotes) when
+            the `alias` command runs, never globbed; quote it to keep `$X` for when the alias is used.
+
+            Aliases last for the session; put them in the start-up file, `~/.config/shelf/rc`, to have them
+            in every interactive session (see [interactive.md](../interactive.md#the-start-up-file)).
+            """#,
         "basename": #"""
             `basename` prints the last component of each NAME: trailing slashes are ignored, everything up
             to the last remaining slash is removed, and a name made only of slashes gives `/`. When SUFFIX
@@ -259,6 +285,28 @@ enum CommandDocs {
               [`set`](set.md)).
 
             `exit --help` (or `help exit`) prints the usage.
+            """#,
+        "export": #"""
+            A program started by shelf gets the shell's *exported* variables as its environment, and no
+            others. Every variable of the environment shelf started with is exported, as are `PWD` and
+            `OLDPWD` once `cd` sets them; a variable set with `NAME=value` is not, until `export NAME`.
+
+            - `export NAME=VALUE` sets NAME to VALUE and exports it. VALUE is expanded as the value of an
+              assignment is: `~` at its start, variables and quotes, never split or globbed
+              (`export PATH=~/bin:$PATH`). Values are bytes: one that is not UTF-8 reaches programs exactly.
+            - `export NAME` exports NAME as it is; when NAME is not set yet, it is exported once it is.
+            - `export -n NAME` stops exporting NAME; it stays a variable of the shell.
+            - `export` alone (or `export -p`) lists the exported variables, sorted by name, as lines that
+              shelf (and sh) read back to the same variables: `export NAME='VALUE'`, with each `'` in VALUE
+              written `'\''`, and `export NAME` for one that is not set. A name from the starting
+              environment that is no variable name (`A-B`) is passed on to programs but not listed.
+
+            A NAME must be a letter or `_` followed by letters, digits and `_`. Any other is reported with
+            the operand as written, `shelf: export: '1x=2': not a valid identifier`, the other operands are still handled, and the
+            status is 1.
+
+            `NAME=value COMMAND` exports NAME for that one command only; see
+            [Variables](../language.md#variables).
             """#,
         "find": #"""
             `find` walks each PATH (`.` when none is given), resolved against the shell's current directory,
@@ -706,9 +754,9 @@ enum CommandDocs {
 
             `set` alone prints the shell's variables, sorted by name, one `NAME=VALUE` per line. A value is
             quoted when it holds blanks or characters special to a shell: `'a b'`, `"it's"`, `''` for an
-            empty value. The variables are those of the environment shelf started with, plus `PWD` and
-            `OLDPWD` as `cd` updates them; shelf has no way yet to assign a variable (`NAME=value` is looked
-            up as a command).
+            empty value. The variables are those of the environment shelf started with, `PWD` and
+            `OLDPWD` as `cd` updates them, and those set by `NAME=value` or [`export`](export.md), exported
+            or not.
             """#,
         "stat": #"""
             Shows what the kernel knows about each FILE, in GNU `stat`'s layout: name (with `-> target` for a
@@ -886,6 +934,18 @@ enum CommandDocs {
 
             An error on one FILE is reported (`truncate: cannot open 'd' for writing: Is a directory`) and
             the others are still resized.
+            """#,
+        "unalias": #"""
+            `unalias NAME` removes the alias NAME (see [alias](alias.md)). A NAME that is no alias is
+            reported as `shelf: unalias: NAME: not found`; the other operands are still removed, and the
+            status is 1. `unalias -a` removes every alias.
+            """#,
+        "unset": #"""
+            `unset NAME` removes the variable NAME: it is no longer set (so `$NAME` is an error, see
+            [Variables](../language.md#variables)) and no longer exported to programs. A NAME that is not
+            set is no error. A NAME that is not a letter or `_` followed by letters, digits and `_` is
+            reported as `shelf: unset: '1x': not a valid identifier`; the other operands are still removed,
+            and the status is 1.
             """#,
         "wc": #"""
             `wc` prints, for each FILE resolved against the shell's current directory, its newline, word and

@@ -69,7 +69,7 @@ public struct ScriptRunner {
                 shell.stderr.line("shelf: \(origin):\(lineNumber): NUL byte in script")
                 return .usage
             }
-            guard let parsed = reader.add(line) else { continue }
+            guard let parsed = reader.add(line, aliases: shell.state.aliases) else { continue }
             if !shell.state.isInteractive {
                 shell.state.history.append(Array(parsed.source.dropLast(parsed.source.last == 0x0A ? 1 : 0)))
             }

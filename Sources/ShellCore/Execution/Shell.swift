@@ -37,12 +37,13 @@ public final class Shell {
         }
     }
 
-    /// Parses and runs `source`, which holds whole statements (a line, or many).
+    /// Parses and runs `source`, which holds whole statements (a line, or many), with the
+    /// session's aliases.
     /// - Parameters:
     ///   - origin: names the source in messages (`-c`, `stdin`, a script's path).
     ///   - firstLine: the line number of the source's first line within its origin.
     public func run(_ source: [UInt8], origin: String, firstLine: Int = 1) -> Outcome {
-        run(ParsedSource(source, firstLine: firstLine), origin: origin)
+        run(ParsedSource(source, firstLine: firstLine, aliases: state.aliases), origin: origin)
     }
 
     /// Runs statements that a `StatementReader` (or `ParsedSource`) has parsed.
@@ -99,14 +100,26 @@ public final class Shell {
     /// Every word of the statement is expanded before its first command runs: a variable that is
     /// not set fails the whole statement (status 1) and none of it runs.
     private func run(_ statement: Statement) -> (ExitStatus, Bool, Bool) {
-        let whole = Stage(session: self)
+        var check = Stage(session: self)
         for (index, command) in statement.pipelines.flatMap(\.commands).enumerated() {
-            guard let words = expand(command.words + command.redirections.compactMap(\.target), in: whole) else {
+            for assignment in command.assignments {
+                guard let value = expand([assignment.value], in: check) else { return (.failure, false, true) }
+                // The words after an assignment in the statement may use what it sets (A=1 B=$A,
+                // X=1 && echo $X); it is checked on a copy of the state.
+                if check.state === state {
+                    check = Stage(
+                        state: state.copyForPipelineStage(), stdin: check.stdin, stdout: stdout, stderr: stderr,
+                        isSessionOutput: true)
+                }
+                check.state.environment[assignment.name] = value[0].bytes
+            }
+            guard let words = expand(command.words + command.redirections.compactMap(\.target), in: check) else {
                 return (.failure, false, true)
             }
             // A confined session refuses a statement that would run a program before any of it runs.
+            let commandWords = Array(words.prefix(command.words.count))
             if state.programRefusal != nil,
-                let program = Shell.program(of: command, words: Array(words.prefix(command.words.count)), first: index == 0),
+                let program = Shell.program(of: command, words: commandWords, first: index == 0),
                 let refused = ProgramRunner.refuse(program, in: state, messages: stderr)
             {
                 return (refused, false, true)
@@ -163,20 +176,45 @@ public final class Shell {
 
     /// Expands, parses and runs one command with its redirections, in the character set its
     /// locale variables name (which its output and messages quote and draw with).
+    ///
+    /// `NAME=value` words before the name are set (and exported) for this command only, once its
+    /// words are expanded (`X=1 echo $X` shows the X from before, as in sh); alone, they set the
+    /// variables of the stage's state. They are expanded and set in turn, so that a value sees
+    /// the ones before it (`A=1 B=$A`).
     func run(_ command: SimpleCommand, allowIgnoreMarker: Bool, in stage: Stage) -> (ExitStatus, Bool) {
-        CharacterEncoding.$current.withValue(stage.state.characterEncoding) {
-            runInLocale(command, allowIgnoreMarker: allowIgnoreMarker, in: stage)
+        var arguments: [Argument] = []
+        if command.shellLine == nil {
+            guard let words = expandWords(command.words, allowIgnoreMarker: allowIgnoreMarker, in: stage) else {
+                return (.failure, false)
+            }
+            arguments = words
+        }
+        var saved: [ShellState.SavedVariable] = []
+        defer { stage.state.restore(saved) }
+        for assignment in command.assignments {
+            guard let value = expand([assignment.value], in: stage) else { return (.failure, false) }
+            if arguments.isEmpty {
+                stage.state.environment[assignment.name] = value[0].bytes
+            } else {
+                saved += stage.state.setForOneCommand([(name: assignment.name, value: value[0].bytes)])
+            }
+        }
+        if arguments.isEmpty && command.shellLine == nil { return (.success, false) }
+        return CharacterEncoding.$current.withValue(stage.state.characterEncoding) {
+            runInLocale(command, arguments: arguments, allowIgnoreMarker: allowIgnoreMarker, in: stage)
         }
     }
 
-    private func runInLocale(_ command: SimpleCommand, allowIgnoreMarker: Bool, in stage: Stage) -> (ExitStatus, Bool) {
+    private func runInLocale(
+        _ command: SimpleCommand, arguments: [Argument], allowIgnoreMarker: Bool, in stage: Stage
+    ) -> (ExitStatus, Bool) {
         let (state, stdout, stderr) = (stage.state, stage.stdout, stage.stderr)
         if let line = command.shellLine {
             let context = CommandContext(state: state, stdout: stdout, stderr: stderr, commandName: "!", stdin: stage.stdin)
             let status = ProgramRunner.run(Shell.shellLineProgram + [line], shown: "!", in: context)
             return (status, false)
         }
-        guard var arguments = expand(command.words, in: stage) else { return (.failure, false) }
+        var arguments = arguments
         let ignoreFailure = allowIgnoreMarker && Shell.takeIgnoreMarker(&arguments)
         let name = arguments[0].text
         let operands = Array(arguments.dropFirst())
@@ -275,11 +313,42 @@ public final class Shell {
         return files
     }
 
+    /// Expands a command's words for the stage's state: the name, then the operands, where a
+    /// command that takes assignments (`export X=~/bin`) has its `NAME=value` words expanded as
+    /// assignments and none globbed. Nil when a variable is not set (reported).
+    private func expandWords(_ words: [Word], allowIgnoreMarker: Bool, in stage: Stage) -> [Argument]? {
+        guard let first = words.first else { return [] }
+        guard var head = expand([first], in: stage) else { return nil }
+        let name = head
+        if allowIgnoreMarker { _ = Shell.takeIgnoreMarker(&head) }
+        guard Command.type(named: head[0].text)?.takesAssignments == true else { return expand(words, in: stage) }
+        return reportingUnset(in: stage) { () throws(Expander.UnsetVariable) in
+            try name
+                + words.dropFirst().map { word throws(Expander.UnsetVariable) in
+                    guard let assignment = word.assignment else {
+                        return Argument(bytes: try Expander.expand(word, state: stage.state).bytes)
+                    }
+                    let value = try Expander.expand(assignment.value, state: stage.state)
+                    return Argument(bytes: Array(assignment.name.utf8) + [0x3D] + value.bytes)
+                }
+        }
+    }
+
     /// Expands `words` for the stage's state, or reports the variable that is not set
     /// (`shelf: BUILD: unset variable`) and returns nil.
     private func expand(_ words: [Word], in stage: Stage) -> [Argument]? {
+        reportingUnset(in: stage) { () throws(Expander.UnsetVariable) in
+            try words.map { word throws(Expander.UnsetVariable) in try Expander.expand(word, state: stage.state) }
+        }
+    }
+
+    /// What `expansion` gives, or nil when it meets a variable that is not set, reported on the
+    /// stage's standard error (`shelf: BUILD: unset variable`).
+    private func reportingUnset(
+        in stage: Stage, _ expansion: () throws(Expander.UnsetVariable) -> [Argument]
+    ) -> [Argument]? {
         do throws(Expander.UnsetVariable) {
-            return try words.map { word throws(Expander.UnsetVariable) in try Expander.expand(word, state: stage.state) }
+            return try expansion()
         } catch {
             stage.stderr.line("shelf: \(error.name): \(Messages.unsetVariable)")
             return nil
@@ -301,7 +370,7 @@ public final class Shell {
     /// shell-quoted), or nil
     /// when it runs a built-in; `words` are its words expanded, `first` whether it starts its
     /// statement (where a leading `-` is no part of the name).
-    private static func program(of command: SimpleCommand, words: [Argument], first: Bool) -> String? {
+    static func program(of command: SimpleCommand, words: [Argument], first: Bool) -> String? {
         if command.shellLine != nil { return "!" }
         var words = words
         if first { _ = takeIgnoreMarker(&words) }

@@ -16,8 +16,15 @@ public final class ShellState {
     private var sessionVolume: any Volume
     /// The directory before the last `cd`, for `cd -`.
     public var previousDirectory: File?
-    /// Variables for `$NAME` expansion, as bytes; starts as a copy of the process environment.
+    /// The shell's variables, for `$NAME` expansion, as bytes; starts as a copy of the process
+    /// environment. Programs get only the exported ones (`exportedNames`).
     public var environment: Environment
+    /// The names of the variables that programs get in their environment (`export`): at first
+    /// every variable of the process environment, as in sh. A name may be here before its
+    /// variable is set (`export NAME`).
+    public var exportedNames: Set<[UInt8]>
+    /// The aliases (`alias ll='ls -l'`), expanded as statements are read.
+    public var aliases = Aliases()
     /// `$0`: the script's path as given, else `shelf`.
     public var scriptName: [UInt8] = Array("shelf".utf8)
     /// The positional parameters `$1`, `$2`…: the words after the script (or after `-c COMMANDS`).
@@ -54,6 +61,7 @@ public final class ShellState {
         self.cwd = cwd.normalized
         sessionVolume = cwd.volume
         self.environment = environment
+        exportedNames = Set(environment.sorted.map(\.name))
         self.isInteractive = isInteractive
         self.stopOnError = stopOnError
     }
@@ -61,11 +69,16 @@ public final class ShellState {
     /// Whether this is a copy that one command of a pipeline runs with: it shares the terminal
     /// with the other commands, so a program does not take it over.
     public private(set) var isPipelineStage = false
+    /// For a stage of a pipeline of programs only on the terminal: the process group its program
+    /// joins, which has the terminal while the pipeline runs.
+    var pipelineGroup: PipelineGroup?
 
     /// A copy for one command of a pipeline, which may change it (`cd`, `exit`) without the
     /// session seeing it, as a subshell in sh.
     func copyForPipelineStage() -> ShellState {
         let copy = ShellState(cwd: cwd, environment: environment, isInteractive: isInteractive, stopOnError: stopOnError)
+        copy.exportedNames = exportedNames
+        copy.aliases = aliases
         copy.previousDirectory = previousDirectory
         copy.scriptName = scriptName
         copy.arguments = arguments
@@ -88,8 +101,42 @@ public final class ShellState {
         return File.home
     }
 
-    /// The environment a program is started with, `NAME=value` entries as bytes.
-    var programEnvironment: [[UInt8]] { environment.sorted.map { $0.name + [0x3D] + $0.value } }
+    /// The environment a program is started with: the exported variables, `NAME=value` entries
+    /// as bytes.
+    var programEnvironment: [[UInt8]] {
+        environment.sorted.filter { exportedNames.contains($0.name) }.map { $0.name + [0x3D] + $0.value }
+    }
+
+    /// A variable as it was before one command's `NAME=value` changed it.
+    struct SavedVariable {
+        let name: String
+        let value: [UInt8]?
+        let wasExported: Bool
+    }
+
+    /// Sets and exports `values` (names and values, in the order written) for one command, and
+    /// returns what `restore(_:)` puts back after it.
+    func setForOneCommand(_ values: [(name: String, value: [UInt8])]) -> [SavedVariable] {
+        values.map { name, value in
+            let key = Array(name.utf8)
+            let saved = SavedVariable(name: name, value: environment[name], wasExported: exportedNames.contains(key))
+            environment[name] = value
+            exportedNames.insert(key)
+            return saved
+        }
+    }
+
+    /// Puts back variables as `setForOneCommand(_:)` found them, the last set first.
+    func restore(_ saved: [SavedVariable]) {
+        for variable in saved.reversed() {
+            environment[variable.name] = variable.value
+            if variable.wasExported {
+                exportedNames.insert(Array(variable.name.utf8))
+            } else {
+                exportedNames.remove(Array(variable.name.utf8))
+            }
+        }
+    }
 
     /// The character set the locale variables (`LC_ALL`, `LC_CTYPE`, `LANG`) name.
     public var characterEncoding: CharacterEncoding { CharacterEncoding { environment.text($0) } }

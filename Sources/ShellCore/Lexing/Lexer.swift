@@ -410,11 +410,11 @@ public struct Lexer {
         throw Failure(problem: .unsupportedOperator(spelled), offset: start)
     }
 
-    private static func isNameStart(_ byte: UInt8) -> Bool {
+    static func isNameStart(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
     }
 
-    private static func isNameCharacter(_ byte: UInt8) -> Bool {
+    static func isNameCharacter(_ byte: UInt8) -> Bool {
         isNameStart(byte) || (byte >= 0x30 && byte <= 0x39)
     }
 }

@@ -4,6 +4,7 @@
 /// afterwards by the shell. The cases are the commands; `entries` is the one table that names,
 /// lists and parses them, and `body` the one switch that opens a parsed command.
 public enum Command {
+    case alias(AliasCommand)
     case basename(BasenameCommand)
     case cat(CatCommand)
     case cd(CdCommand)
@@ -17,6 +18,7 @@ public enum Command {
     case du(DuCommand)
     case echo(EchoCommand)
     case exit(ExitCommand)
+    case export(ExportCommand)
     case find(FindCommand)
     case head(HeadCommand)
     case help(HelpCommand)
@@ -38,18 +40,20 @@ public enum Command {
     case touch(TouchCommand)
     case tree(TreeCommand)
     case truncate(TruncateCommand)
+    case unalias(UnaliasCommand)
+    case unset(UnsetCommand)
     case wc(WcCommand)
 
     /// Each case's constructor, in the order `help` lists the commands; a command's type and name
     /// come from its case.
     private static let entries: [Entry] = [
-        Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(command), Entry(cp),
+        Entry(alias), Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(command), Entry(cp),
         Entry(df), Entry(dirname), Entry(du), Entry(echo),
-        Entry(exit), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
+        Entry(exit), Entry(export), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
         Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm),
         Entry(rmdir),
         Entry(set),
-        Entry(stat), Entry(sync), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(wc),
+        Entry(stat), Entry(sync), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(unalias), Entry(unset), Entry(wc),
     ]
 
     /// Every command type, in the order `help` lists them.
@@ -71,6 +75,7 @@ public enum Command {
     /// The parsed command as the common protocol, which the shell runs.
     public var body: any ShellCommand {
         switch self {
+        case .alias(let command): return command
         case .basename(let command): return command
         case .cat(let command): return command
         case .cd(let command): return command
@@ -84,6 +89,7 @@ public enum Command {
         case .du(let command): return command
         case .echo(let command): return command
         case .exit(let command): return command
+        case .export(let command): return command
         case .find(let command): return command
         case .head(let command): return command
         case .help(let command): return command
@@ -105,6 +111,8 @@ public enum Command {
         case .touch(let command): return command
         case .tree(let command): return command
         case .truncate(let command): return command
+        case .unalias(let command): return command
+        case .unset(let command): return command
         case .wc(let command): return command
         }
     }

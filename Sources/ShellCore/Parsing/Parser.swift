@@ -30,16 +30,16 @@ public struct SyntaxError: Error, Sendable, Hashable {
 
 /// Builds statements from tokens; touches nothing but the tokens.
 public enum Parser {
-    /// Tokenizes and parses `source` into statements.
+    /// Tokenizes and parses `source` into statements, with `aliases` expanded in command position.
     /// - Throws: `SyntaxError` for the first problem; nothing of the source should run then.
-    public static func parse(_ source: [UInt8]) throws(SyntaxError) -> [Statement] {
+    public static func parse(_ source: [UInt8], aliases: Aliases = Aliases()) throws(SyntaxError) -> [Statement] {
         let tokens: [Token]
         do {
             tokens = try Lexer.tokenize(source)
         } catch {
             throw syntaxError(error, in: source)
         }
-        return try parse(tokens: tokens, source: source)
+        return try parse(tokens: aliases.expand(tokens), source: source)
     }
 
     /// The syntax error for tokens of `source` that could not be read.
@@ -66,6 +66,7 @@ public enum Parser {
         }
 
         func simpleCommand() throws(SyntaxError) -> SimpleCommand? {
+            var assignments: [Assignment] = []
             var words: [Word] = []
             var redirections: [Redirection] = []
             let start = index < tokens.count ? tokens[index] : nil
@@ -77,7 +78,11 @@ public enum Parser {
                 let token = tokens[index]
                 switch token.kind {
                 case .word(let word):
-                    words.append(word)
+                    if words.isEmpty, let assignment = word.assignment {
+                        assignments.append(assignment)
+                    } else {
+                        words.append(word)
+                    }
                     index += 1
                 case .redirect(let kind):
                     index += 1
@@ -97,8 +102,9 @@ public enum Parser {
             return finish()
 
             func finish() -> SimpleCommand? {
-                guard let start, !words.isEmpty || !redirections.isEmpty else { return nil }
-                return SimpleCommand(words: words, redirections: redirections, offset: start.range.lowerBound)
+                guard let start, !words.isEmpty || !redirections.isEmpty || !assignments.isEmpty else { return nil }
+                return SimpleCommand(
+                    assignments: assignments, words: words, redirections: redirections, offset: start.range.lowerBound)
             }
         }
 
@@ -115,7 +121,12 @@ public enum Parser {
                 if index < tokens.count, tokens[index].kind == .pipe { throw error(.unexpectedPipe, at: tokens[index]) }
                 let command = try simpleCommand()
                 let here = index < tokens.count ? tokens[index] : nil
-                if let command, !command.words.isEmpty || command.shellLine != nil {
+                // Assignments alone set variables; with a redirection and no command, they are as
+                // `> out` alone.
+                if let command,
+                    !command.words.isEmpty || command.shellLine != nil
+                        || (!command.assignments.isEmpty && command.redirections.isEmpty)
+                {
                     commands.append(command)
                     continue
                 }

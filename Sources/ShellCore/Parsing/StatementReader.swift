@@ -8,11 +8,12 @@ public struct ParsedSource: Sendable {
     /// The statements, or the first syntax error (nothing of the source runs then).
     public var statements: Result<[Statement], SyntaxError>
 
-    /// Parses `source`, whose first line is line `firstLine` of its origin.
-    public init(_ source: [UInt8], firstLine: Int = 1) {
+    /// Parses `source`, whose first line is line `firstLine` of its origin, with `aliases`
+    /// expanded in command position.
+    public init(_ source: [UInt8], firstLine: Int = 1, aliases: Aliases = Aliases()) {
         self.init(
             source, firstLine: firstLine,
-            statements: Result { () throws(SyntaxError) in try Parser.parse(source) })
+            statements: Result { () throws(SyntaxError) in try Parser.parse(source, aliases: aliases) })
     }
 
     init(_ source: [UInt8], firstLine: Int, statements: Result<[Statement], SyntaxError>) {
@@ -54,9 +55,11 @@ public struct StatementReader {
     }
 
     /// Adds `line` (with its newline, unless it is the input's last and has none).
+    /// - Parameter aliases: the aliases expanded in command position once the statement is whole
+    ///   (those in force when it is read, as in sh).
     /// - Returns: the statements read so far, parsed, once they are whole (or wrong in a way more
     ///   lines cannot mend); nil while the statement waits for more.
-    public mutating func add(_ line: [UInt8]) -> ParsedSource? {
+    public mutating func add(_ line: [UInt8], aliases: Aliases = Aliases()) -> ParsedSource? {
         lineNumber += 1
         if pending.isEmpty { pendingStart = lineNumber }
         pending += line
@@ -72,7 +75,9 @@ public struct StatementReader {
         let parsed: Result<[Statement], SyntaxError>
         do {
             let tokens = try Lexer.tokenize(pending)
-            parsed = Result { () throws(SyntaxError) in try Parser.parse(tokens: tokens, source: pending) }
+            parsed = Result { () throws(SyntaxError) in
+                try Parser.parse(tokens: aliases.expand(tokens), source: pending)
+            }
         } catch {
             if error.problem.isIncomplete {
                 unfinishedFrom = Self.isQuoteProblem(error.problem) ? error.offset : pending.count

@@ -36,8 +36,48 @@ public struct Redirection: Sendable, Hashable {
     public var offset: Int
 }
 
+/// `NAME=value` before a command's name: the variable set for that command only, or for the
+/// session when no command follows.
+public struct Assignment: Sendable, Hashable {
+    /// The variable's name: a letter or `_`, then letters, digits and `_`.
+    public var name: String
+    /// What follows the `=`, as written: expanded as an argument is (`~`, `$X`, quotes), never
+    /// globbed or split.
+    public var value: Word
+
+    /// The assignment `name=value`.
+    public init(name: String, value: Word) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension Word {
+    /// The assignment the word is, when it starts with a name and `=`, unquoted (`X=1`,
+    /// `PATH=~/bin:$PATH`); nil for any other word (`'X'=1`, `1X=1`, `=x`).
+    public var assignment: Assignment? {
+        guard case .text(let text, quoted: false) = pieces.first, let equals = text.firstIndex(of: 0x3D),
+            Variable.isName(text[..<equals])
+        else { return nil }
+        let rest = Array(text[(equals + 1)...])
+        let valuePieces = (rest.isEmpty ? [] : [WordPiece.text(rest, quoted: false)]) + pieces.dropFirst()
+        let name = String(decoding: text[..<equals], as: UTF8.self)
+        return Assignment(name: name, value: Word(pieces: valuePieces, range: (range.lowerBound + equals + 1)..<range.upperBound))
+    }
+}
+
+extension Variable {
+    /// Whether `bytes` are a variable's name: a letter or `_`, then letters, digits and `_`.
+    public static func isName(_ bytes: some Collection<UInt8>) -> Bool {
+        guard let first = bytes.first, Lexer.isNameStart(first) else { return false }
+        return bytes.allSatisfy(Lexer.isNameCharacter)
+    }
+}
+
 /// One command with its words and redirections, before expansion.
 public struct SimpleCommand: Sendable, Hashable {
+    /// `NAME=value` words before the command's name, in the order written.
+    public var assignments: [Assignment]
     /// The command name followed by its arguments.
     public var words: [Word]
     /// Where standard input, output and error go, in the order written.
@@ -47,8 +87,13 @@ public struct SimpleCommand: Sendable, Hashable {
     /// For `!rest` at the start of a line: `rest`, run by `/bin/sh -c` (the command has no words).
     public var shellLine: [UInt8]?
 
-    /// A command from its words, redirections and where it starts; `shellLine` for `!rest`.
-    public init(words: [Word], redirections: [Redirection], offset: Int, shellLine: [UInt8]? = nil) {
+    /// A command from its assignments, words, redirections and where it starts; `shellLine` for
+    /// `!rest`.
+    public init(
+        assignments: [Assignment] = [], words: [Word], redirections: [Redirection], offset: Int,
+        shellLine: [UInt8]? = nil
+    ) {
+        self.assignments = assignments
         self.words = words
         self.redirections = redirections
         self.offset = offset

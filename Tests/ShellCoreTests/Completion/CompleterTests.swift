@@ -153,6 +153,14 @@ private func choices(_ line: String, in shell: TestShell) -> [String] {
         #expect(choices("mk", in: shell) == ["mkdir", "mktemp"])
     }
 
+    @Test("Aliases are offered with the command names, each name once, in first position only")
+    func aliasNames() throws {
+        let shell = try fixture()
+        shell.run("alias mkd='mkdir -p' mkdir='mkdir -v'")
+        #expect(choices("mk", in: shell) == ["mkd", "mkdir", "mktemp"])
+        #expect(!choices("help mk", in: shell).contains("mkd"))
+    }
+
     @Test func pathsAreRelativeToTheShellsDirectory() throws {
         let shell = try fixture()
         shell.run("cd src")

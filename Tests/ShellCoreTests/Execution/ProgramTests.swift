@@ -31,6 +31,16 @@ struct ProgramTests {
             stdout: "$DIR/sub\n"),
         Row(name: "it gets the shell's variables", lines: "cd /; sh -c 'echo $PWD $LC_ALL'", stdout: "/ C\n"),
         Row(
+            name: "only the exported ones", lines: "X=1; sh -c 'echo \"[${X-unset}]\"'; export X; sh -c 'echo \"[$X]\"'",
+            stdout: "[unset]\n[1]\n"),
+        Row(
+            name: "NAME=value before it is in its environment only",
+            lines: "Y=2 Z=\"a  $Y\" sh -c 'echo $Y \"$Z\"'; echo ${Y-gone} ${Z-gone}", stdout: "2 a  2\ngone gone\n"),
+        Row(
+            name: "export -n and unset take a variable away",
+            lines: "export -n LC_ALL; sh -c 'echo \"[${LC_ALL-none}]\"'; export Z=1; unset Z; sh -c 'echo \"[${Z-none}]\"'",
+            stdout: "[none]\n[none]\n"),
+        Row(
             name: "its words are globbed", lines: "touch b.txt a.txt; /bin/echo *.txt",
             stdout: "a.txt b.txt\n"),
         Row(name: "its output is redirected", lines: "/bin/echo hi > out; cat out", stdout: "hi\n"),
@@ -99,8 +109,20 @@ struct ProgramTests {
         shell.state.environment["RAW"] = word
         #expect(shell.run("printf '%s|' \"$RAW\" $RAW").status == .success)
         #expect(shell.stdout.contents == word + [0x7C] + word + [0x7C])
-        #expect(shell.run("sh -c 'printf %s \"$RAW\"'").status == .success)
+        #expect(shell.run("export RAW; sh -c 'printf %s \"$RAW\"'").status == .success)
         #expect(shell.stdout.contents == word)
+        #expect(shell.run("ONE=$RAW sh -c 'printf %s \"$ONE\"'").status == .success)
+        #expect(shell.stdout.contents == word)
+    }
+
+    @Test("A program cannot start in a directory that was removed, and the message says so")
+    func removedDirectory() throws {
+        let shell = TestShell()
+        let result = shell.run("mkdir gone; cd gone; rmdir ../gone; sh -c true")
+        let gone = shell.path("gone").string
+        #expect(result.stderr == "shelf: sh: cannot start in the shell's directory '\(gone)': No such file or directory\n")
+        #expect(result.status == .cannotExecute)
+        #expect(shell.run("/bin/sh -c true").status == .cannotExecute)
     }
 
     @Test(

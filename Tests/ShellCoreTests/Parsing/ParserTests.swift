@@ -2,10 +2,11 @@ import Testing
 
 @testable import ShellCore
 
-/// Renders statements as `[cmd args > file] | [...] && [...]`.
+/// Renders statements as `[(NAME=value) cmd args > file] | [...] && [...]`.
 private func render(_ statements: [Statement]) -> String {
     func command(_ simple: SimpleCommand) -> String {
-        var parts = simple.words.map { String(decoding: $0.literalText ?? [], as: UTF8.self) }
+        var parts = simple.assignments.map { "(\($0.name)=" + String(decoding: $0.value.literalText ?? [], as: UTF8.self) + ")" }
+        parts += simple.words.map { String(decoding: $0.literalText ?? [], as: UTF8.self) }
         for redirection in simple.redirections {
             let target = redirection.target.map { " " + String(decoding: $0.literalText ?? [], as: UTF8.self) } ?? ""
             parts.append(redirection.kind.spelled + target)
@@ -44,6 +45,11 @@ private func render(_ statements: [Statement]) -> String {
         Row(
             name: "redirections of every stream, in order", input: "sort <in >out 2>&1 | wc 2>>log &>all",
             expected: "[sort < in > out 2>&1] | [wc 2>> log &> all]"),
+        Row(name: "assignments alone", input: "A=1 B='x y' C=", expected: "[(A=1) (B=x y) (C=)]"),
+        Row(
+            name: "assignments before a command, and words after its name are words",
+            input: "A=1 run B=2 && C=3 | x", expected: "[(A=1) run B=2] && [(C=3)] | [x]"),
+        Row(name: "a quoted name or one that is no name is a word", input: "'A'=1 1B=2", expected: "[A=1 1B=2]"),
     ]
 
     @Test(arguments: rows)
@@ -74,6 +80,7 @@ private func render(_ statements: [Statement]) -> String {
         ErrorRow(name: "two |", input: "ls | | wc", message: "unexpected '|'", column: 5, incomplete: false),
         ErrorRow(name: "a stage of redirections only", input: "ls | > out", message: "expected a command before '>'", column: 5, incomplete: false),
         ErrorRow(name: "input without a command", input: "< in", message: "expected a command before '<'", column: 0, incomplete: false),
+        ErrorRow(name: "assignments with a redirection and no command", input: "A=1 > out", message: "expected a command before '>'", column: 0, incomplete: false),
         ErrorRow(name: "2> without a file", input: "ls 2> ; x", message: "expected a file name after '2>'", column: 6, incomplete: false),
     ]
 

@@ -30,6 +30,13 @@ extension Shell {
         // time; without one (a memory stream), they are kept and added after the pipeline.
         let sharedErrors = stderr.descriptorForDirectWrite()
         let terminalModes = state.isInteractive ? TerminalModes.ofStandardInput() : nil
+        let group = processGroup(for: commands)
+        /// A copy of the session's state for one command, with the pipeline's process group.
+        func stageState() -> ShellState {
+            let copy = state.copyForPipelineStage()
+            copy.pipelineGroup = group
+            return copy
+        }
         let results = StageResults(count: commands.count)
         var threads: [StageThread] = []
         var keptErrors: [OutputStream] = []
@@ -39,7 +46,7 @@ extension Shell {
             let output = OutputStream(pipes[index].output)
             let input = index == 0 ? OpenFile.standardInput : pipes[index - 1].input
             let stage = Stage(
-                state: state.copyForPipelineStage(), stdin: input, stdout: output, stderr: errors,
+                state: stageState(), stdin: input, stdout: output, stderr: errors,
                 isSessionOutput: false)
             let ignoreMarker = allowIgnoreMarker && index == 0
             let started = StageThread.start { [self] in
@@ -60,17 +67,20 @@ extension Shell {
             }
         }
         let last = Stage(
-            state: state.copyForPipelineStage(), stdin: pipes[pipes.count - 1].input, stdout: stdout,
+            state: stageState(), stdin: pipes[pipes.count - 1].input, stdout: stdout,
             stderr: stderr,
             isSessionOutput: true)
         results[commands.count - 1] = run(commands[commands.count - 1], allowIgnoreMarker: false, in: last)
         stdout.flush()
         pipes[pipes.count - 1].input.close()
-        for thread in threads { thread.join() }
+        // After Ctrl-C, a stage may still wait on the terminal or a FIFO, which no pipe wakes.
+        let interrupted = state.isCancelled()
+        for thread in threads { interrupted ? thread.joinInterrupting() : thread.join() }
         for errors in keptErrors {
             errors.flush()
             stderr.write(bytes: errors.contents)
         }
+        group?.finish()
         terminalModes?.restore()
         if last.state.exitRequest == .brokenPipe { state.exitRequest = .brokenPipe }
         var status = ExitStatus.success
@@ -79,7 +89,27 @@ extension Shell {
             let stoppedByReader = stageStatus == .brokenPipe && index < commands.count - 1
             if !stageStatus.succeeded && !stoppedByReader { status = stageStatus }
         }
+        if group != nil, status == .interrupted || status == .quit {
+            // The terminal echoed ^C or ^\ where the pipeline stopped; the prompt starts a new line.
+            stderr.line()
+        }
         return (status, results[0].1)
+    }
+}
+
+extension Shell {
+    /// The process group for a pipeline whose commands all run programs, in an interactive
+    /// session whose terminal the shell may give away: its programs then run as one foreground
+    /// job. Nil when a command is a built-in (a thread of the shell, which shares the terminal
+    /// with the shell: `cat | sort` reads what is typed) or its name does not expand.
+    fileprivate func processGroup(for commands: [SimpleCommand]) -> PipelineGroup? {
+        guard state.isInteractive, let terminal = ForegroundTerminal.ofStandardInput else { return nil }
+        for (index, command) in commands.enumerated() {
+            // The name, and what follows `command`.
+            let words = command.words.prefix(2).compactMap { try? Expander.expand($0, state: state) }
+            guard Shell.program(of: command, words: words, first: index == 0) != nil else { return nil }
+        }
+        return PipelineGroup(terminal: terminal)
     }
 }
 

@@ -1,6 +1,7 @@
 import CProcessLauncher
 import Glibc
 import PathModel
+import Synchronization
 import SystemPackage
 
 /// What a program is started with: its file, its words, its environment, its directory and the
@@ -16,13 +17,80 @@ struct ProgramLaunch {
     var directory: File
     /// The descriptors that become its standard input, output and error, in that order.
     var standardStreams: [Int32]
-    /// The terminal it is given, in a process group of its own, as a job control shell runs a
-    /// foreground job; nil to run it in the shell's process group.
-    var terminal: ForegroundTerminal?
+    /// The process group it runs in.
+    var placement: Placement
+
+    /// The process group a program runs in.
+    enum Placement {
+        /// The shell's (a script's programs, and a pipeline's that has built-in stages).
+        case shells
+        /// One of its own, given the terminal, as a job control shell runs a foreground job.
+        case own(ForegroundTerminal)
+        /// The group of a pipeline of programs only, which has the terminal while it runs.
+        case pipeline(PipelineGroup)
+    }
+}
+
+/// The process group of a pipeline whose commands are all programs: the first program started
+/// makes it and gives it the terminal, the others join it, and the shell takes the terminal back
+/// when the pipeline is done (`finish()`), as a job control shell runs a foreground job.
+final class PipelineGroup: Sendable {
+    /// The terminal the group is given.
+    let terminal: ForegroundTerminal
+    /// The terminal's modes before the pipeline, put back by `finish()`.
+    private let modes: TerminalModes?
+    /// The group's number (its first program's process number) once one has started, and
+    /// whether Ctrl-C or Ctrl-\ ended one of its programs.
+    private let members = Mutex<(leader: pid_t?, interrupted: Bool)>((nil, false))
+
+    /// A group for a pipeline on `terminal`.
+    init(terminal: ForegroundTerminal) {
+        self.terminal = terminal
+        modes = TerminalModes.ofStandardInput()
+    }
+
+    /// Starts `launch` in the group: as its first member, given the terminal, or joining it. A
+    /// program whose group is gone already (its members all ended and were waited for) starts a
+    /// new one, given the terminal in turn.
+    /// - Throws: the errno of the first step that failed; `ECANCELED` when Ctrl-C has already
+    ///   ended a program of the pipeline (a stage that starts late must not start after it).
+    func start(_ launch: ProgramLaunch) throws(Errno) -> ChildProcess {
+        try members.withLock { (members: inout (leader: pid_t?, interrupted: Bool)) throws(Errno) -> ChildProcess in
+            if members.interrupted { throw .canceled }
+            if let group = members.leader {
+                do throws(Errno) {
+                    return try ProcessLauncher.spawn(launch, group: group, terminal: nil)
+                } catch {
+                    // No member left to join (EPERM): this program leads a new group.
+                    guard error == .notPermitted || error == .noSuchProcess else { throw error }
+                }
+            }
+            let child = try ProcessLauncher.spawn(launch, group: 0, terminal: terminal)
+            members.leader = child.pid
+            return child
+        }
+    }
+
+    /// Notes that one of the group's programs ended with `status`: after Ctrl-C (130) or Ctrl-\
+    /// (131), no other program of the pipeline starts, and the signal is sent to the group again
+    /// for a program that joined it after the key was pressed. Corresponds to `kill(2)`.
+    func ended(with status: ExitStatus) {
+        guard status == .interrupted || status == .quit else { return }
+        members.withLock { members in
+            members.interrupted = true
+            if let leader = members.leader { kill(-leader, status == .quit ? SIGQUIT : SIGINT) }
+        }
+    }
+
+    /// Gives the terminal back to the shell with the modes it had, when the group had it.
+    func finish() {
+        guard members.withLock({ $0.leader }) != nil else { return }
+        ProcessLauncher.takeBack(terminal, restoring: modes)
+    }
 }
 
 /// The terminal an interactive shell hands to the program it runs, and takes back after.
-struct ForegroundTerminal {
+struct ForegroundTerminal: Sendable {
     /// The terminal's descriptor (standard input).
     let descriptor: Int32
 
@@ -37,7 +105,7 @@ struct ForegroundTerminal {
 /// The modes of the terminal on standard input, as they were when taken, to be put back after a
 /// pipeline whose programs may have changed them (a single program's are put back by
 /// `ProcessLauncher.wait(for:)`).
-struct TerminalModes {
+struct TerminalModes: Sendable {
     private let modes: termios
 
     /// The modes now, when standard input is a terminal. Corresponds to `tcgetattr(3)`.
@@ -58,7 +126,8 @@ struct TerminalModes {
 struct ChildProcess {
     /// Its process number (and, when it was given the terminal, its process group's).
     let pid: pid_t
-    /// The terminal it was given, with the modes the terminal had before.
+    /// The terminal it was given, with the modes the terminal had before, for `wait(for:)` to
+    /// take back (a pipeline's group is taken back by `PipelineGroup.finish()`).
     fileprivate let terminal: (ForegroundTerminal, TerminalModes?)?
 }
 
@@ -78,6 +147,20 @@ public enum ProcessLauncher {
     /// - Throws: the errno of the first step that failed (`ENOENT`, `EACCES`, `ENOEXEC`…).
     /// Corresponds to `posix_spawn(3)`.
     static func start(_ launch: ProgramLaunch) throws(Errno) -> ChildProcess {
+        switch launch.placement {
+        case .shells: return try spawn(launch, group: nil, terminal: nil)
+        case .own(let terminal): return try spawn(launch, group: 0, terminal: terminal)
+        case .pipeline(let group): return try group.start(launch)
+        }
+    }
+
+    /// Starts `launch` in the process group `group` (0 for a new one, nil for the shell's); with
+    /// `terminal`, its group is made the terminal's foreground and the terminal's modes are kept
+    /// to be put back by `wait(for:)`, unless it joins a pipeline's group (which puts them back).
+    /// Corresponds to `posix_spawn(3)` with `POSIX_SPAWN_SETPGROUP`.
+    fileprivate static func spawn(
+        _ launch: ProgramLaunch, group: pid_t?, terminal: ForegroundTerminal?
+    ) throws(Errno) -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -86,16 +169,20 @@ public enum ProcessLauncher {
         defer { posix_spawnattr_destroy(&attributes) }
 
         var status = launch.directory.withCString { launcher_addchdir(&actions, $0) }
+        var savedModes: TerminalModes?
+        if let terminal {
+            // Before the standard streams are put in place: the terminal's descriptor may be one
+            // of them (standard input), which `< file` or a pipe replaces.
+            if status == 0 { status = launcher_addtcsetpgrp(&actions, terminal.descriptor) }
+            savedModes = TerminalModes.ofStandardInput()
+        }
         for (target, source) in launch.standardStreams.enumerated() where status == 0 {
             status = posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
         }
         var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-        var savedModes: TerminalModes?
-        if let terminal = launch.terminal {
+        if let group {
             flags |= Int32(POSIX_SPAWN_SETPGROUP)
-            posix_spawnattr_setpgroup(&attributes, 0)
-            if status == 0 { status = launcher_addtcsetpgrp(&actions, terminal.descriptor) }
-            savedModes = TerminalModes.ofStandardInput()
+            posix_spawnattr_setpgroup(&attributes, group)
         }
         var defaults = sigset_t()
         sigemptyset(&defaults)
@@ -115,7 +202,8 @@ public enum ProcessLauncher {
             posix_spawn(&pid, path, &actions, &attributes, argv + [nil], envp + [nil])
         }
         guard status == 0 else { throw Errno(rawValue: status) }
-        return ChildProcess(pid: pid, terminal: launch.terminal.map { ($0, savedModes) })
+        guard case .own = launch.placement else { return ChildProcess(pid: pid, terminal: nil) }
+        return ChildProcess(pid: pid, terminal: terminal.map { ($0, savedModes) })
     }
 
     /// Waits for `child` to end and returns its status, 128 + the signal's number when a signal
@@ -144,7 +232,7 @@ public enum ProcessLauncher {
 
     /// Makes the shell's process group the terminal's foreground again and puts back `modes`;
     /// SIGTTOU, which a process outside the foreground group gets for this, is blocked meanwhile.
-    private static func takeBack(_ terminal: ForegroundTerminal, restoring modes: TerminalModes?) {
+    fileprivate static func takeBack(_ terminal: ForegroundTerminal, restoring modes: TerminalModes?) {
         var block = sigset_t()
         var previous = sigset_t()
         sigemptyset(&block)
@@ -172,6 +260,22 @@ public enum ProcessLauncher {
         sigemptyset(&block)
         sigaddset(&block, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &block, nil)
+    }
+
+    /// Whether the process catches SIGINT (the shelf executable does, to stop commands on Ctrl-C),
+    /// so that `interrupt(_:)` may send it to a thread. Corresponds to `sigaction(2)`.
+    static var catchesInterrupts: Bool {
+        var action = sigaction()
+        guard sigaction(SIGINT, nil, &action) == 0 else { return false }
+        let handler = unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        return handler != unsafeBitCast(SIG_DFL, to: Int.self) && handler != unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// Sends SIGINT to `thread` of this process, so that a system call it is blocked in (a read of
+    /// the terminal or a FIFO) returns EINTR; only where the process catches it
+    /// (`catchesInterrupts`). Corresponds to `pthread_kill(3)`.
+    static func interrupt(_ thread: pthread_t) {
+        pthread_kill(thread, SIGINT)
     }
 
     /// Copies what arrives on each pipe's read end into its stream until every writer has

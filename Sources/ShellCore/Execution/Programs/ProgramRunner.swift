@@ -70,7 +70,7 @@ enum ProgramRunner {
                     context.stdin.descriptor ?? 0, try descriptor(for: context.stdout),
                     try descriptor(for: context.stderr),
                 ],
-                terminal: state.isInteractive && !state.isPipelineStage ? ForegroundTerminal.ofStandardInput : nil)
+                placement: placement(in: state))
         } catch {
             for pump in pumps { pump.input.close() }
             context.stderr.line("shelf: \(spelled): \(error.reason)")
@@ -81,6 +81,17 @@ enum ProgramRunner {
             child = try ProcessLauncher.start(launch)
         } catch {
             for pump in pumps { pump.input.close() }
+            // Ctrl-C ended the pipeline before this program could start: it ends quietly with it.
+            if error == .canceled, case .pipeline = launch.placement { return .interrupted }
+            // The child enters its directory (the shell's, or find -execdir's) by its path: when
+            // that is gone (or may no longer be entered), say so rather than seem to mean the program.
+            do throws(FileError) {
+                _ = try directory.info(followSymlinks: true)
+                try directory.checkSearchable()
+            } catch let problem {
+                context.stderr.line("shelf: \(spelled): " + Diagnostics.render(problem, phrase: Messages.noDirectory))
+                return .cannotExecute
+            }
             context.stderr.line("shelf: \(spelled): \(Diagnostics.reason(error))")
             return error == .noSuchFileOrDirectory ? .notFound : .cannotExecute
         }
@@ -88,11 +99,23 @@ enum ProgramRunner {
         writeEnds = []
         ProcessLauncher.drain(pumps)
         let status = ProcessLauncher.wait(for: child)
-        if launch.terminal != nil, status == .interrupted || status == .quit {
+        if case .pipeline(let group) = launch.placement { group.ended(with: status) }
+        if case .own = launch.placement, status == .interrupted || status == .quit {
             // The terminal echoed ^C or ^\ where the program stopped; the prompt starts a new line.
             context.stderr.line()
         }
         return status
+    }
+
+    /// Where a program runs: a pipeline's group when its stage has one, else on a terminal in an
+    /// interactive session a group of its own (not as a stage of a pipeline with built-ins, which
+    /// share the terminal with the shell), else the shell's group.
+    private static func placement(in state: ShellState) -> ProgramLaunch.Placement {
+        if let group = state.pipelineGroup { return .pipeline(group) }
+        guard state.isInteractive, !state.isPipelineStage, let terminal = ForegroundTerminal.ofStandardInput else {
+            return .shells
+        }
+        return .own(terminal)
     }
 
     /// In a session that runs no program, reports that `spelled` (a name as messages show it) is
@@ -109,6 +132,7 @@ extension ProgramRunner {
     fileprivate enum Messages {
         static let notFound = "command not found"
         static let notLocal = "refused: programs run only in a directory of the local file system"
+        static let noDirectory = "cannot start in the shell's directory"
 
         static func refused(_ refusal: ProgramRefusal) -> String {
             switch refusal {
