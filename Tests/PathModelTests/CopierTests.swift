@@ -130,7 +130,7 @@ struct CopierTests {
             try source.setPermissions(0o777)
             try source.setTimes(access: Self.older, modification: Self.older)
             let destination = dir + "destination"
-            #expect(Self.run(CopyOptions(preserve: false), source, destination).result)
+            #expect(Self.run(CopyOptions(preserve: []), source, destination).result)
             #expect(try destination.info().permissions == 0o777 & ~currentUmask())
             #expect(try destination.info().modificationTime > Self.newer)
         }
@@ -145,7 +145,7 @@ struct CopierTests {
             try source.setPermissions(0o755)
             try destination.write(text: "old")
             try destination.setPermissions(0o600)
-            #expect(Self.run(CopyOptions(preserve: false), source, destination).result)
+            #expect(Self.run(CopyOptions(preserve: []), source, destination).result)
             #expect(try destination.readText() == "new")
             #expect(try destination.info().permissions == 0o600)
         }
@@ -161,7 +161,7 @@ struct CopierTests {
             let modification = Timestamp(seconds: 1_200_000_000, nanoseconds: 999)
             try source.setTimes(access: access, modification: modification)
             let destination = dir + "destination"
-            #expect(Self.run(CopyOptions(preserve: true), source, destination).result)
+            #expect(Self.run(CopyOptions(preserve: .standard), source, destination).result)
             let info = try destination.info()
             #expect(info.permissions == 0o751)
             #expect(info.modificationTime == modification)
@@ -438,7 +438,7 @@ struct CopierTests {
             try source.makeDirectory()
             try (source + "f").write(text: "x")
             try (source + "f").setPermissions(mode)
-            #expect(Self.run(CopyOptions(preserve: preserve), source, dir + "copy").result)
+            #expect(Self.run(CopyOptions(preserve: preserve ? .standard : []), source, dir + "copy").result)
             // Without preserve, as GNU cp: no set-id or sticky bit on a new file.
             let expected = preserve ? mode : mode & 0o777 & ~currentUmask()
             #expect(try (dir + "copy" + "f").info().permissions == expected, "\(String(mode, radix: 8))")
@@ -481,12 +481,12 @@ struct CopierTests {
             for name in ["sub", "link"] {
                 _ = (source + name).withCString { lchown($0, 12_345, 23_456) }
             }
-            #expect(Self.run(CopyOptions(preserve: true), source, dir + "copy").result)
+            #expect(Self.run(CopyOptions(preserve: .standard), source, dir + "copy").result)
             for name in ["sub", "link"] {
                 let info = try (dir + "copy" + name).info()
                 #expect(info.userID == 12_345 && info.groupID == 23_456, "\(name)")
             }
-            #expect(Self.run(CopyOptions(preserve: false), source, dir + "plain").result)
+            #expect(Self.run(CopyOptions(preserve: []), source, dir + "plain").result)
             #expect(try (dir + "plain" + "sub").info().userID == getuid())
         }
     }

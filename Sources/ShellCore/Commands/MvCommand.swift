@@ -72,9 +72,8 @@ public struct MvCommand: ShellCommand {
         do {
             backup = try self.backup?.resolved(in: context.state.environment)
         } catch {
-            if case .invalid(let message) = error { context.error(message) }
-            context.stderr.line("Try 'help \(Self.name)' for more information.")
-            return .usage
+            guard case .invalid(let message) = error else { return .usage }
+            return context.usageError(message)
         }
         return TransferOperands.run(operands, target: target, in: context) { item, session in
             move(item, backup: backup, session: session, context: context)
@@ -204,7 +203,7 @@ public struct MvCommand: ShellCommand {
         }
         var copier = Copier(
             options: CopyOptions(
-                recursive: true, overwrite: .replace, preserve: true, sync: true, destinations: .replace))
+                recursive: true, overwrite: .replace, preserve: .standard, sync: true, destinations: .replace))
         copier.isCancelled = { context.isCancelled }
         copier.transferred = { progress?.add(bytes: $0) }
         copier.failed = report

@@ -67,11 +67,7 @@ struct TransferOperands {
     )
         -> Resolution
     {
-        func usage(_ message: String) -> Resolution {
-            context.error(message)
-            context.stderr.line("Try 'help \(context.commandName)' for more information.")
-            return .stop(.usage)
-        }
+        func usage(_ message: String) -> Resolution { .stop(context.usageError(message)) }
         let target: Argument
         let sources: ArraySlice<Argument>
         if case .directory(let directory) = choice {
