@@ -54,6 +54,19 @@ public struct CopyOptions: Sendable, Hashable {
         public static let all: Preserved = [.mode, .ownership, .timestamps, .links]
     }
 
+    /// Whether a copy's data shares the source's blocks (a reflink, where the file system has
+    /// copy-on-write) rather than being written anew.
+    public enum Reflink: Sendable, Hashable {
+        /// As the kernel's copy_file_range(2) chooses: some file systems share blocks by it.
+        case kernelChooses
+        /// Never: every byte is read and written (`cp --reflink=never`).
+        case never
+        /// Shared where the file system can, else copied (`cp --reflink=auto`).
+        case auto
+        /// Shared, or the file is not copied: `FileError` `.clone` (`cp --reflink=always`).
+        case always
+    }
+
     /// Copy directories and everything in them; without it, a directory is an error (`EISDIR`).
     public var recursive: Bool
     /// The policy for existing destination files.
@@ -74,6 +87,8 @@ public struct CopyOptions: Sendable, Hashable {
     public var linksInstead: File.LinkKind?
     /// Stay on the file system of the source: a directory on another one is made, empty (`cp -x`).
     public var oneFileSystem: Bool
+    /// Whether file data is shared with the source rather than copied.
+    public var reflink: Reflink
     /// fsync each file before it is renamed into place (for a move across file systems).
     public var sync: Bool
     /// What a FIFO, device or socket source becomes.
@@ -85,7 +100,8 @@ public struct CopyOptions: Sendable, Hashable {
     public init(
         recursive: Bool = true, overwrite: Overwrite = .replace, preserve: Preserved = [],
         defaultModes: Bool = false, followSourceSymlink: Bool = false, followEverySymlink: Bool = false,
-        linksInstead: File.LinkKind? = nil, oneFileSystem: Bool = false, sync: Bool = false,
+        linksInstead: File.LinkKind? = nil, oneFileSystem: Bool = false, reflink: Reflink = .kernelChooses,
+        sync: Bool = false,
         specialFiles: SpecialFiles = .recreate, destinations: Destinations = .writeThrough
     ) {
         self.recursive = recursive
@@ -96,6 +112,7 @@ public struct CopyOptions: Sendable, Hashable {
         self.followEverySymlink = followEverySymlink
         self.linksInstead = linksInstead
         self.oneFileSystem = oneFileSystem
+        self.reflink = reflink
         self.sync = sync
         self.specialFiles = specialFiles
         self.destinations = destinations
@@ -613,9 +630,19 @@ public struct Copier {
         try output.finish()
     }
 
-    /// Moves all bytes from `input` to `output`, in the kernel when it can.
+    /// Moves all bytes from `input` to `output`, in the kernel when it can; with `reflink`
+    /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`).
     private func transfer(from input: OpenFile, source: File, to output: OpenFile, destination: File) throws(FileError) {
-        var kernelCopy = input.descriptor != nil && output.descriptor != nil
+        if options.reflink == .auto || options.reflink == .always {
+            do throws(Errno) {
+                guard let input = input.descriptor, let output = output.descriptor else { throw .notSupported }
+                try Sys.cloneFile(from: input, to: output)
+                return
+            } catch {
+                if options.reflink == .always { throw FileError(.clone, source, error, destination: destination) }
+            }
+        }
+        var kernelCopy = options.reflink != .never && input.descriptor != nil && output.descriptor != nil
         while kernelCopy, let input = input.descriptor, let output = output.descriptor {
             if isCancelled() { throw FileError(.write, destination, .canceled) }
             do {

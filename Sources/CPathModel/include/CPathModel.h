@@ -53,6 +53,10 @@ typedef struct {
 /// fstatfs(2) of a descriptor (an O_PATH one will do): 0, or -1 with errno set.
 int pathmodel_fstatfs(int fd, pathmodel_statfs *out);
 
+/// ioctl(FICLONE): makes `fd_out` share all of `fd_in`'s data (a reflink), on file systems with
+/// copy-on-write; 0, or -1 with errno set (EOPNOTSUPP, EXDEV, EINVAL where it cannot).
+int pathmodel_clone_file(int fd_in, int fd_out);
+
 /// sendfile(2) from the current offset of `fd_in` (a file that can be mapped) to `fd_out`.
 ssize_t pathmodel_sendfile(int fd_in, int fd_out, size_t length);
 /// renameat2(2); `flags` is 0 or pathmodel_rename_noreplace.

@@ -272,6 +272,12 @@ enum Sys {
         try retrying(.copyFileRange) { pathmodel_copy_file_range(input, output, length) }
     }
 
+    /// Makes `output` share all of `input`'s data blocks (a reflink); `EOPNOTSUPP`, `EXDEV` or
+    /// `EINVAL` where the file system cannot.
+    static func cloneFile(from input: Int32, to output: Int32) throws(Errno) {
+        _ = try retrying(.clone) { pathmodel_clone_file(input, output) }
+    }
+
     /// Sends up to `length` bytes from a mappable file to any descriptor in the kernel; 0 means
     /// end of input.
     static func sendFile(from input: Int32, to output: Int32, length: Int) throws(Errno) -> Int {

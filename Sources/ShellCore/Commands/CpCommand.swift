@@ -13,7 +13,7 @@ public struct CpCommand: ShellCommand {
     public enum Option: Hashable, Sendable {
         case archive, backup, backupSimple, commandLineSymlinks, dereference, force, interactive, link
         case noClobber, noDereference, noDereferencePreserveLinks, noPreserve, noTargetDirectory
-        case oneFileSystem, parents, preserve, preserveList, recursive, removeDestination, suffix
+        case oneFileSystem, parents, preserve, preserveList, recursive, reflink, removeDestination, suffix
         case symbolicLink, targetDirectory, update, updateWhen, verbose
     }
     public static let options: [OptionSpec<Option>] = [
@@ -46,6 +46,9 @@ public struct CpCommand: ShellCommand {
         OptionSpec(nil, "parents", key: .parents, help: "use full source file name under DIRECTORY"),
         OptionSpec("R", nil, key: .recursive, help: "copy directories recursively"),
         OptionSpec("r", "recursive", key: .recursive, help: "copy directories recursively"),
+        OptionSpec(
+            nil, "reflink", value: .optional, valueName: "WHEN", key: .reflink,
+            help: "share the source's data blocks: always (the default WHEN), auto, or never"),
         OptionSpec(
             nil, "remove-destination", key: .removeDestination,
             help: "remove each existing destination file before copying onto it (contrast with --force)"),
@@ -114,6 +117,8 @@ public struct CpCommand: ShellCommand {
     public var parents: Bool
     /// Leave out the contents of directories on other file systems (`-x`).
     public var oneFileSystem: Bool
+    /// Whether copies share the source's data blocks (`--reflink[=WHEN]`).
+    public var reflink: CopyOptions.Reflink
     /// Print `'a' -> 'b'` for each file copied.
     public var verbose: Bool
     public var operands: [Argument]
@@ -176,6 +181,9 @@ public struct CpCommand: ShellCommand {
         parents = arguments.has(.parents)
         if parents && target == .lastOperandItself { throw .invalid(Messages.parentsNeedDirectory) }
         oneFileSystem = arguments.has(.oneFileSystem)
+        reflink =
+            try arguments.has(.reflink)
+            ? Self.reflinkChoice.value(of: arguments.bytes(.reflink) ?? Array("always".utf8)) : .kernelChooses
         verbose = arguments.has(.verbose)
         operands = arguments.operands
     }
@@ -184,6 +192,9 @@ public struct CpCommand: ShellCommand {
     private enum Update: Sendable, Equatable {
         case all, none, older
     }
+
+    private static let reflinkChoice = ArgumentChoice<CopyOptions.Reflink>(
+        option: "--reflink", [("auto", .auto), ("always", .always), ("never", .never)])
 
     private static let updateChoice = ArgumentChoice<Update>(
         option: "--update", [("all", .all), ("none", .none), ("older", .older)])
@@ -325,7 +336,7 @@ public struct CpCommand: ShellCommand {
             options: CopyOptions(
                 recursive: recursive, overwrite: overwrite, preserve: preserve, defaultModes: defaultModes,
                 followSourceSymlink: follow, followEverySymlink: dereference == .always,
-                linksInstead: linksInstead, oneFileSystem: oneFileSystem,
+                linksInstead: linksInstead, oneFileSystem: oneFileSystem, reflink: reflink,
                 specialFiles: recursive ? .recreate : .copyContents,
                 destinations: removeDestination ? .replace : .writeThrough))
         copier.linkedCopies = linkedCopies

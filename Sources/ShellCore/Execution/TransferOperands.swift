@@ -214,6 +214,8 @@ enum CopyWording {
         case .rename:
             // The temporary file could not be renamed into place: the destination was not made.
             return "\(Messages.cannotCreateRegular) \(destination): \(error.reason)"
+        case .clone:
+            return "\(Messages.failedToClone) \(destination) \(Messages.from) \(path): \(error.reason)"
         default:
             return Diagnostics.render(spelling.respell(error), phrase: nil)
         }
@@ -225,5 +227,7 @@ enum CopyWording {
         static let cannotOpen = "cannot open"
         static let forReading = "for reading"
         static let cannotCreateRegular = "cannot create regular file"
+        static let failedToClone = "failed to clone"
+        static let from = "from"
     }
 }

@@ -72,6 +72,8 @@ struct CpOptionTests {
         ("-u replaces an older one", "cp -vu b run"),
         ("-u leaves one as old", "cp -vu empty b"),
         ("--update is -u", "cp -v --update b run"),
+        ("--reflink=auto copies where blocks cannot be shared", "cp -v --reflink=auto a x"),
+        ("--reflink=never", "cp -r --reflink=never s x"),
     ]
 
     /// Rows whose options GNU coreutils 9.1 spells otherwise: shelf's line and GNU's.
@@ -127,7 +129,7 @@ struct CpOptionTests {
 
     @Test(arguments: [
         "cp -bn a b", "cp -t d -T a", "cp -T a b c", "cp --backup=bogus a b", "cp --parents a b",
-        "cp --parents -T a d", "cp --preserve=bogus a x", "cp --no-preserve=bogus a x",
+        "cp --parents -T a d", "cp --preserve=bogus a x", "cp --no-preserve=bogus a x", "cp --reflink=x a y",
     ])
     func usageErrorsMatchGNU(_ line: String) throws {
         try TwinRun(line, build: Self.build, describe: Self.describe).expectSameUsageError(line)
@@ -150,6 +152,19 @@ struct CpOptionTests {
         #expect(result.stderr == message + "Try 'help cp' for more information.\n")
         #expect(result.status == .usage)
         #expect(!(shell.directory.file + "x").exists)
+    }
+
+    /// Where the file system cannot share blocks, GNU leaves an empty destination behind and
+    /// shelf what was there (nothing, or the old file): the same messages and status.
+    @Test(arguments: [
+        "cp --reflink=always a x", "cp --reflink a b", "cp -r --reflink=always s x", "cp --reflink=al a x",
+    ])
+    func reflinkAlwaysSaysWhatGNUSays(_ line: String) throws {
+        let run = try TwinRun(line, build: Self.build, describe: Self.describe)
+        let lines = { (text: String) in text.split(separator: "\n").sorted() }
+        #expect(lines(run.ours.stdout) == lines(run.theirs.stdout), "\(line)")
+        #expect(lines(run.ours.stderr) == lines(run.theirs.stderr), "\(line)")
+        #expect(run.ours.status == run.theirs.status, "\(line)")
     }
 
     @Test("--no-preserve=xattr keeps what shelf keeps anyway")
