@@ -19,6 +19,8 @@ const unsigned int pathmodel_rename_noreplace = RENAME_NOREPLACE;
 const long pathmodel_utime_now = UTIME_NOW;
 const long pathmodel_utime_omit = UTIME_OMIT;
 const int pathmodel_o_path = O_PATH;
+const int pathmodel_seek_data = SEEK_DATA;
+const int pathmodel_seek_hole = SEEK_HOLE;
 
 static void pathmodel_fill(const struct statx *sx, pathmodel_stat *out) {
     out->mode = sx->stx_mode;

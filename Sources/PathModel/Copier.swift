@@ -67,6 +67,16 @@ public struct CopyOptions: Sendable, Hashable {
         case always
     }
 
+    /// Which runs of zeros a copy leaves as holes (unwritten, taking no room on disk).
+    public enum Sparse: Sendable, Hashable {
+        /// None: every byte is written (`cp --sparse=never`, and cp without the option).
+        case never
+        /// The source's own holes, found by `lseek(2)`'s `SEEK_HOLE` (`cp --sparse=auto`).
+        case auto
+        /// Those, and every block of zeros in its data as well (`cp --sparse=always`).
+        case always
+    }
+
     /// Copy directories and everything in them; without it, a directory is an error (`EISDIR`).
     public var recursive: Bool
     /// The policy for existing destination files.
@@ -89,6 +99,8 @@ public struct CopyOptions: Sendable, Hashable {
     public var oneFileSystem: Bool
     /// Whether file data is shared with the source rather than copied.
     public var reflink: Reflink
+    /// Which runs of zeros new regular files leave as holes.
+    public var sparse: Sparse
     /// fsync each file before it is renamed into place (for a move across file systems).
     public var sync: Bool
     /// What a FIFO, device or socket source becomes.
@@ -101,7 +113,7 @@ public struct CopyOptions: Sendable, Hashable {
         recursive: Bool = true, overwrite: Overwrite = .replace, preserve: Preserved = [],
         defaultModes: Bool = false, followSourceSymlink: Bool = false, followEverySymlink: Bool = false,
         linksInstead: File.LinkKind? = nil, oneFileSystem: Bool = false, reflink: Reflink = .kernelChooses,
-        sync: Bool = false,
+        sparse: Sparse = .never, sync: Bool = false,
         specialFiles: SpecialFiles = .recreate, destinations: Destinations = .writeThrough
     ) {
         self.recursive = recursive
@@ -113,6 +125,7 @@ public struct CopyOptions: Sendable, Hashable {
         self.linksInstead = linksInstead
         self.oneFileSystem = oneFileSystem
         self.reflink = reflink
+        self.sparse = sparse
         self.sync = sync
         self.specialFiles = specialFiles
         self.destinations = destinations
@@ -585,7 +598,7 @@ public struct Copier {
         do throws(FileError) {
             let output = temporary.output.named(destination)
             defer { output.close() }
-            try transfer(from: input, source: source, to: output, destination: destination)
+            try transfer(from: input, source: source, to: output, destination: destination, leavingHoles: true)
             // The owner first: changing it clears the set-user-ID and set-group-ID bits.
             if options.preserve.contains(.ownership) {
                 do {
@@ -632,7 +645,9 @@ public struct Copier {
 
     /// Moves all bytes from `input` to `output`, in the kernel when it can; with `reflink`
     /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`).
-    private func transfer(from input: OpenFile, source: File, to output: OpenFile, destination: File) throws(FileError) {
+    private func transfer(
+        from input: OpenFile, source: File, to output: OpenFile, destination: File, leavingHoles: Bool = false
+    ) throws(FileError) {
         if options.reflink == .auto || options.reflink == .always {
             do throws(Errno) {
                 guard let input = input.descriptor, let output = output.descriptor else { throw .notSupported }
@@ -641,6 +656,12 @@ public struct Copier {
             } catch {
                 if options.reflink == .always { throw FileError(.clone, source, error, destination: destination) }
             }
+        }
+        if leavingHoles && options.sparse != .never, let inputDescriptor = input.descriptor,
+            let outputDescriptor = output.descriptor
+        {
+            return try transferLeavingHoles(
+                from: input, inputDescriptor, source: source, to: output, outputDescriptor, destination: destination)
         }
         var kernelCopy = options.reflink != .never && input.descriptor != nil && output.descriptor != nil
         while kernelCopy, let input = input.descriptor, let output = output.descriptor {
@@ -665,6 +686,60 @@ public struct Copier {
             try output.write(buffer[..<count])
             transferred(UInt64(count))
         }
+    }
+
+    /// Copies the data of `input` into the new regular file `output`, leaving as holes the
+    /// source's holes (found by `SEEK_DATA` and `SEEK_HOLE`, the whole file being data where the
+    /// file system cannot tell) and, with `.always`, every block of zeros of 4 KiB at an offset
+    /// that is a multiple of it (and a last shorter one); the file is then given its full size.
+    private func transferLeavingHoles(
+        from input: OpenFile, _ inputDescriptor: Int32, source: File, to output: OpenFile,
+        _ outputDescriptor: Int32, destination: File
+    ) throws(FileError) {
+        let block = 4096
+        var buffer: [UInt8] = []
+        let size: Int64
+        do { size = Int64(try input.info().size) } catch { throw FileError(.read, source, error.errno) }
+        var offset: Int64 = 0
+        while offset < size {
+            let dataStart: Int64
+            let dataEnd: Int64
+            do throws(Errno) {
+                dataStart = try Sys.seek(inputDescriptor, to: offset, whence: Sys.dataWhence)
+                dataEnd = min(size, try Sys.seek(inputDescriptor, to: dataStart, whence: Sys.holeWhence))
+                _ = try Sys.seek(inputDescriptor, to: dataStart)
+            } catch where error == .noSuchAddressOrDevice {
+                break  // Nothing but a hole from `offset` to the end.
+            } catch {
+                throw FileError(.read, source, error)
+            }
+            var position = dataStart
+            while position < dataEnd {
+                if isCancelled() { throw FileError(.write, destination, .canceled) }
+                // 256 KiB at a time, or what is left of this run of data.
+                let wanted = Int(min(Int64(64 * block), dataEnd - position))
+                if buffer.count != wanted { buffer = [UInt8](repeating: 0, count: wanted) }
+                let count: Int
+                do { count = try input.read(into: &buffer) } catch { throw FileError(.read, source, error.errno) }
+                if count == 0 { break }
+                var start = 0
+                while start < count {
+                    let end = min(count, start + block)
+                    let chunk = buffer[start..<end]
+                    if options.sparse != .always || chunk.contains(where: { $0 != 0 }) {
+                        do throws(Errno) {
+                            _ = try Sys.seek(outputDescriptor, to: position + Int64(start))
+                        } catch { throw FileError(.write, destination, error) }
+                        try output.write(chunk)
+                    }
+                    start = end
+                }
+                position += Int64(count)
+                transferred(UInt64(count))
+            }
+            offset = max(dataEnd, offset + 1)
+        }
+        try output.truncate(to: UInt64(size))
     }
 
     /// Renames a finished temporary file into place: over what is there, or, for a destination

@@ -68,6 +68,9 @@ extern const unsigned int pathmodel_rename_noreplace;
 
 /// O_PATH: open(2) a file only to name it in *at calls (Glibc's Swift module lacks it).
 extern const int pathmodel_o_path;
+/// lseek(2)'s SEEK_DATA and SEEK_HOLE, which glibc defines only under _GNU_SOURCE.
+extern const int pathmodel_seek_data;
+extern const int pathmodel_seek_hole;
 
 /// UTIME_NOW: the tv_nsec value that tells utimensat(2) to use the current time.
 extern const long pathmodel_utime_now;

@@ -107,6 +107,17 @@ enum Sys {
         }.get()
     }
 
+    /// Where `lseek(2)` puts the offset of `fd`, from `offset` by `whence`: `SEEK_SET`, or
+    /// `dataWhence` / `holeWhence` for the next byte of data or hole at or after `offset` (`ENXIO`
+    /// when there is no data past it).
+    static func seek(_ fd: Int32, to offset: Int64, whence: Int32 = SEEK_SET) throws(Errno) -> Int64 {
+        Int64(try retrying(.seek) { Glibc.lseek(fd, off_t(offset), whence) })
+    }
+
+    /// `lseek(2)`'s `SEEK_DATA` and `SEEK_HOLE`.
+    static let dataWhence = pathmodel_seek_data
+    static let holeWhence = pathmodel_seek_hole
+
     /// Cuts or extends an open file to `length` bytes.
     static func truncate(_ fd: Int32, to length: Int64) throws(Errno) {
         _ = try retrying(.truncate) { ftruncate(fd, off_t(length)) }

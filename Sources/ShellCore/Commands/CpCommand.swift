@@ -13,7 +13,7 @@ public struct CpCommand: ShellCommand {
     public enum Option: Hashable, Sendable {
         case archive, backup, backupSimple, commandLineSymlinks, dereference, force, interactive, link
         case noClobber, noDereference, noDereferencePreserveLinks, noPreserve, noTargetDirectory
-        case oneFileSystem, parents, preserve, preserveList, recursive, reflink, removeDestination, suffix
+        case oneFileSystem, parents, preserve, preserveList, recursive, reflink, removeDestination, sparse, suffix
         case symbolicLink, targetDirectory, update, updateWhen, verbose
     }
     public static let options: [OptionSpec<Option>] = [
@@ -52,6 +52,9 @@ public struct CpCommand: ShellCommand {
         OptionSpec(
             nil, "remove-destination", key: .removeDestination,
             help: "remove each existing destination file before copying onto it (contrast with --force)"),
+        OptionSpec(
+            nil, "sparse", value: .required, valueName: "WHEN", key: .sparse,
+            help: "which runs of zeros are left as holes: never, auto (the source's holes), always"),
         OptionSpec("s", "symbolic-link", key: .symbolicLink, help: "make symbolic links instead of copying"),
         OptionSpec(
             "S", "suffix", value: .required, valueName: "SUFFIX", key: .suffix,
@@ -119,6 +122,8 @@ public struct CpCommand: ShellCommand {
     public var oneFileSystem: Bool
     /// Whether copies share the source's data blocks (`--reflink[=WHEN]`).
     public var reflink: CopyOptions.Reflink
+    /// Which runs of zeros new files leave as holes (`--sparse=WHEN`).
+    public var sparse: CopyOptions.Sparse
     /// Print `'a' -> 'b'` for each file copied.
     public var verbose: Bool
     public var operands: [Argument]
@@ -184,6 +189,7 @@ public struct CpCommand: ShellCommand {
         reflink =
             try arguments.has(.reflink)
             ? Self.reflinkChoice.value(of: arguments.bytes(.reflink) ?? Array("always".utf8)) : .kernelChooses
+        sparse = try arguments.bytes(.sparse).map { (word) throws(UsageError) in try Self.sparseChoice.value(of: word) } ?? .never
         verbose = arguments.has(.verbose)
         operands = arguments.operands
     }
@@ -195,6 +201,9 @@ public struct CpCommand: ShellCommand {
 
     private static let reflinkChoice = ArgumentChoice<CopyOptions.Reflink>(
         option: "--reflink", [("auto", .auto), ("always", .always), ("never", .never)])
+
+    private static let sparseChoice = ArgumentChoice<CopyOptions.Sparse>(
+        option: "--sparse", [("never", .never), ("auto", .auto), ("always", .always)])
 
     private static let updateChoice = ArgumentChoice<Update>(
         option: "--update", [("all", .all), ("none", .none), ("older", .older)])
@@ -336,7 +345,7 @@ public struct CpCommand: ShellCommand {
             options: CopyOptions(
                 recursive: recursive, overwrite: overwrite, preserve: preserve, defaultModes: defaultModes,
                 followSourceSymlink: follow, followEverySymlink: dereference == .always,
-                linksInstead: linksInstead, oneFileSystem: oneFileSystem, reflink: reflink,
+                linksInstead: linksInstead, oneFileSystem: oneFileSystem, reflink: reflink, sparse: sparse,
                 specialFiles: recursive ? .recreate : .copyContents,
                 destinations: removeDestination ? .replace : .writeThrough))
         copier.linkedCopies = linkedCopies

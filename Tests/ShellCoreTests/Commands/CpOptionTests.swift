@@ -1,3 +1,4 @@
+import Glibc
 import PathModel
 import Testing
 
@@ -130,6 +131,7 @@ struct CpOptionTests {
     @Test(arguments: [
         "cp -bn a b", "cp -t d -T a", "cp -T a b c", "cp --backup=bogus a b", "cp --parents a b",
         "cp --parents -T a d", "cp --preserve=bogus a x", "cp --no-preserve=bogus a x", "cp --reflink=x a y",
+        "cp --sparse=x a y", "cp --sparse a y",
     ])
     func usageErrorsMatchGNU(_ line: String) throws {
         try TwinRun(line, build: Self.build, describe: Self.describe).expectSameUsageError(line)
@@ -165,6 +167,45 @@ struct CpOptionTests {
         #expect(lines(run.ours.stdout) == lines(run.theirs.stdout), "\(line)")
         #expect(lines(run.ours.stderr) == lines(run.theirs.stderr), "\(line)")
         #expect(run.ours.status == run.theirs.status, "\(line)")
+    }
+
+    /// In `t/`: `sp`, 1 MiB with one byte of data in its middle and holes around it; `zeros`,
+    /// 256 KiB of written zeros and a line; `mixed`, a line, 300,000 zeros, a line, 20,000 zeros.
+    static func buildSparseFiles(in root: File) throws {
+        try (root + "t").makeDirectory()
+        try (root + "t/zeros").write(bytes: [UInt8](repeating: 0, count: 262_144) + Array("end\n".utf8))
+        try (root + "t/mixed").write(
+            bytes: Array("start\n".utf8) + [UInt8](repeating: 0, count: 300_000) + Array("mid\n".utf8)
+                + [UInt8](repeating: 0, count: 20_000))
+        let descriptor = open((root + "t/sp").string, O_WRONLY | O_CREAT, 0o644)
+        defer { close(descriptor) }
+        guard descriptor >= 0, ftruncate(descriptor, 1 << 20) == 0, pwrite(descriptor, "x", 1, 1 << 19) == 1 else {
+            throw NodeError(description: "sparse file: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    @Test(
+        .needsLocalFileSystem("holes are the kernel's, and GNU's copies are compared block for block"),
+        arguments: ["never", "auto", "always"].flatMap { when in
+            ["sp", "zeros", "mixed"].map { "cp --sparse=\(when) t/\($0) x" } + ["cp -r --sparse=\(when) t x"]
+        })
+    func sparseCopiesTakeTheBlocksGNUsTake(_ line: String) throws {
+        let describe = { (info: FileInfo) in
+            info.kind == .regular ? "file \(info.size) in \(info.blocks) blocks" : info.kind.rawValue
+        }
+        try TwinRun(line, build: Self.buildSparseFiles, describe: describe).expectSame(line, "sparse")
+    }
+
+    @Test(
+        .needsLocalFileSystem("holes are the kernel's"), arguments: ["never", "auto", "always"])
+    func sparseCopiesHoldTheSourceBytes(_ when: String) throws {
+        let shell = TestShell()
+        let root = shell.directory.file
+        try Self.buildSparseFiles(in: root)
+        #expect(shell.run("cp -r --sparse=\(when) t x").status == .success)
+        for name in ["sp", "zeros", "mixed"] {
+            #expect(try (root + "x/\(name)").readBytes() == (root + "t/\(name)").readBytes(), "\(name)")
+        }
     }
 
     @Test("--no-preserve=xattr keeps what shelf keeps anyway")
