@@ -657,11 +657,15 @@ public struct Copier {
                 if options.reflink == .always { throw FileError(.clone, source, error, destination: destination) }
             }
         }
+        // Holes are looked for in a file whose size says where it ends: not in what procfs
+        // shows as empty, nor in a FIFO.
         if leavingHoles && options.sparse != .never, let inputDescriptor = input.descriptor,
-            let outputDescriptor = output.descriptor
+            let outputDescriptor = output.descriptor, let info = try? input.info(), info.kind == .regular,
+            info.size > 0
         {
             return try transferLeavingHoles(
-                from: input, inputDescriptor, source: source, to: output, outputDescriptor, destination: destination)
+                from: input, inputDescriptor, size: Int64(info.size), source: source, to: output, outputDescriptor,
+                destination: destination)
         }
         var kernelCopy = options.reflink != .never && input.descriptor != nil && output.descriptor != nil
         while kernelCopy, let input = input.descriptor, let output = output.descriptor {
@@ -688,18 +692,17 @@ public struct Copier {
         }
     }
 
-    /// Copies the data of `input` into the new regular file `output`, leaving as holes the
-    /// source's holes (found by `SEEK_DATA` and `SEEK_HOLE`, the whole file being data where the
-    /// file system cannot tell) and, with `.always`, every block of zeros of 4 KiB at an offset
-    /// that is a multiple of it (and a last shorter one); the file is then given its full size.
+    /// Copies the data of `input`, a regular file of `size` bytes, into the new regular file
+    /// `output`, leaving as holes the source's holes (found by `SEEK_DATA` and `SEEK_HOLE`, the
+    /// whole file being data where the file system cannot tell) and, with `.always`, every block
+    /// of zeros of 4 KiB at an offset that is a multiple of it (and a last shorter one); the file
+    /// is then given its full size.
     private func transferLeavingHoles(
-        from input: OpenFile, _ inputDescriptor: Int32, source: File, to output: OpenFile,
+        from input: OpenFile, _ inputDescriptor: Int32, size: Int64, source: File, to output: OpenFile,
         _ outputDescriptor: Int32, destination: File
     ) throws(FileError) {
         let block = 4096
         var buffer: [UInt8] = []
-        let size: Int64
-        do { size = Int64(try input.info().size) } catch { throw FileError(.read, source, error.errno) }
         var offset: Int64 = 0
         while offset < size {
             let dataStart: Int64

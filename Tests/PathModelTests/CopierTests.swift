@@ -320,6 +320,79 @@ struct CopierTests {
         }
     }
 
+    @Test("With .links kept, names of one file are copied as names of one copy, across copy calls too")
+    func linksKept() throws {
+        try withScratch { dir in
+            try (dir + "source/sub").makeDirectory(intermediates: true)
+            try (dir + "source/a").write(text: "A")
+            try (dir + "source/sub/b").makeHardLink(to: dir + "source/a")
+            try (dir + "c").makeHardLink(to: dir + "source/a")
+            var copier = Copier(options: CopyOptions(preserve: .links))
+            let tree = copier.copy(dir + "source", to: dir + "copy")
+            let operand = copier.copy(dir + "c", to: dir + "copy/c")
+            #expect(tree && operand)
+            let identities = try ["copy/a", "copy/sub/b", "copy/c"].map { try (dir + $0).info().identity }
+            #expect(Set(identities).count == 1)
+            #expect(identities[0] != (try (dir + "source/a").info().identity))
+            #expect(try (dir + "copy/sub/b").readText() == "A")
+            let plain = Self.run(CopyOptions(), dir + "source", dir + "plain")
+            #expect(plain.result)
+            #expect(try (dir + "plain/a").info().identity != (try (dir + "plain/sub/b").info().identity))
+        }
+    }
+
+    @Test("linksInstead makes hard links to the sources, and directories anew")
+    func hardLinksInstead() throws {
+        try withScratch { dir in
+            try (dir + "source/sub").makeDirectory(intermediates: true)
+            try (dir + "source/sub/b").write(text: "B")
+            #expect(Self.run(CopyOptions(linksInstead: .hard), dir + "source", dir + "copy").result)
+            #expect(try (dir + "copy/sub").info().identity != (try (dir + "source/sub").info().identity))
+            #expect(try (dir + "copy/sub/b").info().identity == (try (dir + "source/sub/b").info().identity))
+        }
+    }
+
+    @Test("followEverySymlink copies what links inside a tree lead to; one that leads nowhere fails alone")
+    func followEverySymlink() throws {
+        try withScratch { dir in
+            try (dir + "source/t").makeDirectory(intermediates: true)
+            try (dir + "source/t/q").write(text: "Q")
+            try (dir + "source/l").makeSymlink(to: "t")
+            try (dir + "source/gone").makeSymlink(to: "nowhere")
+            let outcome = Self.run(CopyOptions(followEverySymlink: true), dir + "source", dir + "copy")
+            #expect(!outcome.result)
+            #expect(outcome.failures.map(\.errno) == [.noSuchFileOrDirectory])
+            #expect(try (dir + "copy/l").info().kind == .directory)
+            #expect(try (dir + "copy/l/q").readText() == "Q")
+            #expect(!(dir + "copy/gone").exists)
+        }
+    }
+
+    @Test("backUp is asked before an existing file is replaced, and a refusal leaves it")
+    func backUp() throws {
+        try withScratch { dir in
+            try (dir + "source").write(text: "new")
+            try (dir + "kept").write(text: "old")
+            var asked: [File] = []
+            var copier = Copier(options: CopyOptions())
+            copier.backUp = { destination in
+                asked.append(destination)
+                do { try destination.moveByRenaming(to: dir + "kept~", replacing: true) } catch { return false }
+                return true
+            }
+            let replaced = copier.copy(dir + "source", to: dir + "kept")
+            #expect(replaced)
+            #expect(asked == [dir + "kept"])
+            #expect(try (dir + "kept").readText() == "new")
+            #expect(try (dir + "kept~").readText() == "old")
+            copier.backUp = { _ in false }
+            try (dir + "other").write(text: "other")
+            let refused = copier.copy(dir + "source", to: dir + "other")
+            #expect(!refused)
+            #expect(try (dir + "other").readText() == "other")
+        }
+    }
+
     @Test("Replacing a destination symlink with .replace writes through it, keeping the link")
     func replaceThroughDestinationSymlink() throws {
         try withScratch { dir in
