@@ -361,10 +361,30 @@ enum Sys {
         clock_gettime(CLOCK_REALTIME, &spec)
         return Timestamp(seconds: Int64(spec.tv_sec), nanoseconds: UInt32(spec.tv_nsec))
     }
+    /// The process's umask. Read from the kernel's record of it (`Umask:` in
+    /// /proc/self/status, Linux 4.7 and later) where there is one: umask(2) can only read it by
+    /// setting it, and a file another thread creates meanwhile would get the mask 0.
     static func umask() -> mode_t {
+        if let mask = recordedUmask() { return mask }
         let mask = Glibc.umask(0)
         _ = Glibc.umask(mask)
         return mask
+    }
+
+    /// The `Umask:` line of /proc/self/status (its second line), or nil without procfs.
+    private static func recordedUmask() -> mode_t? {
+        let fd = Glibc.open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let label = Array("\nUmask:\t".utf8)
+        let text = buffer[..<count]
+        guard let start = text.indices.first(where: { text[$0...].starts(with: label) }) else { return nil }
+        let digits = text[(start + label.count)...].prefix { (0x30...0x37).contains($0) }
+        guard !digits.isEmpty else { return nil }
+        return mode_t(digits.reduce(0) { $0 * 8 + UInt32($1 - 0x30) })
     }
 
     /// A random number for temporary names. The kernel's randomness is drawn 256 numbers at a
