@@ -6,7 +6,7 @@ import Testing
 /// `--dry-run`: shelf's dry run says what GNU's tool says it did (`-c`, or `-v` where asked) on
 /// a twin fixture, and leaves its own fixture exactly as it was: every entry's kind, mode, owner,
 /// group, size, times, contents and link target.
-@Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/chmod"), "needs GNU coreutils"))
+@Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/mkdir"), "needs GNU coreutils"))
 struct DryRunTests {
     /// Shelf's line, and GNU's line that does what it says would be done.
     static let rows: [(line: String, reference: String)] = [
@@ -25,9 +25,27 @@ struct DryRunTests {
         ("chown --dry-run --from=0 3 a b", "chown -c --from=0 3 a b"),
         ("chgrp --dry-run -R 1 s", "chgrp -c -R 1 s"),
         ("chgrp --dry-run -v 0 a nope", "chgrp -v 0 a nope"),
+        ("mkdir --dry-run x y", "mkdir -v x y"),
+        ("mkdir --dry-run -v x", "mkdir -v x"),
+        ("mkdir --dry-run -p p/q/r", "mkdir -pv p/q/r"),
+        ("mkdir --dry-run a", "mkdir -v a"),
+        ("mkdir --dry-run -p a", "mkdir -pv a"),
+        ("mkdir --dry-run -p a/g/h", "mkdir -pv a/g/h"),
+        ("mkdir --dry-run no/x", "mkdir -v no/x"),
+        ("mkdir --dry-run a/x", "mkdir -v a/x"),
+        ("mkdir --dry-run dang", "mkdir -v dang"),
+        ("mkdir --dry-run -p dang/x", "mkdir -pv dang/x"),
+        ("mkdir --dry-run -p s s/e", "mkdir -pv s s/e"),
+        ("mkdir --dry-run z z", "mkdir -v z z"),
+        ("mkdir --dry-run z z/y", "mkdir -v z z/y"),
+        ("mkdir --dry-run -p z z/y/x", "mkdir -pv z z/y/x"),
+        ("mkdir --dry-run s/", "mkdir -v s/"),
+        ("mkdir --dry-run -p n/", "mkdir -pv n/"),
+        ("mkdir --dry-run -m 700 x", "mkdir -v -m 700 x"),
     ]
 
-    /// `a` (0644), `b` (0600), `run` (0755), `s/` with `s/q` and `s/t/r`, `l` a symlink to `a`.
+    /// `a` (0644), `b` (0600), `run` (0755), `s/` with `s/q` and `s/t/r`, `l` a symlink to `a`,
+    /// `dang` one to nothing.
     static func build(in root: File) throws {
         for (path, text, mode) in [
             ("a", "a\n", 0o644), ("b", "b\n", 0o600), ("run", "#!/bin/sh\n", 0o755), ("s/q", "q\n", 0o664),
@@ -41,6 +59,7 @@ struct DryRunTests {
         try (root + "s").setPermissions(0o775)
         try (root + "s/t").setPermissions(0o700)
         try (root + "l").makeSymlink(to: "a")
+        try (root + "dang").makeSymlink(to: "nowhere")
     }
 
     /// Everything about an entry a change could touch.
