@@ -27,6 +27,7 @@ struct DryRunTests {
         ("chgrp --dry-run -v 0 a nope", "chgrp -v 0 a nope"),
         ("mkdir --dry-run x y", "mkdir -v x y"),
         ("mkdir --dry-run -v x", "mkdir -v x"),
+        ("mkdir --dry-run -p m/n/o", "mkdir -pv m/n/o"),
         ("mkdir --dry-run -p p/q/r", "mkdir -pv p/q/r"),
         ("mkdir --dry-run a", "mkdir -v a"),
         ("mkdir --dry-run -p a", "mkdir -pv a"),
@@ -42,10 +43,21 @@ struct DryRunTests {
         ("mkdir --dry-run s/", "mkdir -v s/"),
         ("mkdir --dry-run -p n/", "mkdir -pv n/"),
         ("mkdir --dry-run -m 700 x", "mkdir -v -m 700 x"),
+        ("rmdir --dry-run e", "rmdir -v e"),
+        ("rmdir --dry-run -v e", "rmdir -v e"),
+        ("rmdir --dry-run s", "rmdir -v s"),
+        ("rmdir --dry-run --ignore-fail-on-non-empty s e", "rmdir -v --ignore-fail-on-non-empty s e"),
+        ("rmdir --dry-run -p p/q/r", "rmdir -pv p/q/r"),
+        ("rmdir --dry-run -p s/t", "rmdir -pv s/t"),
+        ("rmdir --dry-run a nope l dang", "rmdir -v a nope l dang"),
+        ("rmdir --dry-run e e", "rmdir -v e e"),
+        ("rmdir --dry-run p/q/r p/q p", "rmdir -v p/q/r p/q p"),
+        ("rmdir --dry-run p/q p/q/r", "rmdir -v p/q p/q/r"),
+        ("rmdir --dry-run -p p/q/r/ e/", "rmdir -pv p/q/r/ e/"),
     ]
 
     /// `a` (0644), `b` (0600), `run` (0755), `s/` with `s/q` and `s/t/r`, `l` a symlink to `a`,
-    /// `dang` one to nothing.
+    /// `dang` one to nothing, and the empty directories `e/` and `p/q/r/`.
     static func build(in root: File) throws {
         for (path, text, mode) in [
             ("a", "a\n", 0o644), ("b", "b\n", 0o600), ("run", "#!/bin/sh\n", 0o755), ("s/q", "q\n", 0o664),
@@ -60,6 +72,8 @@ struct DryRunTests {
         try (root + "s/t").setPermissions(0o700)
         try (root + "l").makeSymlink(to: "a")
         try (root + "dang").makeSymlink(to: "nowhere")
+        try (root + "e").makeDirectory()
+        try (root + "p/q/r").makeDirectory(intermediates: true)
     }
 
     /// Everything about an entry a change could touch.
