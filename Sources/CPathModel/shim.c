@@ -3,7 +3,9 @@
 #include "CPathModel.h"
 
 #include <errno.h>
+#include <linux/fs.h>
 #include <linux/openat2.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +19,8 @@ const unsigned int pathmodel_rename_noreplace = RENAME_NOREPLACE;
 const long pathmodel_utime_now = UTIME_NOW;
 const long pathmodel_utime_omit = UTIME_OMIT;
 const int pathmodel_o_path = O_PATH;
+const int pathmodel_seek_data = SEEK_DATA;
+const int pathmodel_seek_hole = SEEK_HOLE;
 
 static void pathmodel_fill(const struct statx *sx, pathmodel_stat *out) {
     out->mode = sx->stx_mode;
@@ -74,6 +78,10 @@ int pathmodel_fstatfs(int fd, pathmodel_statfs *out) {
 
 ssize_t pathmodel_copy_file_range(int fd_in, int fd_out, size_t length) {
     return copy_file_range(fd_in, NULL, fd_out, NULL, length, 0);
+}
+
+int pathmodel_clone_file(int fd_in, int fd_out) {
+    return ioctl(fd_out, FICLONE, fd_in);
 }
 
 ssize_t pathmodel_sendfile(int fd_in, int fd_out, size_t length) {

@@ -34,15 +34,73 @@ public struct CopyOptions: Sendable, Hashable {
         case replace
     }
 
+    /// The attributes of a source that its copy keeps (`cp --preserve=LIST`).
+    public struct Preserved: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        /// An attribute set from its bits.
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// The permission bits, set-id and sticky bits included.
+        public static let mode = Preserved(rawValue: 1 << 0)
+        /// Owner and group, when the user may give files away.
+        public static let ownership = Preserved(rawValue: 1 << 1)
+        /// Access and modification times.
+        public static let timestamps = Preserved(rawValue: 1 << 2)
+        /// Hard links among the files copied: a file met again under another name becomes another
+        /// hard link to its first copy.
+        public static let links = Preserved(rawValue: 1 << 3)
+        /// Mode, ownership and times (`cp -p`, `mv`).
+        public static let standard: Preserved = [.mode, .ownership, .timestamps]
+        /// Everything a copier can keep (`cp -a`).
+        public static let all: Preserved = [.mode, .ownership, .timestamps, .links]
+    }
+
+    /// Whether a copy's data shares the source's blocks (a reflink, where the file system has
+    /// copy-on-write) rather than being written anew.
+    public enum Reflink: Sendable, Hashable {
+        /// As the kernel's copy_file_range(2) chooses: some file systems share blocks by it.
+        case kernelChooses
+        /// Never: every byte is read and written (`cp --reflink=never`).
+        case never
+        /// Shared where the file system can, else copied (`cp --reflink=auto`).
+        case auto
+        /// Shared, or the file is not copied: `FileError` `.clone` (`cp --reflink=always`).
+        case always
+    }
+
+    /// Which runs of zeros a copy leaves as holes (unwritten, taking no room on disk).
+    public enum Sparse: Sendable, Hashable {
+        /// None: every byte is written (`cp --sparse=never`, and cp without the option).
+        case never
+        /// The source's own holes, found by `lseek(2)`'s `SEEK_HOLE` (`cp --sparse=auto`).
+        case auto
+        /// Those, and every block of zeros in its data as well (`cp --sparse=always`).
+        case always
+    }
+
     /// Copy directories and everything in them; without it, a directory is an error (`EISDIR`).
     public var recursive: Bool
     /// The policy for existing destination files.
     public var overwrite: Overwrite
-    /// Keep permissions, times and (when allowed) ownership (`cp -p`).
-    public var preserve: Bool
-    /// Follow a symlink given as the source itself (cp without `-R` does); links found inside a
-    /// directory are always copied as links.
+    /// The attributes copies keep.
+    public var preserve: Preserved
+    /// Give new files and directories the default mode, 0666 or 0777 less the umask, rather
+    /// than the source's (`cp --no-preserve=mode`).
+    public var defaultModes: Bool
+    /// Follow a symlink given as the source itself (cp without `-R` does).
     public var followSourceSymlink: Bool
+    /// Follow every symlink inside a copied directory as well, copying what it leads to
+    /// (`cp -L`); otherwise links found inside are copied as links.
+    public var followEverySymlink: Bool
+    /// Make links to the sources instead of copying their data: each file that is not a
+    /// directory becomes a hard link to it (`cp -l`), or a symlink holding the path
+    /// `Copier.symlinkTarget` gives (`cp -s`); directories are still made.
+    public var linksInstead: File.LinkKind?
+    /// Stay on the file system of the source: a directory on another one is made, empty (`cp -x`).
+    public var oneFileSystem: Bool
+    /// Whether file data is shared with the source rather than copied.
+    public var reflink: Reflink
+    /// Which runs of zeros new regular files leave as holes.
+    public var sparse: Sparse
     /// fsync each file before it is renamed into place (for a move across file systems).
     public var sync: Bool
     /// What a FIFO, device or socket source becomes.
@@ -52,14 +110,22 @@ public struct CopyOptions: Sendable, Hashable {
 
     /// Options for a copy.
     public init(
-        recursive: Bool = true, overwrite: Overwrite = .replace, preserve: Bool = false,
-        followSourceSymlink: Bool = false, sync: Bool = false, specialFiles: SpecialFiles = .recreate,
-        destinations: Destinations = .writeThrough
+        recursive: Bool = true, overwrite: Overwrite = .replace, preserve: Preserved = [],
+        defaultModes: Bool = false, followSourceSymlink: Bool = false, followEverySymlink: Bool = false,
+        linksInstead: File.LinkKind? = nil, oneFileSystem: Bool = false, reflink: Reflink = .kernelChooses,
+        sparse: Sparse = .never, sync: Bool = false,
+        specialFiles: SpecialFiles = .recreate, destinations: Destinations = .writeThrough
     ) {
         self.recursive = recursive
         self.overwrite = overwrite
         self.preserve = preserve
+        self.defaultModes = defaultModes
         self.followSourceSymlink = followSourceSymlink
+        self.followEverySymlink = followEverySymlink
+        self.linksInstead = linksInstead
+        self.oneFileSystem = oneFileSystem
+        self.reflink = reflink
+        self.sparse = sparse
         self.sync = sync
         self.specialFiles = specialFiles
         self.destinations = destinations
@@ -87,6 +153,17 @@ public struct Copier {
     public var isCancelled: () -> Bool = { false }
     /// Told of the bytes each chunk of file data moved, for progress reports.
     public var transferred: (_ bytes: UInt64) -> Void = { _ in }
+    /// With `linksInstead: .symbolic`, the path the symlink to `source` made at `destination`
+    /// holds; nil when none may be made there (the closure reported why).
+    public var symlinkTarget: (_ source: File, _ destination: File) -> File? = { source, _ in source }
+    /// Called before an existing destination that is not a directory is replaced, to keep it
+    /// under another name (`cp --backup`): true once it is kept (the destination is then taken
+    /// as gone), false when it could not be (the closure reported why; that entry is not copied).
+    public var backUp: ((_ destination: File) -> Bool)?
+    /// With `preserve` holding `.links`: the first copy of each file with more than one link,
+    /// by the source's identity. Kept across `copy(_:to:)` calls, so that operands that are
+    /// links to one file are copied as links to one file too.
+    public var linkedCopies: [FileIdentity: File] = [:]
 
     /// Whether a file's copy was stopped by `isCancelled`: the copy of a tree ends there.
     private var stopped = false
@@ -161,7 +238,10 @@ public struct Copier {
     /// again below itself (a bind mount inside itself) is not copied a second time.
     private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
         var everything = true
-        var walk = TreeWalk(source, info: info, options: TreeWalk.Options(sorted: true, examinesEveryEntry: true))
+        let following: TreeWalk.Following =
+            options.followEverySymlink ? .always : options.followSourceSymlink ? .start : .never
+        var walk = TreeWalk(
+            source, info: info, options: TreeWalk.Options(sorted: true, following: following, examinesEveryEntry: true))
         // The directories entered, from the top down; nil for one whose copy could not be made.
         var levels: [Level?] = []
         while let event = walk.next() {
@@ -214,6 +294,14 @@ public struct Copier {
                 continue
             }
             switch event {
+            case .entry where options.followEverySymlink && entryInfo.kind == .symlink:
+                // A symlink the walk could not follow: what it leads to cannot be copied.
+                do {
+                    _ = try entrySource.info(followSymlinks: true)
+                } catch {
+                    failed(.file(error))
+                }
+                everything = false
             case .entry:
                 if !copyEntry(entrySource, info: entryInfo, to: target, existing: targetInfo, isNew: parent!.madeHere) {
                     if stopped { return false }
@@ -238,6 +326,8 @@ public struct Copier {
                 if level == nil {
                     everything = false
                     walk.visit([])
+                } else if options.oneFileSystem && entryInfo.device != info.device {
+                    walk.visit([])  // Another file system: its mount point is made, empty.
                 } else {
                     walk.visit(Self.filesFirst(walk.children))
                 }
@@ -298,10 +388,13 @@ public struct Copier {
         do {
             // A volume without permission bits (object storage) has no attributes to give.
             guard target.volume.capabilities.contains(.permissions) else { return true }
-            if options.preserve { try setOwner(target, like: sourceInfo) }
+            if options.preserve.contains(.ownership) { try setOwner(target, like: sourceInfo) }
             // Without `preserve` a directory keeps its sticky bit but not its set-id bits, as with GNU cp.
-            try target.setPermissions(options.preserve ? sourceInfo.permissions : sourceInfo.permissions & 0o1777 & ~umask)
-            if options.preserve {
+            let mode =
+                options.preserve.contains(.mode)
+                ? sourceInfo.permissions : (options.defaultModes ? 0o777 : sourceInfo.permissions & 0o1777) & ~umask
+            try target.setPermissions(mode)
+            if options.preserve.contains(.timestamps) {
                 try target.setTimes(access: sourceInfo.accessTime, modification: sourceInfo.modificationTime)
             }
             return true
@@ -328,18 +421,25 @@ public struct Copier {
     private mutating func copyEntry(
         _ source: File, info: FileInfo, to destination: File, existing: FileInfo?, isNew: Bool = false
     ) -> Bool {
+        let keepsLink = options.preserve.contains(.links) && info.linkCount > 1
+        if keepsLink, let first = linkedCopies[info.identity] {
+            return linkEntry(.hard, to: first, source: source, info: info, at: destination, existing: existing)
+        }
+        if let kind = options.linksInstead {
+            return linkEntry(kind, to: kind == .hard ? source : nil, source: source, info: info, at: destination, existing: existing)
+        }
         let copiesData =
             info.kind == .regular || (options.specialFiles == .copyContents && info.kind != .symlink)
         var target = destination
         var existing = existing
-        if copiesData && options.destinations == .writeThrough && !isNew {
+        if copiesData && options.destinations == .writeThrough && !isNew && backUp == nil {
             do { (target, existing) = try dataTarget(source, destination, existing: existing) } catch {
                 failed(error)
                 return false
             }
         }
-        if let existing {
-            if existing.kind == .directory {
+        if let found = existing {
+            if found.kind == .directory {
                 failed(.conflict(TransferConflict(.nonDirectoryOverDirectory, source: source, destination: destination)))
                 return false
             }
@@ -348,10 +448,14 @@ public struct Copier {
             case .fail:
                 failed(.file(FileError(.copy, source, .fileExists, destination: destination)))
                 return false
-            case .ifNewer where existing.modificationTime >= info.modificationTime:
+            case .ifNewer where found.modificationTime >= info.modificationTime:
                 return true
             case .replace, .ifNewer:
                 guard confirmReplace(source, destination) else { return true }
+            }
+            if let backUp {
+                guard backUp(destination) else { return false }
+                existing = nil
             }
         }
         do {
@@ -368,7 +472,56 @@ public struct Copier {
             failed(.file(error))
             return false
         }
+        if keepsLink { linkedCopies[info.identity] = destination.unanchored }
         copied(source, destination)
+        return true
+    }
+
+    /// Makes `destination` a link of `kind` to `target` (for nil, what `symlinkTarget` gives)
+    /// instead of a copy of `source`, replacing what is there as the overwrite policy says (with
+    /// `.fail`, link(2) or symlink(2) tells `EEXIST`). As GNU cp does, the link is reported to
+    /// `copied` before it is made.
+    private mutating func linkEntry(
+        _ kind: File.LinkKind, to target: File?, source: File, info: FileInfo, at destination: File,
+        existing: FileInfo?
+    ) -> Bool {
+        // Whatever entry is there, a symlink that leads nowhere included.
+        var replacing = destination.exists
+        if let existing, existing.kind == .directory {
+            failed(.conflict(TransferConflict(.nonDirectoryOverDirectory, source: source, destination: destination)))
+            return false
+        }
+        if replacing {
+            switch options.overwrite {
+            case .skip: return true
+            case .fail: replacing = false
+            case .ifNewer where (existing?.modificationTime ?? info.modificationTime) >= info.modificationTime:
+                return true
+            case .replace, .ifNewer:
+                guard confirmReplace(source, destination) else { return true }
+            }
+            if replacing, let backUp {
+                guard backUp(destination) else { return false }
+                replacing = false
+            }
+        }
+        copied(source, destination)
+        guard let target = target ?? symlinkTarget(source, destination) else { return false }
+        do {
+            try destination.makeLink(kind, to: target, replacing: replacing)
+        } catch {
+            failed(.file(error))
+            return false
+        }
+        if kind == .symbolic && options.preserve.contains(.ownership) {
+            do { try setOwner(destination, like: info) } catch {
+                failed(.file(error))
+                return false
+            }
+        }
+        if options.preserve.contains(.links) && info.linkCount > 1 && linkedCopies[info.identity] == nil {
+            linkedCopies[info.identity] = destination.unanchored
+        }
         return true
     }
 
@@ -435,7 +588,9 @@ public struct Copier {
         }
         // Without `preserve`, as GNU cp: a new file gets no set-id or sticky bit (a copy of a
         // set-user-ID program is an ordinary one), and the umask applies.
-        let mode = options.preserve ? info.permissions : (existingMode ?? info.permissions & 0o777 & ~umask)
+        let mode =
+            options.preserve.contains(.mode)
+            ? info.permissions : (existingMode ?? (options.defaultModes ? 0o666 : info.permissions & 0o777) & ~umask)
         let temporary = try destination.makeTemporarySibling(mode: mode & 0o777)
         // A new file already has its mode when the umask took from the one it was made with just
         // what the mode lacks; a file it replaces keeps the old mode, set explicitly.
@@ -443,9 +598,9 @@ public struct Copier {
         do throws(FileError) {
             let output = temporary.output.named(destination)
             defer { output.close() }
-            try transfer(from: input, source: source, to: output, destination: destination)
+            try transfer(from: input, source: source, to: output, destination: destination, leavingHoles: true)
             // The owner first: changing it clears the set-user-ID and set-group-ID bits.
-            if options.preserve {
+            if options.preserve.contains(.ownership) {
                 do {
                     try output.setAttributes(.owner(user: info.userID, group: info.groupID))
                 } catch where error.errno == .notPermitted || error.errno == .invalidArgument {
@@ -454,7 +609,7 @@ public struct Copier {
             }
             var change = AttributeChange()
             if !madeWithMode { change.permissions = mode }
-            if options.preserve {
+            if options.preserve.contains(.timestamps) {
                 change.accessTime = .to(info.accessTime)
                 change.modificationTime = .to(info.modificationTime)
             }
@@ -488,9 +643,31 @@ public struct Copier {
         try output.finish()
     }
 
-    /// Moves all bytes from `input` to `output`, in the kernel when it can.
-    private func transfer(from input: OpenFile, source: File, to output: OpenFile, destination: File) throws(FileError) {
-        var kernelCopy = input.descriptor != nil && output.descriptor != nil
+    /// Moves all bytes from `input` to `output`, in the kernel when it can; with `reflink`
+    /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`).
+    private func transfer(
+        from input: OpenFile, source: File, to output: OpenFile, destination: File, leavingHoles: Bool = false
+    ) throws(FileError) {
+        if options.reflink == .auto || options.reflink == .always {
+            do throws(Errno) {
+                guard let input = input.descriptor, let output = output.descriptor else { throw .notSupported }
+                try Sys.cloneFile(from: input, to: output)
+                return
+            } catch {
+                if options.reflink == .always { throw FileError(.clone, source, error, destination: destination) }
+            }
+        }
+        // Holes are looked for in a file whose size says where it ends: not in what procfs
+        // shows as empty, nor in a FIFO.
+        if leavingHoles && options.sparse != .never, let inputDescriptor = input.descriptor,
+            let outputDescriptor = output.descriptor, let info = try? input.info(), info.kind == .regular,
+            info.size > 0
+        {
+            return try transferLeavingHoles(
+                from: input, inputDescriptor, size: Int64(info.size), source: source, to: output, outputDescriptor,
+                destination: destination)
+        }
+        var kernelCopy = options.reflink != .never && input.descriptor != nil && output.descriptor != nil
         while kernelCopy, let input = input.descriptor, let output = output.descriptor {
             if isCancelled() { throw FileError(.write, destination, .canceled) }
             do {
@@ -515,6 +692,59 @@ public struct Copier {
         }
     }
 
+    /// Copies the data of `input`, a regular file of `size` bytes, into the new regular file
+    /// `output`, leaving as holes the source's holes (found by `SEEK_DATA` and `SEEK_HOLE`, the
+    /// whole file being data where the file system cannot tell) and, with `.always`, every block
+    /// of zeros of 4 KiB at an offset that is a multiple of it (and a last shorter one); the file
+    /// is then given its full size.
+    private func transferLeavingHoles(
+        from input: OpenFile, _ inputDescriptor: Int32, size: Int64, source: File, to output: OpenFile,
+        _ outputDescriptor: Int32, destination: File
+    ) throws(FileError) {
+        let block = 4096
+        var buffer: [UInt8] = []
+        var offset: Int64 = 0
+        while offset < size {
+            let dataStart: Int64
+            let dataEnd: Int64
+            do throws(Errno) {
+                dataStart = try Sys.seek(inputDescriptor, to: offset, whence: Sys.dataWhence)
+                dataEnd = min(size, try Sys.seek(inputDescriptor, to: dataStart, whence: Sys.holeWhence))
+                _ = try Sys.seek(inputDescriptor, to: dataStart)
+            } catch where error == .noSuchAddressOrDevice {
+                break  // Nothing but a hole from `offset` to the end.
+            } catch {
+                throw FileError(.read, source, error)
+            }
+            var position = dataStart
+            while position < dataEnd {
+                if isCancelled() { throw FileError(.write, destination, .canceled) }
+                // 256 KiB at a time, or what is left of this run of data.
+                let wanted = Int(min(Int64(64 * block), dataEnd - position))
+                if buffer.count != wanted { buffer = [UInt8](repeating: 0, count: wanted) }
+                let count: Int
+                do { count = try input.read(into: &buffer) } catch { throw FileError(.read, source, error.errno) }
+                if count == 0 { break }
+                var start = 0
+                while start < count {
+                    let end = min(count, start + block)
+                    let chunk = buffer[start..<end]
+                    if options.sparse != .always || chunk.contains(where: { $0 != 0 }) {
+                        do throws(Errno) {
+                            _ = try Sys.seek(outputDescriptor, to: position + Int64(start))
+                        } catch { throw FileError(.write, destination, error) }
+                        try output.write(chunk)
+                    }
+                    start = end
+                }
+                position += Int64(count)
+                transferred(UInt64(count))
+            }
+            offset = max(dataEnd, offset + 1)
+        }
+        try output.truncate(to: UInt64(size))
+    }
+
     /// Renames a finished temporary file into place: over what is there, or, for a destination
     /// known to be new, only while nothing is.
     private func commit(_ temporary: File, to destination: File, source: File, isNew: Bool) throws(FileError) {
@@ -533,7 +763,7 @@ public struct Copier {
         let target = try source.linkTarget()
         try makeThenRename(of: source, at: destination, isNew: isNew) { (made) throws(FileError) in
             try made.makeSymlink(to: target)
-            if options.preserve { try setOwner(made, like: info) }
+            if options.preserve.contains(.ownership) { try setOwner(made, like: info) }
         }
     }
 

@@ -16,6 +16,23 @@ extension File {
             try volume.makeDirectory(self, permissions: mode)
             return [self]
         }
+        var created: [File] = []
+        for directory in try missingDirectories() {
+            do {
+                try volume.makeDirectory(directory, permissions: mode)
+                created.append(directory)
+            } catch where error.errno == .fileExists && directory.isDirectory {
+                continue  // made by someone else meanwhile: mkdir -p accepts that.
+            }
+        }
+        return created
+    }
+
+    /// The directories `makeDirectory(intermediates: true)` makes for this path, outermost
+    /// first; none when it is a directory already. Changes nothing (`mkdir -p --dry-run`).
+    /// - Throws: `FileError` with operation `.makeDirectory`, as making them would: `EEXIST` for
+    ///   the path taken by something that is not a directory, `ENOTDIR` naming such a thing above it.
+    public func missingDirectories() throws(FileError) -> [File] {
         var missing: [File] = []
         var cursor = self
         while true {
@@ -46,15 +63,6 @@ extension File {
                 throw FileError(.makeDirectory, self, error.errno)
             }
         }
-        var created: [File] = []
-        for directory in missing.reversed() {
-            do {
-                try volume.makeDirectory(directory, permissions: mode)
-                created.append(directory)
-            } catch where error.errno == .fileExists && directory.isDirectory {
-                continue  // made by someone else meanwhile: mkdir -p accepts that.
-            }
-        }
-        return created
+        return missing.reversed()
     }
 }

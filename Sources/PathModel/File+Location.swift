@@ -73,6 +73,14 @@ extension File {
         }
     }
 
+    /// This path without its anchor, so that keeping it holds no directory open (a path
+    /// remembered after the walk that made it has moved on).
+    var unanchored: File {
+        var plain = self
+        plain.anchor = nil
+        return plain
+    }
+
     /// This directory path, anchored to the directory itself when the path a system call would
     /// be given is longer than `distance` bytes: by default `anchorDistance`, so that walks below
     /// it never hand the kernel a path near `PATH_MAX`; 0 anchors every directory, so that the

@@ -188,7 +188,7 @@ extension File {
     /// Corresponds to `copy_file_range(2)` (with a `read`/`write` fallback), `mkdir(2)`,
     /// `symlink(2)`, `fchmod(2)`, `futimens(2)` and `rename(2)`.
     public func copy(to destination: File, force: Bool = false) throws(TransferError) {
-        var copier = Copier(options: CopyOptions(recursive: true, overwrite: force ? .replace : .fail, preserve: true))
+        var copier = Copier(options: CopyOptions(recursive: true, overwrite: force ? .replace : .fail, preserve: .standard))
         var first: TransferError?
         copier.failed = { if first == nil { first = $0 } }
         copier.copy(self, to: destination)
@@ -217,7 +217,7 @@ extension File {
         }
         var copier = Copier(
             options: CopyOptions(
-                recursive: true, overwrite: force ? .replace : .fail, preserve: true, sync: true,
+                recursive: true, overwrite: force ? .replace : .fail, preserve: .standard, sync: true,
                 destinations: .replace))
         var first: TransferError?
         copier.failed = { if first == nil { first = $0 } }

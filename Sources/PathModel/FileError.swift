@@ -9,7 +9,7 @@ public struct FileError: Error, Sendable, Hashable {
     /// The operation that failed.
     public enum Operation: String, Sendable, Hashable, CaseIterable {
         case stat, open, read, write, list, makeDirectory, createFile, remove, removeDirectory
-        case rename, copy, move, makeLink, readLink, setAttributes, sync, resolve
+        case rename, copy, move, makeLink, readLink, setAttributes, sync, resolve, clone
     }
 
     /// What was attempted.

@@ -130,7 +130,7 @@ struct CopierTests {
             try source.setPermissions(0o777)
             try source.setTimes(access: Self.older, modification: Self.older)
             let destination = dir + "destination"
-            #expect(Self.run(CopyOptions(preserve: false), source, destination).result)
+            #expect(Self.run(CopyOptions(preserve: []), source, destination).result)
             #expect(try destination.info().permissions == 0o777 & ~currentUmask())
             #expect(try destination.info().modificationTime > Self.newer)
         }
@@ -145,7 +145,7 @@ struct CopierTests {
             try source.setPermissions(0o755)
             try destination.write(text: "old")
             try destination.setPermissions(0o600)
-            #expect(Self.run(CopyOptions(preserve: false), source, destination).result)
+            #expect(Self.run(CopyOptions(preserve: []), source, destination).result)
             #expect(try destination.readText() == "new")
             #expect(try destination.info().permissions == 0o600)
         }
@@ -161,7 +161,7 @@ struct CopierTests {
             let modification = Timestamp(seconds: 1_200_000_000, nanoseconds: 999)
             try source.setTimes(access: access, modification: modification)
             let destination = dir + "destination"
-            #expect(Self.run(CopyOptions(preserve: true), source, destination).result)
+            #expect(Self.run(CopyOptions(preserve: .standard), source, destination).result)
             let info = try destination.info()
             #expect(info.permissions == 0o751)
             #expect(info.modificationTime == modification)
@@ -320,6 +320,79 @@ struct CopierTests {
         }
     }
 
+    @Test("With .links kept, names of one file are copied as names of one copy, across copy calls too")
+    func linksKept() throws {
+        try withScratch { dir in
+            try (dir + "source/sub").makeDirectory(intermediates: true)
+            try (dir + "source/a").write(text: "A")
+            try (dir + "source/sub/b").makeHardLink(to: dir + "source/a")
+            try (dir + "c").makeHardLink(to: dir + "source/a")
+            var copier = Copier(options: CopyOptions(preserve: .links))
+            let tree = copier.copy(dir + "source", to: dir + "copy")
+            let operand = copier.copy(dir + "c", to: dir + "copy/c")
+            #expect(tree && operand)
+            let identities = try ["copy/a", "copy/sub/b", "copy/c"].map { try (dir + $0).info().identity }
+            #expect(Set(identities).count == 1)
+            #expect(identities[0] != (try (dir + "source/a").info().identity))
+            #expect(try (dir + "copy/sub/b").readText() == "A")
+            let plain = Self.run(CopyOptions(), dir + "source", dir + "plain")
+            #expect(plain.result)
+            #expect(try (dir + "plain/a").info().identity != (try (dir + "plain/sub/b").info().identity))
+        }
+    }
+
+    @Test("linksInstead makes hard links to the sources, and directories anew")
+    func hardLinksInstead() throws {
+        try withScratch { dir in
+            try (dir + "source/sub").makeDirectory(intermediates: true)
+            try (dir + "source/sub/b").write(text: "B")
+            #expect(Self.run(CopyOptions(linksInstead: .hard), dir + "source", dir + "copy").result)
+            #expect(try (dir + "copy/sub").info().identity != (try (dir + "source/sub").info().identity))
+            #expect(try (dir + "copy/sub/b").info().identity == (try (dir + "source/sub/b").info().identity))
+        }
+    }
+
+    @Test("followEverySymlink copies what links inside a tree lead to; one that leads nowhere fails alone")
+    func followEverySymlink() throws {
+        try withScratch { dir in
+            try (dir + "source/t").makeDirectory(intermediates: true)
+            try (dir + "source/t/q").write(text: "Q")
+            try (dir + "source/l").makeSymlink(to: "t")
+            try (dir + "source/gone").makeSymlink(to: "nowhere")
+            let outcome = Self.run(CopyOptions(followEverySymlink: true), dir + "source", dir + "copy")
+            #expect(!outcome.result)
+            #expect(outcome.failures.map(\.errno) == [.noSuchFileOrDirectory])
+            #expect(try (dir + "copy/l").info().kind == .directory)
+            #expect(try (dir + "copy/l/q").readText() == "Q")
+            #expect(!(dir + "copy/gone").exists)
+        }
+    }
+
+    @Test("backUp is asked before an existing file is replaced, and a refusal leaves it")
+    func backUp() throws {
+        try withScratch { dir in
+            try (dir + "source").write(text: "new")
+            try (dir + "kept").write(text: "old")
+            var asked: [File] = []
+            var copier = Copier(options: CopyOptions())
+            copier.backUp = { destination in
+                asked.append(destination)
+                do { try destination.moveByRenaming(to: dir + "kept~", replacing: true) } catch { return false }
+                return true
+            }
+            let replaced = copier.copy(dir + "source", to: dir + "kept")
+            #expect(replaced)
+            #expect(asked == [dir + "kept"])
+            #expect(try (dir + "kept").readText() == "new")
+            #expect(try (dir + "kept~").readText() == "old")
+            copier.backUp = { _ in false }
+            try (dir + "other").write(text: "other")
+            let refused = copier.copy(dir + "source", to: dir + "other")
+            #expect(!refused)
+            #expect(try (dir + "other").readText() == "other")
+        }
+    }
+
     @Test("Replacing a destination symlink with .replace writes through it, keeping the link")
     func replaceThroughDestinationSymlink() throws {
         try withScratch { dir in
@@ -438,7 +511,7 @@ struct CopierTests {
             try source.makeDirectory()
             try (source + "f").write(text: "x")
             try (source + "f").setPermissions(mode)
-            #expect(Self.run(CopyOptions(preserve: preserve), source, dir + "copy").result)
+            #expect(Self.run(CopyOptions(preserve: preserve ? .standard : []), source, dir + "copy").result)
             // Without preserve, as GNU cp: no set-id or sticky bit on a new file.
             let expected = preserve ? mode : mode & 0o777 & ~currentUmask()
             #expect(try (dir + "copy" + "f").info().permissions == expected, "\(String(mode, radix: 8))")
@@ -481,12 +554,12 @@ struct CopierTests {
             for name in ["sub", "link"] {
                 _ = (source + name).withCString { lchown($0, 12_345, 23_456) }
             }
-            #expect(Self.run(CopyOptions(preserve: true), source, dir + "copy").result)
+            #expect(Self.run(CopyOptions(preserve: .standard), source, dir + "copy").result)
             for name in ["sub", "link"] {
                 let info = try (dir + "copy" + name).info()
                 #expect(info.userID == 12_345 && info.groupID == 23_456, "\(name)")
             }
-            #expect(Self.run(CopyOptions(preserve: false), source, dir + "plain").result)
+            #expect(Self.run(CopyOptions(preserve: []), source, dir + "plain").result)
             #expect(try (dir + "plain" + "sub").info().userID == getuid())
         }
     }

@@ -53,6 +53,10 @@ typedef struct {
 /// fstatfs(2) of a descriptor (an O_PATH one will do): 0, or -1 with errno set.
 int pathmodel_fstatfs(int fd, pathmodel_statfs *out);
 
+/// ioctl(FICLONE): makes `fd_out` share all of `fd_in`'s data (a reflink), on file systems with
+/// copy-on-write; 0, or -1 with errno set (EOPNOTSUPP, EXDEV, EINVAL where it cannot).
+int pathmodel_clone_file(int fd_in, int fd_out);
+
 /// sendfile(2) from the current offset of `fd_in` (a file that can be mapped) to `fd_out`.
 ssize_t pathmodel_sendfile(int fd_in, int fd_out, size_t length);
 /// renameat2(2); `flags` is 0 or pathmodel_rename_noreplace.
@@ -64,6 +68,9 @@ extern const unsigned int pathmodel_rename_noreplace;
 
 /// O_PATH: open(2) a file only to name it in *at calls (Glibc's Swift module lacks it).
 extern const int pathmodel_o_path;
+/// lseek(2)'s SEEK_DATA and SEEK_HOLE, which glibc defines only under _GNU_SOURCE.
+extern const int pathmodel_seek_data;
+extern const int pathmodel_seek_hole;
 
 /// UTIME_NOW: the tv_nsec value that tells utimensat(2) to use the current time.
 extern const long pathmodel_utime_now;

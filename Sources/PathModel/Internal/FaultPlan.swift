@@ -10,7 +10,7 @@ import SystemPackage
 public enum SyscallName: String, Sendable, CaseIterable {
     case open, close, read, write, fsync, stat, mkdir, unlink, rmdir, rename, symlink, readlink
     case link, chmod, chown, utimens, opendir, readdir, copyFileRange, mknod, access, sendfile
-    case chdir, openat2, truncate, pipe, statfs
+    case chdir, openat2, truncate, pipe, statfs, clone, seek
 }
 
 /// A plan of injected failures: which call fails, with which errno, for which paths.

@@ -107,6 +107,17 @@ enum Sys {
         }.get()
     }
 
+    /// Where `lseek(2)` puts the offset of `fd`, from `offset` by `whence`: `SEEK_SET`, or
+    /// `dataWhence` / `holeWhence` for the next byte of data or hole at or after `offset` (`ENXIO`
+    /// when there is no data past it).
+    static func seek(_ fd: Int32, to offset: Int64, whence: Int32 = SEEK_SET) throws(Errno) -> Int64 {
+        Int64(try retrying(.seek) { Glibc.lseek(fd, off_t(offset), whence) })
+    }
+
+    /// `lseek(2)`'s `SEEK_DATA` and `SEEK_HOLE`.
+    static let dataWhence = pathmodel_seek_data
+    static let holeWhence = pathmodel_seek_hole
+
     /// Cuts or extends an open file to `length` bytes.
     static func truncate(_ fd: Int32, to length: Int64) throws(Errno) {
         _ = try retrying(.truncate) { ftruncate(fd, off_t(length)) }
@@ -272,6 +283,12 @@ enum Sys {
         try retrying(.copyFileRange) { pathmodel_copy_file_range(input, output, length) }
     }
 
+    /// Makes `output` share all of `input`'s data blocks (a reflink); `EOPNOTSUPP`, `EXDEV` or
+    /// `EINVAL` where the file system cannot.
+    static func cloneFile(from input: Int32, to output: Int32) throws(Errno) {
+        _ = try retrying(.clone) { pathmodel_clone_file(input, output) }
+    }
+
     /// Sends up to `length` bytes from a mappable file to any descriptor in the kernel; 0 means
     /// end of input.
     static func sendFile(from input: Int32, to output: Int32, length: Int) throws(Errno) -> Int {
@@ -344,10 +361,30 @@ enum Sys {
         clock_gettime(CLOCK_REALTIME, &spec)
         return Timestamp(seconds: Int64(spec.tv_sec), nanoseconds: UInt32(spec.tv_nsec))
     }
+    /// The process's umask. Read from the kernel's record of it (`Umask:` in
+    /// /proc/self/status, Linux 4.7 and later) where there is one: umask(2) can only read it by
+    /// setting it, and a file another thread creates meanwhile would get the mask 0.
     static func umask() -> mode_t {
+        if let mask = recordedUmask() { return mask }
         let mask = Glibc.umask(0)
         _ = Glibc.umask(mask)
         return mask
+    }
+
+    /// The `Umask:` line of /proc/self/status (its second line), or nil without procfs.
+    private static func recordedUmask() -> mode_t? {
+        let fd = Glibc.open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let label = Array("\nUmask:\t".utf8)
+        let text = buffer[..<count]
+        guard let start = text.indices.first(where: { text[$0...].starts(with: label) }) else { return nil }
+        let digits = text[(start + label.count)...].prefix { (0x30...0x37).contains($0) }
+        guard !digits.isEmpty else { return nil }
+        return mode_t(digits.reduce(0) { $0 * 8 + UInt32($1 - 0x30) })
     }
 
     /// A random number for temporary names. The kernel's randomness is drawn 256 numbers at a

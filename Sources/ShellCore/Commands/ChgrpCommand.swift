@@ -7,7 +7,7 @@ public struct ChgrpCommand: ShellCommand {
     /// Refused in a read-only shell.
     public static let changesDisk = true
     public static let summary = "Change the group of each FILE to GROUP."
-    public static let synopsis = "[-R] [-h] [-c | -v] [-f] GROUP FILE..."
+    public static let synopsis = "[-R] [-h] [-c | -v] [-f] [--dry-run] GROUP FILE..."
     /// The keys its options are read back by, shared with chown.
     public typealias Option = OwnershipOption
     public static let options: [OptionSpec<Option>] = OwnershipOption.shared

@@ -8,13 +8,14 @@ public struct ChmodCommand: ShellCommand {
     /// Refused in a read-only shell.
     public static let changesDisk = true
     public static let summary = "Change the permission bits of each FILE to MODE (octal or symbolic)."
-    public static let synopsis = "[-R] [-c | -v] [-f] [--reference=RFILE] MODE[,MODE]... FILE..."
+    public static let synopsis = "[-R] [-c | -v] [-f] [--dry-run] [--reference=RFILE] MODE[,MODE]... FILE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case changes, silent, verbose, recursive, reference, preserveRoot, noPreserveRoot
+        case changes, silent, verbose, recursive, reference, preserveRoot, noPreserveRoot, dryRun
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("c", "changes", key: .changes, help: "like verbose but report only when a change is made"),
+        OptionSpec(nil, "dry-run", key: .dryRun, help: "say what would change, as -c does, and change nothing"),
         OptionSpec("f", "silent", key: .silent, help: "suppress most error messages"),
         OptionSpec(nil, "quiet", key: .silent, help: "the same as -f"),
         OptionSpec("v", "verbose", key: .verbose, help: "output a diagnostic for every file processed"),
@@ -46,6 +47,8 @@ public struct ChmodCommand: ShellCommand {
     public var silent: Bool
     /// How much it tells about each file (`-c`, `-v`).
     var verbosity: ChangeVerbosity
+    /// Say what would change, and change nothing (`--dry-run`).
+    public var dryRun: Bool
     /// Whether MODE was written like an option (`-w`): GNU then warns when the umask made the
     /// result differ from what the mode says.
     public var warnsOfUmask: Bool
@@ -86,7 +89,8 @@ public struct ChmodCommand: ShellCommand {
         recursive = arguments.has(.recursive)
         preservesRoot = arguments.last(of: [.preserveRoot, .noPreserveRoot]) != .noPreserveRoot
         silent = arguments.has(.silent)
-        verbosity = ChangeVerbosity(arguments, changes: .changes, verbose: .verbose)
+        verbosity = ChangeVerbosity(arguments, changes: .changes, verbose: .verbose, dryRun: .dryRun)
+        dryRun = arguments.has(.dryRun)
         warnsOfUmask = optionLikeMode != nil
         operands = arguments.operands
         if let referenced = arguments.bytes(.reference) {
@@ -209,7 +213,7 @@ public struct ChmodCommand: ShellCommand {
             let newMode = expression.applied(to: info.mode, isDirectory: isDirectory, umask: umask)
             var succeeded = true
             do {
-                try file.setPermissions(newMode)
+                if !command.dryRun { try file.setPermissions(newMode) }
             } catch {
                 succeeded = false
                 if !command.silent {
@@ -243,7 +247,7 @@ public struct ChmodCommand: ShellCommand {
             -> Bool
         {
             var actual = newMode
-            if newMode & 0o7000 != 0 {
+            if newMode & 0o7000 != 0 && !command.dryRun {
                 do {
                     actual = try file.info(followSymlinks: true).permissions
                 } catch {

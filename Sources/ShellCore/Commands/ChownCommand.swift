@@ -8,7 +8,7 @@ public struct ChownCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Change the owner and group of each FILE to OWNER and GROUP."
     public static let synopsis =
-        "[-R] [-h] [-c | -v] [-f] [--from=CURRENT_OWNER:CURRENT_GROUP] [OWNER][:[GROUP]] FILE..."
+        "[-R] [-h] [-c | -v] [-f] [--dry-run] [--from=CURRENT_OWNER:CURRENT_GROUP] [OWNER][:[GROUP]] FILE..."
     /// The keys its options are read back by, shared with chgrp.
     public typealias Option = OwnershipOption
     public static let options: [OptionSpec<Option>] =

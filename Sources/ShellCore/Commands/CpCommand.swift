@@ -1,33 +1,76 @@
 import PathModel
 
-/// `cp [-rfinpuv] SOURCE... DEST`: copy files and directory trees.
+/// `cp [-adfHilLnPprsTuvx] [-b | --backup[=CONTROL]] [-S SUFFIX] [--preserve[=LIST]] … SOURCE...
+/// DEST`: copy files and directory trees.
 public struct CpCommand: ShellCommand {
     public static let name = "cp"
     /// Refused in a read-only shell.
     public static let changesDisk = true
     public static let summary = "Copy SOURCE to DEST, or several SOURCEs into the directory DEST."
-    public static let synopsis = "[-rfinpuv] SOURCE... DEST"
+    public static let synopsis =
+        "[-adfHilLnPprsTuvx] [-b | --backup[=CONTROL]] [-S SUFFIX] [--preserve[=LIST]] SOURCE... DEST | -t DIRECTORY SOURCE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case force, interactive, noClobber, preserve, recursive, update, verbose
+        case archive, backup, backupSimple, commandLineSymlinks, dereference, force, interactive, link
+        case noClobber, noDereference, noDereferencePreserveLinks, noPreserve, noTargetDirectory
+        case oneFileSystem, parents, preserve, preserveList, recursive, reflink, removeDestination, sparse, suffix
+        case symbolicLink, targetDirectory, update, updateWhen, verbose
     }
     public static let options: [OptionSpec<Option>] = [
+        OptionSpec("a", "archive", key: .archive, help: "same as -dR --preserve=all"),
+        OptionSpec(
+            nil, "backup", value: .optional, valueName: "CONTROL", key: .backup,
+            help: "make a backup of each existing destination file"),
+        OptionSpec("b", nil, key: .backupSimple, help: "like --backup but does not accept an argument"),
+        OptionSpec("d", nil, key: .noDereferencePreserveLinks, help: "same as --no-dereference --preserve=links"),
         OptionSpec(
             "f", "force", key: .force,
             help: "if an existing destination file cannot be opened, remove it and try again"),
+        OptionSpec("H", nil, key: .commandLineSymlinks, help: "follow command-line symbolic links in SOURCE"),
         OptionSpec(
             "i", "interactive", key: .interactive,
             help: "prompt before overwrite (overrides a previous -n option)"),
+        OptionSpec("l", "link", key: .link, help: "hard link files instead of copying"),
+        OptionSpec("L", "dereference", key: .dereference, help: "always follow symbolic links in SOURCE"),
         OptionSpec(
             "n", "no-clobber", key: .noClobber,
             help: "do not overwrite an existing file (overrides a previous -i option)"),
-        OptionSpec("p", nil, key: .preserve, help: "preserve mode, ownership and timestamps"),
+        OptionSpec("P", "no-dereference", key: .noDereference, help: "never follow symbolic links in SOURCE"),
+        OptionSpec("p", nil, key: .preserve, help: "same as --preserve=mode,ownership,timestamps"),
+        OptionSpec(
+            nil, "preserve", value: .optional, valueName: "ATTR_LIST", key: .preserveList,
+            help: "preserve the attributes listed (default: mode,ownership,timestamps); also links, all"),
+        OptionSpec(
+            nil, "no-preserve", value: .required, valueName: "ATTR_LIST", key: .noPreserve,
+            help: "don't preserve the attributes listed"),
+        OptionSpec(nil, "parents", key: .parents, help: "use full source file name under DIRECTORY"),
         OptionSpec("R", nil, key: .recursive, help: "copy directories recursively"),
         OptionSpec("r", "recursive", key: .recursive, help: "copy directories recursively"),
         OptionSpec(
-            "u", "update", key: .update,
+            nil, "reflink", value: .optional, valueName: "WHEN", key: .reflink,
+            help: "share the source's data blocks: always (the default WHEN), auto, or never"),
+        OptionSpec(
+            nil, "remove-destination", key: .removeDestination,
+            help: "remove each existing destination file before copying onto it (contrast with --force)"),
+        OptionSpec(
+            nil, "sparse", value: .required, valueName: "WHEN", key: .sparse,
+            help: "which runs of zeros are left as holes: never, auto (the source's holes), always"),
+        OptionSpec("s", "symbolic-link", key: .symbolicLink, help: "make symbolic links instead of copying"),
+        OptionSpec(
+            "S", "suffix", value: .required, valueName: "SUFFIX", key: .suffix,
+            help: "override the usual backup suffix"),
+        OptionSpec(
+            "t", "target-directory", value: .required, valueName: "DIRECTORY", key: .targetDirectory,
+            help: "copy all SOURCE arguments into DIRECTORY"),
+        OptionSpec("T", "no-target-directory", key: .noTargetDirectory, help: "treat DEST as a normal file"),
+        OptionSpec(
+            "u", nil, key: .update,
             help: "copy only when SOURCE is newer than the destination, or it is missing"),
+        OptionSpec(
+            nil, "update", value: .optional, valueName: "UPDATE", key: .updateWhen,
+            help: "which existing destinations to replace: all, none, or older (the default)"),
         OptionSpec("v", "verbose", key: .verbose, help: "explain what is being done"),
+        OptionSpec("x", "one-file-system", key: .oneFileSystem, help: "stay on this file system"),
     ]
 
     /// What happens to an existing destination file.
@@ -40,48 +83,229 @@ public struct CpCommand: ShellCommand {
         case keep
     }
 
-    /// Copy directories and everything in them; symlinks inside are copied as symlinks.
+    /// Which symlinks among the sources are followed, their targets copied.
+    public enum Dereference: Sendable, Hashable {
+        /// None: symlinks are copied as symlinks (`-P`, and the default with `-r`).
+        case never
+        /// Those given as operands, not those inside a copied directory (`-H`).
+        case commandLine
+        /// Every one (`-L`, and the default without `-r`).
+        case always
+    }
+
+    /// Copy directories and everything in them.
     public var recursive: Bool
     /// Replace destinations the user may not write to.
     public var force: Bool
-    /// The policy for existing destination files; the last of `-i` and `-n` wins.
+    /// The policy for existing destination files; the last of `-i`, `-n` and `--update=none` wins.
     public var clobber: Clobber
-    /// Keep mode, ownership and times.
-    public var preserve: Bool
+    /// The attributes copies keep (`-p`, `--preserve`, `--no-preserve`, `-a`, `-d`).
+    public var preserve: CopyOptions.Preserved
+    /// New files get the default mode rather than the source's (`--no-preserve=mode`).
+    public var defaultModes: Bool
+    /// Which source symlinks are followed; nil for GNU's default (never with `-r` unless `-l`,
+    /// else always).
+    public var dereference: Dereference?
+    /// Make hard links (`-l`) or symlinks (`-s`) instead of copies.
+    public var linksInstead: File.LinkKind?
     /// Copy only onto missing or older destinations.
     public var update: Bool
+    /// Remove an existing destination rather than writing through it (`--remove-destination`).
+    public var removeDestination: Bool
+    /// Keep each destination replaced under a backup name (`-b`, `--backup`, `-S`).
+    var backup: Backup?
+    /// Where the sources go: DEST, into DIRECTORY (`-t`), or onto DEST itself (`-T`).
+    var target: TransferOperands.Target
+    /// Copy each source to DIRECTORY followed by the source's path as written (`--parents`).
+    public var parents: Bool
+    /// Leave out the contents of directories on other file systems (`-x`).
+    public var oneFileSystem: Bool
+    /// Whether copies share the source's data blocks (`--reflink[=WHEN]`).
+    public var reflink: CopyOptions.Reflink
+    /// Which runs of zeros new files leave as holes (`--sparse=WHEN`).
+    public var sparse: CopyOptions.Sparse
     /// Print `'a' -> 'b'` for each file copied.
     public var verbose: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
-        recursive = arguments.has(.recursive)
+        recursive = false
         force = arguments.has(.force)
-        switch arguments.last(of: [.interactive, .noClobber]) {
-        case .interactive: clobber = .ask
-        case .noClobber: clobber = .keep
-        default: clobber = .replace
+        clobber = .replace
+        preserve = []
+        defaultModes = false
+        update = false
+        // GNU reads these in order: a later option undoes what an earlier one set.
+        for (key, value) in arguments.options {
+            switch key {
+            case .archive:
+                recursive = true
+                dereference = .never
+                preserve = .all
+                defaultModes = false
+            case .noDereferencePreserveLinks:
+                dereference = .never
+                preserve.insert(.links)
+            case .noDereference: dereference = .never
+            case .commandLineSymlinks: dereference = .commandLine
+            case .dereference: dereference = .always
+            case .recursive: recursive = true
+            case .interactive: clobber = .ask
+            case .noClobber: clobber = .keep
+            case .update: update = true
+            case .updateWhen:
+                switch try Self.updateChoice.value(of: value ?? Array("older".utf8)) {
+                case .all: update = false
+                case .none: clobber = .keep
+                case .older: update = true
+                }
+            case .preserve:
+                preserve.formUnion(.standard)
+                defaultModes = false
+            case .preserveList:
+                let listed = try value.map { (list) throws(UsageError) in try Self.attributes(list, kept: true) }
+                preserve.formUnion(listed ?? .standard)
+                if preserve.contains(.mode) { defaultModes = false }
+            case .noPreserve:
+                let listed = try Self.attributes(value ?? [], kept: false)
+                preserve.subtract(listed)
+                if listed.contains(.mode) { defaultModes = true }
+            case .link: linksInstead = .hard
+            case .symbolicLink: linksInstead = .symbolic
+            default: break
+            }
         }
-        preserve = arguments.has(.preserve)
-        update = arguments.has(.update)
+        removeDestination = arguments.has(.removeDestination)
+        backup = try Backup.parse(
+            requested: !Set(arguments.options.map(\.key)).isDisjoint(with: [.backup, .backupSimple, .suffix]),
+            control: arguments.bytes(.backup), suffix: arguments.bytes(.suffix))
+        if backup != nil && clobber == .keep { throw .invalid(Messages.backupAndNoClobber) }
+        target = try .chosen(
+            directory: arguments.bytes(.targetDirectory), itself: arguments.has(.noTargetDirectory),
+            conflict: Messages.targetAndNoTarget)
+        parents = arguments.has(.parents)
+        if parents && target == .lastOperandItself { throw .invalid(Messages.parentsNeedDirectory) }
+        oneFileSystem = arguments.has(.oneFileSystem)
+        reflink =
+            try arguments.has(.reflink)
+            ? Self.reflinkChoice.value(of: arguments.bytes(.reflink) ?? Array("always".utf8)) : .kernelChooses
+        sparse = try arguments.bytes(.sparse).map { (word) throws(UsageError) in try Self.sparseChoice.value(of: word) } ?? .never
         verbose = arguments.has(.verbose)
         operands = arguments.operands
     }
 
-    public func run(in context: CommandContext) -> ExitStatus {
-        TransferOperands.run(operands, in: context) { item, session in
-            copy(item, session: session, context: context)
+    /// What `--update=UPDATE` names.
+    private enum Update: Sendable, Equatable {
+        case all, none, older
+    }
+
+    private static let reflinkChoice = ArgumentChoice<CopyOptions.Reflink>(
+        option: "--reflink", [("auto", .auto), ("always", .always), ("never", .never)])
+
+    private static let sparseChoice = ArgumentChoice<CopyOptions.Sparse>(
+        option: "--sparse", [("never", .never), ("auto", .auto), ("always", .always)])
+
+    private static let updateChoice = ArgumentChoice<Update>(
+        option: "--update", [("all", .all), ("none", .none), ("older", .older)])
+
+    /// The attributes `--preserve=LIST` and `--no-preserve=LIST` may name; nil for those
+    /// shelf does not copy.
+    private static let attributeWords: [(word: String, value: CopyOptions.Preserved?)] = [
+            ("mode", .mode), ("timestamps", .timestamps), ("ownership", .ownership), ("links", .links),
+            ("context", nil), ("xattr", nil), ("all", .all),
+        ]
+
+    /// The attributes a comma-separated LIST names.
+    /// - Parameter kept: whether they are to be kept (`--preserve`), which a copy cannot do for
+    ///   those it never copies (security contexts, extended attributes); leaving them out is
+    ///   what it does anyway.
+    /// - Throws: `UsageError` for a word that names none, or one to keep that shelf cannot.
+    private static func attributes(_ list: [UInt8], kept: Bool) throws(UsageError) -> CopyOptions.Preserved {
+        let choice = ArgumentChoice(option: kept ? "--preserve" : "--no-preserve", attributeWords)
+        var result: CopyOptions.Preserved = []
+        for word in list.split(separator: 0x2C, omittingEmptySubsequences: false) {
+            guard let attributes = try choice.value(of: Array(word)) else {
+                if kept { throw .invalid("\(Messages.cannotPreserve) \(Quoting.always(Array(word))): \(Messages.notSupported)") }
+                continue
+            }
+            result.formUnion(attributes)
         }
+        return result
+    }
+
+    public func run(in context: CommandContext) -> ExitStatus {
+        let backup: Backup?
+        do {
+            backup = try self.backup?.resolved(in: context.state.environment)
+        } catch {
+            guard case .invalid(let message) = error else { return .usage }
+            return context.usageError(message)
+        }
+        var target = self.target
+        var sources = operands
+        if parents, target == .lastOperand, let last = operands.last, operands.count > 1 {
+            // The path of each source is made again below DEST, which must be a directory.
+            guard context.resolve(last).isDirectory else { return context.usageError(Messages.parentsNeedDirectory) }
+            target = .directory(last)
+            sources.removeLast()
+        }
+        var linkedCopies: [FileIdentity: File] = [:]
+        return TransferOperands.run(sources, target: target, in: context) { item, session in
+            var item = item
+            if parents {
+                guard let below = placeBelowParents(item, context: context) else { return false }
+                item = below
+            }
+            return copy(item, backup: backup, linkedCopies: &linkedCopies, session: session, context: context)
+        }
+    }
+
+    /// With `--parents`: `item` copied to its directory followed by the source's path as written
+    /// (leading slashes left out), the directories on the way made as the source's are; nil,
+    /// after a message, when one cannot be made.
+    private func placeBelowParents(_ item: TransferOperands.Item, context: CommandContext)
+        -> TransferOperands.Item?
+    {
+        let path = Array(item.operand.bytes.drop { $0 == 0x2F })
+        let directory = item.destination.parent
+        let spelledDirectory = Array(item.spelledDestination.dropLast(item.destination.nameBytes.count))
+        var placed = item
+        placed.destination = directory + File(bytes: path)
+        placed.spelledDestination = spelledDirectory + path
+        let components = path.split(separator: 0x2F)
+        var made = directory
+        var source = Array(item.operand.bytes.prefix { $0 == 0x2F })
+        for component in components.dropLast() {
+            made = made + File(bytes: component)
+            source += component
+            defer { source.append(0x2F) }
+            if made.exists { continue }
+            do {
+                let info = try context.resolve(Argument(bytes: source)).info(followSymlinks: true)
+                _ = try made.makeDirectory(mode: info.permissions)
+            } catch {
+                context.error(Diagnostics.render(placed.spelling.respell(error), phrase: nil))
+                return nil
+            }
+            if verbose {
+                // GNU writes these two unquoted unless they need quotes.
+                let spelledMade = spelledDirectory + source.dropFirst(source.prefix { $0 == 0x2F }.count)
+                context.stdout.line("\(Quoting.ifNeeded(source)) -> \(Quoting.ifNeeded(spelledMade))")
+            }
+        }
+        return placed
     }
 
     /// Copies one source; returns false when something failed (already reported).
     private func copy(
-        _ item: TransferOperands.Item, session: TransferSession, context: CommandContext
+        _ item: TransferOperands.Item, backup: Backup?, linkedCopies: inout [FileIdentity: File],
+        session: TransferSession, context: CommandContext
     ) -> Bool {
         let source = Quoting.always(item.operand.bytes)
         let destination = Quoting.always(item.spelledDestination)
-        // Without -r a symlink operand is followed; with it, only when written `link/`.
-        let follow = !recursive || item.operand.hasTrailingSlash
+        let dereference = self.dereference ?? (recursive && linksInstead != .hard ? .never : .always)
+        // A source written `link/` names the directory behind the link, whatever the options say.
+        let follow = dereference != .never || item.operand.hasTrailingSlash
         let info: FileInfo
         do {
             info = try item.operand.info(at: item.source, followSymlinks: follow)
@@ -105,13 +329,27 @@ public struct CpCommand: ShellCommand {
         let spelling = item.spelling
         var everything = true
         // With -f, the errors of a file's first attempt are held back: it may be tried again.
-        let mayRetry = force && info.kind != .directory
+        let mayRetry = force && info.kind != .directory && linksInstead == nil
         var heldBack: [TransferError] = []
+        let overwrite: CopyOptions.Overwrite
+        if clobber == .keep {
+            overwrite = .skip
+        } else if update {
+            overwrite = .ifNewer
+        } else if linksInstead != nil && !force && !removeDestination {
+            overwrite = .fail
+        } else {
+            overwrite = .replace
+        }
         var copier = Copier(
             options: CopyOptions(
-                recursive: recursive, overwrite: clobber == .keep ? .skip : update ? .ifNewer : .replace,
-                preserve: preserve, followSourceSymlink: follow,
-                specialFiles: recursive ? .recreate : .copyContents))
+                recursive: recursive, overwrite: overwrite, preserve: preserve, defaultModes: defaultModes,
+                followSourceSymlink: follow, followEverySymlink: dereference == .always,
+                linksInstead: linksInstead, oneFileSystem: oneFileSystem, reflink: reflink, sparse: sparse,
+                specialFiles: recursive ? .recreate : .copyContents,
+                destinations: removeDestination ? .replace : .writeThrough))
+        copier.linkedCopies = linkedCopies
+        defer { linkedCopies = copier.linkedCopies }
         copier.isCancelled = { context.isCancelled }
         let progress = ProgressLine(context, totalBytes: info.kind == .regular ? info.size : nil)
         defer { progress?.erase() }
@@ -125,13 +363,45 @@ public struct CpCommand: ShellCommand {
             {
                 return false
             }
-            return force || self.mayWrite(target, name: name, context: context, everything: &everything)
+            guard force || removeDestination || linksInstead != nil
+                || self.mayWrite(target, name: name, context: context, everything: &everything)
+            else { return false }
+            if removeDestination && verbose && backup == nil { context.stdout.line("\(Messages.removed) \(name)") }
+            return true
+        }
+        // The backup each destination was kept under, as spelled, for -v.
+        var keptAs: [File: [UInt8]] = [:]
+        if let backup {
+            copier.backUp = { target in
+                do throws(FileError) {
+                    let kept = try backup.path(for: target)
+                    try target.moveByRenaming(to: kept, replacing: true)
+                    keptAs[target] = spelling.bytes(target) + kept.nameBytes.dropFirst(target.nameBytes.count)
+                    return true
+                } catch {
+                    progress?.erase()
+                    context.error("\(Messages.cannotBackUp) \(spelling.quoted(target)): \(error.reason)")
+                    everything = false
+                    return false
+                }
+            }
+        }
+        copier.symlinkTarget = { from, to in
+            let path = spelling.bytes(from)
+            // A relative path in a symlink is read from the link's directory: only in the
+            // current directory does it lead where it was written from.
+            if path.first == 0x2F || Self.isCurrentDirectory(to.parent, context: context) { return File(bytes: path) }
+            progress?.erase()
+            context.error("\(Quoting.ifNeeded(spelling.bytes(to))): \(Messages.relativeSymlinksHereOnly)")
+            everything = false
+            return nil
         }
         copier.copied = { from, to in
             progress?.add(files: 1)
             guard verbose else { return }
             progress?.erase()
-            context.stdout.line("\(spelling.quoted(from)) -> \(spelling.quoted(to))")
+            let note = keptAs[to].map { " (\(Messages.backup): \(Quoting.always($0)))" } ?? ""
+            context.stdout.line("\(spelling.quoted(from)) -> \(spelling.quoted(to))\(note)")
         }
         copier.failed = { error in
             progress?.erase()
@@ -140,7 +410,7 @@ public struct CpCommand: ShellCommand {
             if mayRetry {
                 heldBack.append(error)
             } else {
-                context.error(CopyWording.describe(error, spelling: spelling))
+                context.error(self.describe(error, spelling: spelling))
             }
         }
         copier.copy(item.source, to: item.destination)
@@ -159,9 +429,29 @@ public struct CpCommand: ShellCommand {
                 everything = false
             }
         }
-        for error in heldBack { context.error(CopyWording.describe(error, spelling: spelling)) }
+        for error in heldBack { context.error(describe(error, spelling: spelling)) }
         if isNew && everything { session.made.insert(item.destination) }
         return everything
+    }
+
+    /// The message for `error`: a link that could not be made (`-l`, `-s`, or a hard link kept
+    /// by `-a`) in cp's words, anything else as every copy words it.
+    private func describe(_ error: TransferError, spelling: Spelling) -> String {
+        guard case .file(let failure) = error, failure.operation == .makeLink, let target = failure.destination
+        else { return CopyWording.describe(error, spelling: spelling) }
+        let kind = linksInstead == .symbolic ? Messages.symbolicLink : Messages.hardLink
+        return
+            "\(Messages.cannotCreate) \(kind) \(spelling.quoted(failure.path)) \(Messages.to) \(spelling.quoted(target)): \(failure.reason)"
+    }
+
+    /// Whether `directory` is the shell's current directory, by identity.
+    private static func isCurrentDirectory(_ directory: File, context: CommandContext) -> Bool {
+        do {
+            return try directory.info(followSymlinks: true).identity
+                == context.state.cwd.info(followSymlinks: true).identity
+        } catch {
+            return false
+        }
     }
 
     /// Whether an existing destination may be overwritten without -f: the user must be allowed
@@ -183,6 +473,19 @@ public struct CpCommand: ShellCommand {
 
     private enum Messages {
         static let cannotStat = "cannot stat"
+        static let removed = "removed"
+        static let backup = "backup"
+        static let cannotBackUp = "cannot backup"
+        static let cannotCreate = "cannot create"
+        static let hardLink = "hard link"
+        static let symbolicLink = "symbolic link"
+        static let to = "to"
+        static let relativeSymlinksHereOnly = "can make relative symbolic links only in current directory"
+        static let cannotPreserve = "cannot preserve"
+        static let notSupported = "not supported"
+        static let backupAndNoClobber = "options --backup and --no-clobber are mutually exclusive"
+        static let targetAndNoTarget = "cannot combine --target-directory (-t) and --no-target-directory (-T)"
+        static let parentsNeedDirectory = "with --parents, the destination must be a directory"
         static let omitting = "-r not specified; omitting directory"
         static let cannotCreateRegular = "cannot create regular file"
         static let overwrite = "overwrite"

@@ -76,17 +76,12 @@ public struct LnCommand: ShellCommand {
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
-        func usage(_ message: String) -> ExitStatus {
-            context.error(message)
-            context.stderr.line("Try 'help \(Self.name)' for more information.")
-            return .usage
-        }
         let backup: Backup?
         do {
             backup = try self.backup?.resolved(in: context.state.environment)
         } catch {
-            if case .invalid(let message) = error { return usage(message) }
-            return .usage
+            guard case .invalid(let message) = error else { return .usage }
+            return context.usageError(message)
         }
         let pairs: [(target: Argument, link: [UInt8])]
         if case .directory(let directory) = target {
@@ -106,10 +101,10 @@ public struct LnCommand: ShellCommand {
             }
         } else if target == .lastOperandItself {
             guard operands.count > 1 else {
-                return usage("\(Messages.missingDestination) \(Quoting.always(operands[0].bytes))")
+                return context.usageError("\(Messages.missingDestination) \(Quoting.always(operands[0].bytes))")
             }
             guard operands.count == 2 else {
-                return usage("\(Messages.extraOperand) \(Quoting.always(operands[2].bytes))")
+                return context.usageError("\(Messages.extraOperand) \(Quoting.always(operands[2].bytes))")
             }
             pairs = [(operands[0], operands[1].bytes)]
         } else if operands.count == 1 {

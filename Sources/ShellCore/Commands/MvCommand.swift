@@ -1,6 +1,6 @@
 import PathModel
 
-/// `mv [-finvuT] [-b | --backup[=CONTROL]] [-S SUFFIX] [-t DIR] SOURCE... DEST`: move or rename
+/// `mv [-finvuT] [--dry-run] [-b | --backup[=CONTROL]] [-S SUFFIX] [-t DIR] SOURCE... DEST`: move or rename
 /// files and directories.
 public struct MvCommand: ShellCommand {
     public static let name = "mv"
@@ -8,10 +8,10 @@ public struct MvCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Rename SOURCE to DEST, or move several SOURCEs into the directory DEST."
     public static let synopsis =
-        "[-finvuT] [-b | --backup[=CONTROL]] [-S SUFFIX] SOURCE... DEST | -t DIRECTORY SOURCE..."
+        "[-finvuT] [--dry-run] [-b | --backup[=CONTROL]] [-S SUFFIX] SOURCE... DEST | -t DIRECTORY SOURCE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case backup, backupSimple, force, interactive, noClobber, noTargetDirectory, suffix, targetDirectory
+        case backup, backupSimple, dryRun, force, interactive, noClobber, noTargetDirectory, suffix, targetDirectory
         case update, verbose
     }
     public static let options: [OptionSpec<Option>] = [
@@ -19,6 +19,8 @@ public struct MvCommand: ShellCommand {
             nil, "backup", value: .optional, valueName: "CONTROL", key: .backup,
             help: "make a backup of each existing destination file"),
         OptionSpec("b", nil, key: .backupSimple, help: "like --backup but does not accept an argument"),
+        OptionSpec(
+            nil, "dry-run", key: .dryRun, help: "print what would be renamed, as -v does, and move nothing"),
         OptionSpec("f", "force", key: .force, help: "do not prompt before overwriting"),
         OptionSpec("i", "interactive", key: .interactive, help: "prompt before overwrite"),
         OptionSpec("n", "no-clobber", key: .noClobber, help: "do not overwrite an existing file"),
@@ -47,6 +49,8 @@ public struct MvCommand: ShellCommand {
     public var update: Bool
     /// Print `renamed 'a' -> 'b'` for each move.
     public var verbose: Bool
+    /// Say what would be moved, and move nothing (`--dry-run`).
+    public var dryRun: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
@@ -64,6 +68,7 @@ public struct MvCommand: ShellCommand {
             conflict: Messages.targetAndNoTarget)
         update = arguments.has(.update)
         verbose = arguments.has(.verbose)
+        dryRun = arguments.has(.dryRun)
         operands = arguments.operands
     }
 
@@ -72,21 +77,27 @@ public struct MvCommand: ShellCommand {
         do {
             backup = try self.backup?.resolved(in: context.state.environment)
         } catch {
-            if case .invalid(let message) = error { context.error(message) }
-            context.stderr.line("Try 'help \(Self.name)' for more information.")
-            return .usage
+            guard case .invalid(let message) = error else { return .usage }
+            return context.usageError(message)
         }
+        // In a dry run, the sources earlier operands would have moved away.
+        var moved: Set<File> = []
         return TransferOperands.run(operands, target: target, in: context) { item, session in
-            move(item, backup: backup, session: session, context: context)
+            move(item, backup: backup, moved: &moved, session: session, context: context)
         }
     }
 
     /// Moves one source; returns false when something failed (already reported).
     private func move(
-        _ item: TransferOperands.Item, backup: Backup?, session: TransferSession, context: CommandContext
+        _ item: TransferOperands.Item, backup: Backup?, moved: inout Set<File>, session: TransferSession,
+        context: CommandContext
     ) -> Bool {
         let source = Quoting.always(item.operand.bytes)
         let destination = Quoting.always(item.spelledDestination)
+        if dryRun, moved.contains(where: { $0 == item.source || item.source.bytes.starts(with: $0.bytes + [0x2F]) }) {
+            context.error("\(Messages.cannotStat) \(source): \(Diagnostics.reason(.noSuchFileOrDirectory))")
+            return false
+        }
         let info: FileInfo
         do {
             info = try item.operand.info(at: item.source, followSymlinks: false)
@@ -148,6 +159,9 @@ public struct MvCommand: ShellCommand {
             }
         }
         if info.kind != .directory && session.wouldReplaceJustMade(item, context: context) { return false }
+        if dryRun {
+            return sayMove(item, info: info, existing: existing, backup: backup, moved: &moved, session: session, context: context)
+        }
         var backupNote = ""
         if let backup, existing != nil, item.source != item.destination {
             do {
@@ -182,6 +196,39 @@ public struct MvCommand: ShellCommand {
         return true
     }
 
+    /// What a dry run says of a move that got past every check made before the rename: the
+    /// `-v` line (with the backup the destination would get), or what rename(2) would refuse, a
+    /// directory over one that holds something.
+    private func sayMove(
+        _ item: TransferOperands.Item, info: FileInfo, existing: FileInfo?, backup: Backup?,
+        moved: inout Set<File>, session: TransferSession, context: CommandContext
+    ) -> Bool {
+        let spelling = item.spelling
+        if info.kind == .directory, existing?.kind == .directory, !item.destination.isEmptyDirectory {
+            let reason = Diagnostics.reason(.directoryNotEmpty)
+            context.error(
+                "\(Messages.cannotMove) \(spelling.quoted(item.source)) \(Messages.to) \(spelling.quoted(item.destination)): \(reason)"
+            )
+            return false
+        }
+        var backupNote = ""
+        if let backup, existing != nil, item.source != item.destination {
+            do {
+                let kept = try backup.path(for: item.destination)
+                let suffix = kept.nameBytes.dropFirst(item.destination.nameBytes.count)
+                backupNote = " (\(Messages.backup): \(Quoting.always(item.spelledDestination + suffix)))"
+            } catch {
+                context.error("\(Messages.cannotBackUp) \(Quoting.always(item.spelledDestination)): \(error.reason)")
+                return false
+            }
+        }
+        context.stdout.line(
+            "\(Messages.renamed) \(Quoting.always(item.operand.bytes)) -> \(Quoting.always(item.spelledDestination))\(backupNote)")
+        moved.insert(item.source)
+        if existing == nil { session.made.insert(item.destination) }
+        return true
+    }
+
     /// Moves to another file system: copies the tree (synced), and only when all of it was copied
     /// removes the source. When the copy fails or is interrupted, the source stays and a
     /// destination that did not exist before is removed again.
@@ -204,7 +251,7 @@ public struct MvCommand: ShellCommand {
         }
         var copier = Copier(
             options: CopyOptions(
-                recursive: true, overwrite: .replace, preserve: true, sync: true, destinations: .replace))
+                recursive: true, overwrite: .replace, preserve: .standard, sync: true, destinations: .replace))
         copier.isCancelled = { context.isCancelled }
         copier.transferred = { progress?.add(bytes: $0) }
         copier.failed = report

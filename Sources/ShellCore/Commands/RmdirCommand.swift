@@ -1,6 +1,6 @@
 import PathModel
 
-/// `rmdir [-p] [-v] [--ignore-fail-on-non-empty] DIR...`: remove empty directories.
+/// `rmdir [-p] [-v] [--ignore-fail-on-non-empty] [--dry-run] DIR...`: remove empty directories.
 public struct RmdirCommand: ShellCommand {
     public static let name = "rmdir"
     /// Refused in a read-only shell.
@@ -8,12 +8,15 @@ public struct RmdirCommand: ShellCommand {
     public static let summary = "Remove the DIRECTORY(ies), if they are empty."
     /// Its operands are directories.
     public static let operandCompletion = OperandCompletion.directories
-    public static let synopsis = "[-p] [-v] [--ignore-fail-on-non-empty] DIRECTORY..."
+    public static let synopsis = "[-p] [-v] [--ignore-fail-on-non-empty] [--dry-run] DIRECTORY..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case ignoreNonEmpty, parents, verbose
+        case dryRun, ignoreNonEmpty, parents, verbose
     }
     public static let options: [OptionSpec<Option>] = [
+        OptionSpec(
+            nil, "dry-run", key: .dryRun,
+            help: "print the directories that would be removed, as -v does, and remove none"),
         OptionSpec(
             nil, "ignore-fail-on-non-empty", key: .ignoreNonEmpty,
             help: "say nothing of a directory not removed only because it holds something"),
@@ -29,12 +32,15 @@ public struct RmdirCommand: ShellCommand {
     public var parents: Bool
     /// Report each directory removed.
     public var verbose: Bool
+    /// Say which directories would be removed, and remove none (`--dry-run`).
+    public var dryRun: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         ignoreNonEmpty = arguments.has(.ignoreNonEmpty)
         parents = arguments.has(.parents)
         verbose = arguments.has(.verbose)
+        dryRun = arguments.has(.dryRun)
         operands = arguments.operands
     }
 
@@ -45,22 +51,29 @@ public struct RmdirCommand: ShellCommand {
             return .usage
         }
         var status = ExitStatus.success
+        // In a dry run, the directories earlier ones would have removed.
+        var removed: Set<File> = []
         for operand in operands {
             var spelled = operand.file
             while true {
-                if verbose {
-                    context.stdout.line("\(Self.name): \(Messages.removing) \(Quoting.always(spelled.bytes))")
+                // The operand itself as typed, a trailing slash included, as GNU names it.
+                let named = spelled == operand.file ? operand.bytes : spelled.bytes
+                if verbose || dryRun {
+                    context.stdout.line("\(Self.name): \(Messages.removing) \(Quoting.always(named))")
                 }
                 let directory = context.state.resolve(spelled)
                 do {
-                    try directory.removeEmptyDirectory()
+                    if dryRun {
+                        try Self.checkRemovable(directory, after: removed)
+                        removed.insert(directory)
+                    } else {
+                        try directory.removeEmptyDirectory()
+                    }
                 } catch  where ignoreNonEmpty && Self.failedForHoldingSomething(error, directory) {
                     break
                 } catch {
                     // GNU says which directory for a parent that -p could not remove.
                     let phrase = spelled == operand.file ? Messages.failed : Messages.failedParent
-                    // The operand itself as typed, a trailing slash included, as GNU names it.
-                    let named = spelled == operand.file ? operand.bytes : spelled.bytes
                     context.error("\(phrase) \(Quoting.always(named)): \(error.reason)")
                     status = .failure
                     break
@@ -76,6 +89,24 @@ public struct RmdirCommand: ShellCommand {
             }
         }
         return status
+    }
+
+    /// Throws what removing `directory` would, changing nothing, when those in `removed` are
+    /// taken as gone: `ENOENT` for nothing there, `ENOTDIR` for what is no directory (a symlink
+    /// to one included), `EINVAL` for `.`, `ENOTEMPTY` for a directory that holds something.
+    private static func checkRemovable(_ directory: File, after removed: Set<File>) throws(FileError) {
+        if removed.contains(directory) { throw FileError(.removeDirectory, directory, .noSuchFileOrDirectory) }
+        let kind: FileKind
+        do { kind = try directory.info(followSymlinks: false).kind } catch {
+            throw FileError(.removeDirectory, directory, error.errno)
+        }
+        guard kind == .directory else { throw FileError(.removeDirectory, directory, .notDirectory) }
+        if directory.nameBytes.elementsEqual([0x2E]) { throw FileError(.removeDirectory, directory, .invalidArgument) }
+        var holdsSomething = false
+        try directory.volume.forEachEntry(of: directory, limit: nil) { entry in
+            if !removed.contains(directory + File(bytes: entry.name)) { holdsSomething = true }
+        }
+        if holdsSomething { throw FileError(.removeDirectory, directory, .directoryNotEmpty) }
     }
 
     /// Whether `error` came only from `directory` holding something: `ENOTEMPTY` (or `EEXIST`,

@@ -96,6 +96,7 @@ public enum Diagnostics {
         case .setAttributes: return "cannot set attributes of"
         case .sync: return "cannot sync"
         case .resolve: return "cannot resolve"
+        case .clone: return "failed to clone"
         }
     }
 }

@@ -36,6 +36,14 @@ public final class CommandContext {
         stderr.line("\(commandName): \(message)")
     }
 
+    /// Writes a usage problem found once the command runs, `name: message` and the pointer to
+    /// `help`, and gives the status of a usage error.
+    public func usageError(_ message: String) -> ExitStatus {
+        error(message)
+        stderr.line("Try 'help \(commandName)' for more information.")
+        return .usage
+    }
+
     /// Writes a file error on standard error as coreutils words it: `rm: cannot remove 'x': Reason`.
     /// - Parameter phrase: the command's words for the failed operation (`cannot remove`); when
     ///   nil, the error's own wording is used.

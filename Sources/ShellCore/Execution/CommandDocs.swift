@@ -151,8 +151,14 @@ enum CommandDocs {
             A directory is copied only with `-r`; without it, cp says
             `cp: -r not specified; omitting directory 'd'` and goes on with the other operands. Without
             `-r` a symlink given as SOURCE is followed and its target's contents are copied; with `-r`,
-            symlinks (the operand itself and every link inside the tree) are copied as symlinks. An operand
-            written with a trailing slash (`link/`) always means the directory the link leads to.
+            symlinks (the operand itself and every link inside the tree) are copied as symlinks. `-P`, `-H`
+            and `-L` choose otherwise (the last of them wins). An operand written with a trailing slash
+            (`link/`) always means the directory the link leads to.
+
+            With `-a`, `-d` or `--preserve=links`, files that are hard links to one another (inside a copied
+            tree, or given as several operands) are copied once, and the other names become hard links to
+            that copy: `cp -a` of a tree with `q` and `hq` naming one file makes a tree where they again
+            name one file.
 
             Every regular file is written to a temporary name next to its destination and renamed into
             place, so a destination never holds half a file: after an error or Ctrl-C it has its old

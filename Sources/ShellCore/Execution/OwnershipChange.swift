@@ -3,10 +3,12 @@ import PathModel
 /// The options `chown` and `chgrp` share (and `--from`, which only chown has).
 public enum OwnershipOption: Hashable, Sendable {
     case changes, silent, verbose, noDereference, recursive, reference, preserveRoot, noPreserveRoot, from
+    case dryRun
 
     /// The options of both commands, in the order help lists them.
     static let shared: [OptionSpec<OwnershipOption>] = [
         OptionSpec("c", "changes", key: .changes, help: "like verbose but report only when a change is made"),
+        OptionSpec(nil, "dry-run", key: .dryRun, help: "say what would change, as -c does, and change nothing"),
         OptionSpec("f", "silent", key: .silent, help: "suppress most error messages"),
         OptionSpec(nil, "quiet", key: .silent, help: "the same as -f"),
         OptionSpec("v", "verbose", key: .verbose, help: "output a diagnostic for every file processed"),
@@ -35,12 +37,13 @@ enum ChangeVerbosity: Sendable {
     /// Every file (`-v`).
     case all
 
-    /// The verbosity the last of `-c` and `-v` asks for.
-    init<Key>(_ arguments: ParsedArguments<Key>, changes: Key, verbose: Key) {
+    /// The verbosity the last of `-c` and `-v` asks for; a dry run (`dryRun`) tells at least
+    /// each change.
+    init<Key>(_ arguments: ParsedArguments<Key>, changes: Key, verbose: Key, dryRun: Key) {
         switch arguments.last(of: [changes, verbose]) {
         case changes: self = .changes
         case verbose: self = .all
-        default: self = .quiet
+        default: self = arguments.has(dryRun) ? .changes : .quiet
         }
     }
 }
@@ -71,6 +74,8 @@ struct OwnershipRequest: Sendable {
     var preservesRoot: Bool
     var silent: Bool
     var verbosity: ChangeVerbosity
+    /// Say what would change, and change nothing (`--dry-run`).
+    var dryRun: Bool
 
     /// The request and the FILEs.
     /// - Throws: `UsageError` with GNU's words for a missing operand.
@@ -96,7 +101,8 @@ struct OwnershipRequest: Sendable {
             noDereference: arguments.has(.noDereference),
             preservesRoot: arguments.last(of: [.preserveRoot, .noPreserveRoot]) != .noPreserveRoot,
             silent: arguments.has(.silent),
-            verbosity: ChangeVerbosity(arguments, changes: .changes, verbose: .verbose))
+            verbosity: ChangeVerbosity(arguments, changes: .changes, verbose: .verbose, dryRun: .dryRun),
+            dryRun: arguments.has(.dryRun))
         return (request, operands)
     }
 
@@ -310,7 +316,7 @@ struct OwnershipRun {
             (required.user.map { $0 == info.userID } ?? true)
             && (required.group.map { $0 == info.groupID } ?? true)
         var succeeded = true
-        if selected {
+        if selected && !request.dryRun {
             do {
                 try file.volume.setAttributes(
                     of: file, .owner(user: change.user, group: change.group), following: following)

@@ -67,11 +67,7 @@ struct TransferOperands {
     )
         -> Resolution
     {
-        func usage(_ message: String) -> Resolution {
-            context.error(message)
-            context.stderr.line("Try 'help \(context.commandName)' for more information.")
-            return .stop(.usage)
-        }
+        func usage(_ message: String) -> Resolution { .stop(context.usageError(message)) }
         let target: Argument
         let sources: ArraySlice<Argument>
         if case .directory(let directory) = choice {
@@ -218,6 +214,8 @@ enum CopyWording {
         case .rename:
             // The temporary file could not be renamed into place: the destination was not made.
             return "\(Messages.cannotCreateRegular) \(destination): \(error.reason)"
+        case .clone:
+            return "\(Messages.failedToClone) \(destination) \(Messages.from) \(path): \(error.reason)"
         default:
             return Diagnostics.render(spelling.respell(error), phrase: nil)
         }
@@ -229,5 +227,7 @@ enum CopyWording {
         static let cannotOpen = "cannot open"
         static let forReading = "for reading"
         static let cannotCreateRegular = "cannot create regular file"
+        static let failedToClone = "failed to clone"
+        static let from = "from"
     }
 }

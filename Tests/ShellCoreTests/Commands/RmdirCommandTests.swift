@@ -15,6 +15,7 @@ struct RmdirCommandTests {
         ("-v still says what it tries", "rmdir -v --ignore-fail-on-non-empty n e"),
         ("-p stops quietly at an ancestor holding something", "rmdir -p --ignore-fail-on-non-empty a/b/c"),
         ("-p -v", "rmdir -pv --ignore-fail-on-non-empty a/b/c"),
+        ("-v names an operand with its trailing slash", "rmdir -pv --ignore-fail-on-non-empty a/b/c/ e/"),
         ("-p without it reports the ancestor", "rmdir -p a/b/c"),
         ("a file is still reported", "rmdir --ignore-fail-on-non-empty f"),
         ("a missing directory is still reported", "rmdir --ignore-fail-on-non-empty nope e"),
