@@ -69,6 +69,19 @@ final class S3Directory: VolumeDirectory {
         }
     }
 
+    /// Every entry's description from the listing the directory was opened with: no request.
+    func infos(of listing: DirectoryListing) -> [FileInfo?] {
+        (0..<listing.count).map { index in
+            let name = Array(listing.name(index))
+            if listing.kind(index) == .directory {
+                return volume.directoryInfo(
+                    prefix: Place(components: place.components + [name]).directoryPrefix(in: volume))
+            }
+            guard let summary = page.files[name] else { return nil }
+            return volume.fileInfo(key: summary.key, size: summary.size, modified: summary.lastModified)
+        }
+    }
+
     func identity() throws(FileError) -> FileIdentity {
         volume.directoryInfo(prefix: place.directoryPrefix(in: volume)).identity
     }

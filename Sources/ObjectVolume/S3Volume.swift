@@ -386,20 +386,23 @@ public final class S3Volume: Volume {
 
     // MARK: Descriptions
 
-    /// A file's description from its key, size and last modification.
+    /// A file's description from its key, size and last modification: no owner and no link
+    /// count of its own (`absent`), and no times when the service gave none.
     func fileInfo(key: [UInt8], size: Int64, modified: UTCTime?) -> FileInfo {
         FileInfo(
             kind: .regular, permissions: 0o644, size: UInt64(max(size, 0)),
             identity: FileIdentity(device: device, inode: Self.number(of: key, directory: false)),
-            userID: owner.user, groupID: owner.group, modificationTime: Timestamp(modified))
+            userID: owner.user, groupID: owner.group, modificationTime: Timestamp(modified),
+            absent: modified == nil ? [.owners, .linkCount, .times] : [.owners, .linkCount])
     }
 
-    /// A directory's description from its prefix; directories have no times of their own.
+    /// A directory's description from its prefix; directories have no times, owner or link
+    /// count of their own.
     func directoryInfo(prefix: [UInt8]) -> FileInfo {
         FileInfo(
             kind: .directory, permissions: 0o755, size: 0,
             identity: FileIdentity(device: device, inode: Self.number(of: prefix, directory: true)),
-            userID: owner.user, groupID: owner.group)
+            userID: owner.user, groupID: owner.group, absent: [.owners, .linkCount, .times])
     }
 
     /// A stable number for a key or prefix (64-bit FNV-1a), different for a file and a

@@ -1,5 +1,6 @@
 import Crypto
 import NIOHTTP1
+import Synchronization
 
 /// A client for an S3-compatible service, with a blocking face for the shell: every call runs on
 /// the caller's thread and returns when the answer is complete.
@@ -17,6 +18,8 @@ public final class S3Client: Sendable {
     /// How requests are signed.
     public let signer: SignatureV4
     private let transport: Transport
+    /// How many requests of each operation were sent, by `Operation.rawValue`.
+    private let tally = Mutex([Int](repeating: 0, count: Operation.allCases.count))
 
     /// A client for `endpoint`, signing with `credentials` for `region`.
     ///
@@ -38,6 +41,21 @@ public final class S3Client: Sendable {
         try transport.shutdown()
     }
 
+    // MARK: Requests sent
+
+    /// The calls a client makes, each one kind of request.
+    public enum Operation: Int, Sendable, CaseIterable {
+        case createBucket, deleteBucket, listObjects, headObject, getObject, putObject, deleteObject
+        case deleteObjects, copyObject, createMultipartUpload, uploadPart, completeMultipartUpload
+        case abortMultipartUpload, listMultipartUploads
+    }
+
+    /// How many requests of `operation` this client has sent so far (each attempt counts), so
+    /// that what a command costs can be measured.
+    public func requestsSent(_ operation: Operation) -> Int {
+        tally.withLock { $0[operation.rawValue] }
+    }
+
     // MARK: Buckets
 
     /// Creates `bucket` (CreateBucket, in the client's region).
@@ -48,12 +66,12 @@ public final class S3Client: Sendable {
                 ("<CreateBucketConfiguration><LocationConstraint>\(signer.region)"
                     + "</LocationConstraint></CreateBucketConfiguration>").utf8)
         }
-        _ = try send(method: .PUT, bucket: bucket, body: body)
+        _ = try send(.createBucket, method: .PUT, bucket: bucket, body: body)
     }
 
     /// Deletes `bucket`, which must be empty (DeleteBucket).
     public func deleteBucket(_ bucket: String) throws {
-        _ = try send(method: .DELETE, bucket: bucket)
+        _ = try send(.deleteBucket, method: .DELETE, bucket: bucket)
     }
 
     // MARK: Listing
@@ -74,7 +92,8 @@ public final class S3Client: Sendable {
         if let startAfter { query.append(QueryItem("start-after", startAfter)) }
         if let maxKeys { query.append(QueryItem("max-keys", String(maxKeys))) }
         return try ListPage(
-            listing: document(send(method: .GET, bucket: bucket, query: query), expecting: "ListBucketResult")
+            listing: document(
+                send(.listObjects, method: .GET, bucket: bucket, query: query), expecting: "ListBucketResult")
         )
     }
 
@@ -85,7 +104,7 @@ public final class S3Client: Sendable {
     /// A missing key is `.noSuchKey` (HEAD answers carry no body, so a missing bucket reads the
     /// same).
     public func headObject(bucket: String, key: [UInt8]) throws -> ObjectHead {
-        let answer = try send(method: .HEAD, bucket: bucket, key: key)
+        let answer = try send(.headObject, method: .HEAD, bucket: bucket, key: key)
         return Self.head(of: answer)
     }
 
@@ -102,7 +121,7 @@ public final class S3Client: Sendable {
         var headers: [(name: String, value: String)] = []
         if let range { headers.append((name: "Range", value: range.headerValue)) }
         let answer = try withoutActuallyEscaping(sink) { sink in
-            try send(method: .GET, bucket: bucket, key: key, headers: headers, sink: sink)
+            try send(.getObject, method: .GET, bucket: bucket, key: key, headers: headers, sink: sink)
         }
         return Self.head(of: answer)
     }
@@ -122,6 +141,7 @@ public final class S3Client: Sendable {
         if let contentType { headers.append((name: "Content-Type", value: contentType)) }
         let answer = try withoutActuallyEscaping(source) { source in
             try send(
+                .putObject,
                 method: .PUT, bucket: bucket, key: key, headers: headers,
                 upload: UploadSource(length: length, read: source))
         }
@@ -137,13 +157,14 @@ public final class S3Client: Sendable {
     {
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append((name: "Content-Type", value: contentType)) }
-        let answer = try send(method: .PUT, bucket: bucket, key: key, headers: headers, body: bytes)
+        let answer = try send(
+            .putObject, method: .PUT, bucket: bucket, key: key, headers: headers, body: bytes)
         return answer.headers.first(name: "ETag")
     }
 
     /// Deletes `key` (DeleteObject). Deleting a key that does not exist succeeds, as on S3.
     public func deleteObject(bucket: String, key: [UInt8]) throws {
-        _ = try send(method: .DELETE, bucket: bucket, key: key)
+        _ = try send(.deleteObject, method: .DELETE, bucket: bucket, key: key)
     }
 
     /// Deletes `keys` (DeleteObjects, 1,000 keys a request) and gives the keys that failed.
@@ -171,6 +192,7 @@ public final class S3Client: Sendable {
             body += Array("</Delete>".utf8)
             let md5 = BinaryText.base64(Array(Insecure.MD5.hash(data: body)))
             let answer = try send(
+                .deleteObjects,
                 method: .POST, bucket: bucket, query: [QueryItem("delete")],
                 headers: [(name: "Content-MD5", value: md5)], body: body)
             for error in try document(answer, expecting: "DeleteResult").children("Error") {
@@ -199,7 +221,7 @@ public final class S3Client: Sendable {
             + URIEncoding.encode(sourceKey, keepingSlashes: true)
         var headers = [(name: "x-amz-copy-source", value: source)]
         if replacingMetadata { headers.append((name: "x-amz-metadata-directive", value: "REPLACE")) }
-        let answer = try send(method: .PUT, bucket: toBucket, key: key, headers: headers)
+        let answer = try send(.copyObject, method: .PUT, bucket: toBucket, key: key, headers: headers)
         return try document(answer, expecting: "CopyObjectResult").string("ETag")
     }
 
@@ -212,6 +234,7 @@ public final class S3Client: Sendable {
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append((name: "Content-Type", value: contentType)) }
         let answer = try send(
+            .createMultipartUpload,
             method: .POST, bucket: bucket, key: key, query: [QueryItem("uploads")], headers: headers)
         guard let id = try document(answer, expecting: "InitiateMultipartUploadResult").string("UploadId")
         else {
@@ -229,6 +252,7 @@ public final class S3Client: Sendable {
         let query = [QueryItem("partNumber", String(partNumber)), QueryItem("uploadId", uploadID)]
         let answer = try withoutActuallyEscaping(source) { source in
             try send(
+                .uploadPart,
                 method: .PUT, bucket: bucket, key: key, query: query,
                 upload: UploadSource(length: length, read: source))
         }
@@ -254,13 +278,16 @@ public final class S3Client: Sendable {
         }
         body += Array("</CompleteMultipartUpload>".utf8)
         let answer = try send(
+            .completeMultipartUpload,
             method: .POST, bucket: bucket, key: key, query: [QueryItem("uploadId", uploadID)], body: body)
         return try document(answer, expecting: "CompleteMultipartUploadResult").string("ETag")
     }
 
     /// Abandons an upload and frees its parts (AbortMultipartUpload).
     public func abortMultipartUpload(bucket: String, key: [UInt8], uploadID: String) throws {
-        _ = try send(method: .DELETE, bucket: bucket, key: key, query: [QueryItem("uploadId", uploadID)])
+        _ = try send(
+            .abortMultipartUpload, method: .DELETE, bucket: bucket, key: key,
+            query: [QueryItem("uploadId", uploadID)])
     }
 
     /// The uploads in `bucket` under `prefix` that were started and neither completed nor
@@ -279,7 +306,8 @@ public final class S3Client: Sendable {
                 query.append(QueryItem("upload-id-marker", markers.uploadID))
             }
             let root = try document(
-                send(method: .GET, bucket: bucket, query: query), expecting: "ListMultipartUploadsResult")
+                send(.listMultipartUploads, method: .GET, bucket: bucket, query: query),
+                expecting: "ListMultipartUploadsResult")
             for upload in root.children("Upload") {
                 guard let key = upload.child("Key"), let id = upload.string("UploadId") else {
                     throw S3Error(.malformedResponse, status: 200)
@@ -300,13 +328,15 @@ public final class S3Client: Sendable {
 
     /// Signs and sends one request; an answer that is not 2xx becomes the `S3Error` it states.
     private func send(
-        method: HTTPMethod, bucket: String, key: [UInt8]? = nil, query: [QueryItem] = [],
+        _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]? = nil,
+        query: [QueryItem] = [],
         headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, upload: UploadSource? = nil,
         sink: ((UnsafeRawBufferPointer) throws -> Void)? = nil
     ) throws -> HTTPAnswer {
         var path = "/" + URIEncoding.encode(bucket.utf8, keepingSlashes: false)
         if let key { path += "/" + URIEncoding.encode(key, keepingSlashes: true) }
         let payload: PayloadHash = upload == nil ? .of(body ?? []) : .unsigned
+        tally.withLock { $0[operation.rawValue] += 1 }
         let signed = signer.sign(
             SignableRequest(
                 method: method.rawValue, path: path, query: query,
