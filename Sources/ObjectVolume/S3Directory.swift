@@ -38,6 +38,37 @@ final class S3Directory: VolumeDirectory {
         }
     }
 
+    /// Files the listing showed go in DeleteObjects requests of up to 1,000 keys (no HEAD: the
+    /// listing said they exist); any other name is removed as `remove(at:directory:)` does.
+    func remove(names: [[UInt8]]) -> [FileError?] {
+        var failures = [FileError?](repeating: nil, count: names.count)
+        var listed: [[UInt8]: Int] = [:]
+        var keys: [[UInt8]] = []
+        for (index, name) in names.enumerated() {
+            if let summary = page.files[name], listed[summary.key] == nil {
+                listed[summary.key] = index
+                keys.append(summary.key)
+            } else {
+                do throws(FileError) {
+                    try remove(at: name, directory: false)
+                } catch {
+                    failures[index] = error
+                }
+            }
+        }
+        guard !keys.isEmpty else { return failures }
+        do {
+            for failure in try volume.client.deleteObjects(bucket: volume.bucket, keys: keys) {
+                guard let index = listed[failure.key] else { continue }
+                failures[index] = S3Failure.service(failure.error).fileError(.remove, path(names[index]))
+            }
+        } catch {
+            let failure = S3Failure(error)
+            for index in listed.values { failures[index] = failure.fileError(.remove, path(names[index])) }
+        }
+        return failures
+    }
+
     func forEachEntry(
         at relative: [UInt8], identity: ((FileIdentity) -> Void)?,
         _ body: (DirectoryEntry) throws(FileError) -> Void

@@ -192,6 +192,12 @@ public protocol VolumeDirectory: AnyObject, Sendable {
     /// - Throws: `FileError` with operation `.removeDirectory` or `.remove`.
     func remove(at name: [UInt8], directory: Bool) throws(FileError)
 
+    /// Removes the entries `names` of this directory, none of them a directory (a symlink
+    /// itself), as `remove(at:directory:)` removes each, and gives each one's failure in order
+    /// (operation `.remove`), nil where it was removed. Object storage removes up to 1,000 in
+    /// one request.
+    func remove(names: [[UInt8]]) -> [FileError?]
+
     /// Calls `body` with each entry of the directory at `relative`, in the volume's own order,
     /// without `.` and `..`; with `identity`, first gives the listed directory's identity.
     /// - Throws: `FileError` with operation `.list` (cannot open), `.read` (reading failed once
@@ -240,6 +246,18 @@ extension VolumeDirectory {
     /// Examines the entries one by one; the default for volumes without a faster way.
     public func infos(of listing: DirectoryListing) -> [FileInfo?] {
         (0..<listing.count).map { index in try? info(at: Array(listing.name(index)), following: false) }
+    }
+
+    /// Removes the entries one by one; the default for volumes without a faster way.
+    public func remove(names: [[UInt8]]) -> [FileError?] {
+        names.map { name -> FileError? in
+            do throws(FileError) {
+                try remove(at: name, directory: false)
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     /// Collects `forEachEntry`; the default for volumes without a faster way.

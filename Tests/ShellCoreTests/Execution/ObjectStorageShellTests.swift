@@ -208,4 +208,47 @@ import Testing
             #expect(shell.run("ls -ld s3://b/t/").stdout == "drwxr-xr-x - - - 0            - s3://b/t/\n")
         }
     }
+
+    // MARK: Removing trees
+
+    @Test func rmRemovesEachDirectorysFilesInBatchesAndSaysSoInOrder() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(2, in: "t", on: volume)
+            try Self.putFiles(1, in: "t/sub", on: volume)
+            try volume.client.putObject(
+                bucket: volume.bucket, key: volume.prefix + Array("t/sub/".utf8), bytes: [])
+            let batches = volume.client.requestsSent(.deleteObjects)
+            let heads = volume.client.requestsSent(.headObject)
+            let transcript = shell.run("rm -rv s3://b/t")
+            #expect(
+                transcript.stdout
+                    == "removed 's3://b/t/f0'\nremoved 's3://b/t/f1'\nremoved 's3://b/t/sub/f0'\n"
+                    + "removed directory 's3://b/t/sub'\nremoved directory 's3://b/t'\n")
+            #expect(transcript.stderr == "")
+            #expect(transcript.status == .success)
+            // One batch for each directory's files. HEADs go to the operand alone (rm examines
+            // it, the walk starts from it, and the emptied top, without a marker, is checked to
+            // have been a directory), however many files there are.
+            #expect(volume.client.requestsSent(.deleteObjects) - batches == 2)
+            #expect(volume.client.requestsSent(.headObject) - heads == 3)
+            #expect(
+                try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.isEmpty)
+        }
+    }
+
+    @Test func rmRemovesAThousandKeysARequest() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(1_005, in: "many", on: volume)
+            let batches = volume.client.requestsSent(.deleteObjects)
+            let single = volume.client.requestsSent(.deleteObject)
+            let transcript = shell.run("rm -r s3://b/many")
+            #expect(transcript.stderr == "")
+            #expect(transcript.status == .success)
+            #expect(volume.client.requestsSent(.deleteObjects) - batches == 2)
+            // Only the directory's marker, which it never had.
+            #expect(volume.client.requestsSent(.deleteObject) - single == 1)
+            #expect(
+                try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.isEmpty)
+        }
+    }
 }
