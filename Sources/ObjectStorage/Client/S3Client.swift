@@ -17,6 +17,8 @@ public final class S3Client: Sendable {
     public let endpoint: S3Endpoint
     /// How requests are signed.
     public let signer: SignatureV4
+    /// How failed requests are tried again.
+    public let retryPolicy: RetryPolicy
     private let transport: Transport
     /// How many requests of each operation were sent, by `Operation.rawValue`.
     private let tally = Mutex([Int](repeating: 0, count: Operation.allCases.count))
@@ -25,12 +27,14 @@ public final class S3Client: Sendable {
     ///
     /// A connection that cannot be made within `connectTimeout` seconds fails: `.connectionRefused`
     /// when nothing listens (async-http-client tries again until then), else `.timedOut`; an
-    /// answer silent for `readTimeout` seconds fails with `.timedOut`.
+    /// answer silent for `readTimeout` seconds fails with `.timedOut`. A request that fails for
+    /// a passing reason is tried again as `retryPolicy` says.
     public init(
         endpoint: S3Endpoint, credentials: Credentials, region: String = "us-east-1",
-        connectTimeout: Int64 = 3, readTimeout: Int64 = 60
+        connectTimeout: Int64 = 3, readTimeout: Int64 = 60, retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.endpoint = endpoint
+        self.retryPolicy = retryPolicy
         self.signer = SignatureV4(credentials: credentials, region: region)
         self.transport = Transport(connectTimeout: connectTimeout, readTimeout: readTimeout)
     }
@@ -129,12 +133,14 @@ public final class S3Client: Sendable {
     /// Writes `key` from `length` bytes that `source` supplies (PutObject), streamed.
     ///
     /// `source` fills the buffer it is given and returns how many bytes it wrote, 0 at the end;
-    /// it runs on the caller's thread. The body is sent unsigned (`UNSIGNED-PAYLOAD`): it is read
-    /// once. The object appears only when the whole body has arrived.
+    /// it runs on the caller's thread. The body is sent unsigned (`UNSIGNED-PAYLOAD`). The
+    /// object appears only when the whole body has arrived.
+    /// - Parameter rewind: makes `source` start again from the first byte, so that a failed
+    ///   request can be retried; without it, the request is sent once.
     /// - Returns: the new object's entity tag.
     @discardableResult
     public func putObject(
-        bucket: String, key: [UInt8], length: Int64, contentType: String? = nil,
+        bucket: String, key: [UInt8], length: Int64, contentType: String? = nil, rewind: (() -> Void)? = nil,
         from source: (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws -> String? {
         var headers: [(name: String, value: String)] = []
@@ -143,7 +149,7 @@ public final class S3Client: Sendable {
             try send(
                 .putObject,
                 method: .PUT, bucket: bucket, key: key, headers: headers,
-                upload: UploadSource(length: length, read: source))
+                upload: UploadSource(length: length, read: source, rewind: rewind))
         }
         return answer.headers.first(name: "ETag")
     }
@@ -244,17 +250,19 @@ public final class S3Client: Sendable {
     }
 
     /// Sends part `partNumber` of an upload, `length` bytes from `source`, streamed (UploadPart).
+    /// - Parameter rewind: makes `source` start again from the part's first byte, so that the
+    ///   part alone can be sent again when its request fails; without it, it is sent once.
     /// - Returns: the part's entity tag, which CompleteMultipartUpload needs.
     public func uploadPart(
         bucket: String, key: [UInt8], uploadID: String, partNumber: Int, length: Int64,
-        from source: (UnsafeMutableRawBufferPointer) throws -> Int
+        rewind: (() -> Void)? = nil, from source: (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws -> String {
         let query = [QueryItem("partNumber", String(partNumber)), QueryItem("uploadId", uploadID)]
         let answer = try withoutActuallyEscaping(source) { source in
             try send(
                 .uploadPart,
                 method: .PUT, bucket: bucket, key: key, query: query,
-                upload: UploadSource(length: length, read: source))
+                upload: UploadSource(length: length, read: source, rewind: rewind))
         }
         guard let eTag = answer.headers.first(name: "ETag") else {
             throw S3Error(.malformedResponse, status: answer.status)
@@ -326,12 +334,44 @@ public final class S3Client: Sendable {
 
     // MARK: Requests
 
-    /// Signs and sends one request; an answer that is not 2xx becomes the `S3Error` it states.
+    /// Signs and sends one request, and again as `retryPolicy` says while it fails for a
+    /// passing reason; an answer that is not 2xx becomes the `S3Error` it states.
     private func send(
         _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]? = nil,
         query: [QueryItem] = [],
         headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, upload: UploadSource? = nil,
         sink: ((UnsafeRawBufferPointer) throws -> Void)? = nil
+    ) throws -> HTTPAnswer {
+        var attempt = 1
+        while true {
+            // Once bytes of the answer went to the sink, another attempt would repeat them.
+            var delivered = false
+            let counting = sink.map { sink in
+                { (bytes: UnsafeRawBufferPointer) throws in
+                    delivered = true
+                    try sink(bytes)
+                }
+            }
+            do {
+                return try sendOnce(
+                    operation, method: method, bucket: bucket, key: key, query: query, headers: headers,
+                    body: body, upload: upload, sink: counting)
+            } catch let error as S3Error
+                where attempt < retryPolicy.maxAttempts && RetryPolicy.isTransient(error) && !delivered
+                && (upload == nil || upload?.rewind != nil)
+            {
+                upload?.rewind?()
+                retryPolicy.wait(after: attempt)
+                attempt += 1
+            }
+        }
+    }
+
+    /// Signs and sends one request once.
+    private func sendOnce(
+        _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]?, query: [QueryItem],
+        headers: [(name: String, value: String)], body: [UInt8]?, upload: UploadSource?,
+        sink: ((UnsafeRawBufferPointer) throws -> Void)?
     ) throws -> HTTPAnswer {
         var path = "/" + URIEncoding.encode(bucket.utf8, keepingSlashes: false)
         if let key { path += "/" + URIEncoding.encode(key, keepingSlashes: true) }
