@@ -148,6 +148,25 @@ public final class S3Volume: Volume {
         }
     }
 
+    /// CopyObject, for objects up to 5 GiB (larger ones are streamed: UploadPartCopy is not
+    /// used yet).
+    public func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool {
+        guard size <= Self.largestCopy else { return false }
+        return try failing(.createFile, destination) { () throws(S3Failure) in
+            let target = Place(destination)
+            guard let sourceKey = Place(source).key(in: self), let key = target.key(in: self) else {
+                throw .errno(.isDirectory)
+            }
+            try requireStorable(key)
+            try requireParentDirectory(of: target)
+            try call { try client.copyObject(fromBucket: bucket, key: sourceKey, toBucket: bucket, key: key) }
+            return true
+        }
+    }
+
+    /// The largest object one CopyObject copies.
+    static let largestCopy: UInt64 = 5 << 30
+
     public func checkAccess(of file: File, write: Bool) throws(FileError) {
         _ = try failing(write ? .open : .stat, file) { () throws(S3Failure) in try info(at: Place(file)) }
     }

@@ -82,6 +82,13 @@ public protocol Volume: AnyObject, Sendable {
     /// followed. A volume that is no file system of the kernel's keeps the default, `ENOTSUP`.
     /// - Throws: `FileError` with operation `.stat`.
     func fileSystemUsage(of file: File) throws(FileError) -> FileSystemUsage
+
+    /// Copies the regular file `source`, `size` bytes, to `destination` (a new file, or a regular
+    /// file it replaces), both on this volume, without the bytes passing through this process
+    /// (object storage's server-side copy); false when the volume has no such way, and the
+    /// caller copies the bytes itself.
+    /// - Throws: `FileError` with operation `.createFile`, naming `destination`.
+    func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool
 }
 
 extension Volume {
@@ -94,6 +101,11 @@ extension Volume {
 
     /// `/` on this volume.
     public var root: File { file(File.root) }
+
+    /// No copy without the bytes: the default for volumes that have none.
+    public func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool {
+        false
+    }
 }
 
 /// What a volume can do beyond listing, reading and writing files, so that a command refuses

@@ -251,4 +251,24 @@ import Testing
                 try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.isEmpty)
         }
     }
+
+    // MARK: Copies inside the service
+
+    @Test func cpInsideABucketCopiesOnTheServer() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(1, in: "d", on: volume)
+            let gets = volume.client.requestsSent(.getObject)
+            let puts = volume.client.requestsSent(.putObject)
+            let copies = volume.client.requestsSent(.copyObject)
+            let transcript = shell.run("cp s3://b/d/f0 s3://b/copy\ncp -r s3://b/d s3://b/e")
+            #expect(transcript.stderr == "")
+            #expect(transcript.status == .success)
+            #expect(volume.client.requestsSent(.copyObject) - copies == 2)
+            #expect(volume.client.requestsSent(.getObject) == gets)
+            // Only the marker of the directory cp -r makes.
+            #expect(volume.client.requestsSent(.putObject) - puts == 1)
+            #expect(try volume.file("/copy").readBytes() == [1, 2, 3])
+            #expect(try volume.file("/e/f0").readBytes() == [1, 2, 3])
+        }
+    }
 }
