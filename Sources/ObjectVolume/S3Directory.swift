@@ -38,6 +38,37 @@ final class S3Directory: VolumeDirectory {
         }
     }
 
+    /// Files the listing showed go in DeleteObjects requests of up to 1,000 keys (no HEAD: the
+    /// listing said they exist); any other name is removed as `remove(at:directory:)` does.
+    func remove(names: [[UInt8]]) -> [FileError?] {
+        var failures = [FileError?](repeating: nil, count: names.count)
+        var listed: [[UInt8]: Int] = [:]
+        var keys: [[UInt8]] = []
+        for (index, name) in names.enumerated() {
+            if let summary = page.files[name], listed[summary.key] == nil {
+                listed[summary.key] = index
+                keys.append(summary.key)
+            } else {
+                do throws(FileError) {
+                    try remove(at: name, directory: false)
+                } catch {
+                    failures[index] = error
+                }
+            }
+        }
+        guard !keys.isEmpty else { return failures }
+        do {
+            for failure in try volume.client.deleteObjects(bucket: volume.bucket, keys: keys) {
+                guard let index = listed[failure.key] else { continue }
+                failures[index] = S3Failure.service(failure.error).fileError(.remove, path(names[index]))
+            }
+        } catch {
+            let failure = S3Failure(error)
+            for index in listed.values { failures[index] = failure.fileError(.remove, path(names[index])) }
+        }
+        return failures
+    }
+
     func forEachEntry(
         at relative: [UInt8], identity: ((FileIdentity) -> Void)?,
         _ body: (DirectoryEntry) throws(FileError) -> Void
@@ -66,6 +97,19 @@ final class S3Directory: VolumeDirectory {
             }
         }
         return try volume.failing(.stat, path(relative)) { () throws(S3Failure) in try volume.info(at: target)
+        }
+    }
+
+    /// Every entry's description from the listing the directory was opened with: no request.
+    func infos(of listing: DirectoryListing) -> [FileInfo?] {
+        (0..<listing.count).map { index in
+            let name = Array(listing.name(index))
+            if listing.kind(index) == .directory {
+                return volume.directoryInfo(
+                    prefix: Place(components: place.components + [name]).directoryPrefix(in: volume))
+            }
+            guard let summary = page.files[name] else { return nil }
+            return volume.fileInfo(key: summary.key, size: summary.size, modified: summary.lastModified)
         }
     }
 

@@ -200,7 +200,7 @@ final class S3Upload: FileStream, @unchecked Sendable {
             try pending.withUnsafeBytes { bytes in
                 try volume.client.uploadPart(
                     bucket: volume.bucket, key: key, uploadID: id, partNumber: parts.count + 1,
-                    length: Int64(count)
+                    length: Int64(count), rewind: { position = 0 }
                 ) { buffer in
                     let length = min(buffer.count, count - position)
                     buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: length)

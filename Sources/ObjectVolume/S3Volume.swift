@@ -148,6 +148,25 @@ public final class S3Volume: Volume {
         }
     }
 
+    /// CopyObject, for objects up to 5 GiB (larger ones are streamed: UploadPartCopy is not
+    /// used yet).
+    public func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool {
+        guard size <= Self.largestCopy else { return false }
+        return try failing(.createFile, destination) { () throws(S3Failure) in
+            let target = Place(destination)
+            guard let sourceKey = Place(source).key(in: self), let key = target.key(in: self) else {
+                throw .errno(.isDirectory)
+            }
+            try requireStorable(key)
+            try requireParentDirectory(of: target)
+            try call { try client.copyObject(fromBucket: bucket, key: sourceKey, toBucket: bucket, key: key) }
+            return true
+        }
+    }
+
+    /// The largest object one CopyObject copies.
+    static let largestCopy: UInt64 = 5 << 30
+
     public func checkAccess(of file: File, write: Bool) throws(FileError) {
         _ = try failing(write ? .open : .stat, file) { () throws(S3Failure) in try info(at: Place(file)) }
     }
@@ -386,20 +405,23 @@ public final class S3Volume: Volume {
 
     // MARK: Descriptions
 
-    /// A file's description from its key, size and last modification.
+    /// A file's description from its key, size and last modification: no owner and no link
+    /// count of its own (`absent`), and no times when the service gave none.
     func fileInfo(key: [UInt8], size: Int64, modified: UTCTime?) -> FileInfo {
         FileInfo(
             kind: .regular, permissions: 0o644, size: UInt64(max(size, 0)),
             identity: FileIdentity(device: device, inode: Self.number(of: key, directory: false)),
-            userID: owner.user, groupID: owner.group, modificationTime: Timestamp(modified))
+            userID: owner.user, groupID: owner.group, modificationTime: Timestamp(modified),
+            absent: modified == nil ? [.owners, .linkCount, .times] : [.owners, .linkCount])
     }
 
-    /// A directory's description from its prefix; directories have no times of their own.
+    /// A directory's description from its prefix; directories have no times, owner or link
+    /// count of their own.
     func directoryInfo(prefix: [UInt8]) -> FileInfo {
         FileInfo(
             kind: .directory, permissions: 0o755, size: 0,
             identity: FileIdentity(device: device, inode: Self.number(of: prefix, directory: true)),
-            userID: owner.user, groupID: owner.group)
+            userID: owner.user, groupID: owner.group, absent: [.owners, .linkCount, .times])
     }
 
     /// A stable number for a key or prefix (64-bit FNV-1a), different for a file and a

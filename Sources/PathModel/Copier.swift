@@ -555,6 +555,12 @@ public struct Copier {
         _ source: File, info: FileInfo, to target: File, named destination: File, existing: FileInfo?,
         isNew: Bool
     ) throws(FileError) {
+        // Inside one volume that can copy by itself (object storage), no byte comes here.
+        if source.volume === target.volume, existing.map({ $0.kind == .regular }) ?? true,
+            try target.volume.copyWithin(source, size: info.size, to: target)
+        {
+            return
+        }
         let input = try source.open(.read)
         defer { input.close() }
         if let existing, options.destinations == .writeThrough, existing.kind != .regular {

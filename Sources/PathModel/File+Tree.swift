@@ -51,18 +51,25 @@ extension File {
     ///     it first: ENOENT), this directory included once the walk is in it, counts as removed,
     ///     not as a failure, as `rm -f` has it.
     ///   - confirm: asked before each step; false skips it (and, for `.descend`, the directory).
+    ///   - inBatches: the entries of a directory that are not directories are removed together
+    ///     (`VolumeDirectory.remove(names:)`: on object storage one request for up to 1,000) once
+    ///     the walk moves on from them, and `removed` and `failed` are told of them then, in
+    ///     order. Only for a `confirm` that asks no one: a question would come before the report
+    ///     of a removal confirmed earlier.
     ///   - removed: told of each entry removed.
     ///   - failed: told of each error.
     /// - Returns: whether everything was removed.
     @discardableResult
     public func removeTree(
         ignoringVanished: Bool = false,
+        inBatches: Bool = false,
         confirm: (RemovalStep) -> Bool = { _ in true },
         removed: (File, FileKind) -> Void = { _, _ in },
         failed: (FileError) -> Void
     ) -> Bool {
         removeTree(
-            keepingTop: false, ignoringVanished: ignoringVanished, confirm: confirm, removed: removed, failed: failed)
+            keepingTop: false, ignoringVanished: ignoringVanished, inBatches: inBatches, confirm: confirm,
+            removed: removed, failed: failed)
     }
 
     /// `removeTree(ignoringVanished:confirm:removed:failed:)`, or with `keepingTop` only what is inside this
@@ -73,11 +80,14 @@ extension File {
     /// symlink and its entries are removed through it, so a directory swapped for a symlink
     /// meanwhile is refused (ENOTDIR), never followed out of the tree.
     private func removeTree(
-        keepingTop: Bool, ignoringVanished: Bool = false, confirm: (RemovalStep) -> Bool,
+        keepingTop: Bool, ignoringVanished: Bool = false, inBatches: Bool = false,
+        confirm: (RemovalStep) -> Bool,
         removed: (File, FileKind) -> Void, failed: (FileError) -> Void
     ) -> Bool {
         /// Whether an entry's failure is only that it is gone, and that is allowed.
-        func vanished(_ error: FileError) -> Bool { ignoringVanished && error.errno == .noSuchFileOrDirectory }
+        func vanished(_ error: FileError) -> Bool {
+            ignoringVanished && error.errno == .noSuchFileOrDirectory
+        }
         var walk = TreeWalk(self)
         // Whether the top was removed (with `keepingTop`: everything in it).
         var result = false
@@ -85,7 +95,25 @@ extension File {
         var complete: [Bool] = []
         /// Notes that the directory being walked keeps something.
         func keep() { if !complete.isEmpty { complete[complete.count - 1] = false } }
+        // Entries of one directory confirmed and not yet removed, with `inBatches`.
+        var batch = RemovalBatch()
+        /// Removes the batch's entries and reports each, in order.
+        func flush() {
+            guard let directory = batch.directory else { return }
+            let failures = directory.remove(names: batch.names)
+            for (index, failure) in failures.enumerated() {
+                if let failure {
+                    if vanished(failure) { continue }
+                    failed(FileError(.remove, batch.files[index], failure.errno))
+                    keep()
+                } else {
+                    removed(batch.files[index], batch.kinds[index])
+                }
+            }
+            batch = RemovalBatch()
+        }
         while let event = walk.next() {
+            if event != .entry { flush() }
             switch event {
             case .failure(let error):
                 if vanished(error) { continue }
@@ -99,6 +127,18 @@ extension File {
                 }
                 guard confirm(.remove(walk.file, kind)) else {
                     keep()
+                    continue
+                }
+                if inBatches && walk.depth > 0 && kind != .directory {
+                    do {
+                        let directory = try walk.directoryHoldingCurrent()
+                        if let pending = batch.directory, pending !== directory { flush() }
+                        batch.add(walk.file, Array(walk.name), kind, in: directory)
+                        if batch.names.count == RemovalBatch.limit { flush() }
+                    } catch {
+                        failed(FileError(.remove, walk.file, error.errno))
+                        keep()
+                    }
                     continue
                 }
                 do {
@@ -155,9 +195,32 @@ extension File {
                 }
             }
         }
+        flush()
         return result
     }
+}
 
+/// Entries of one directory to remove together (`File.removeTree(inBatches:)`).
+private struct RemovalBatch {
+    /// The most entries one batch holds: what one DeleteObjects request of object storage takes.
+    static let limit = 1000
+
+    /// The directory holding them; nil while the batch is empty.
+    var directory: (any VolumeDirectory)?
+    var names: [[UInt8]] = []
+    var files: [File] = []
+    var kinds: [FileKind] = []
+
+    /// Adds the entry `name` of `directory`, whose path is `file`.
+    mutating func add(_ file: File, _ name: [UInt8], _ kind: FileKind, in directory: any VolumeDirectory) {
+        self.directory = directory
+        names.append(name)
+        files.append(file)
+        kinds.append(kind)
+    }
+}
+
+extension File {
     /// Whether `other` is this directory or lies below it, judged by (device, inode) of `other`'s
     /// existing ancestors, so that links and `..` in the spelling cannot hide it.
     /// Corresponds to `stat(2)` on each existing ancestor of `other`.
@@ -169,7 +232,7 @@ extension File {
         while true {
             do {
                 if try cursor.info(followSymlinks: true).identity == mine { return true }
-            } catch where error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
+            } catch  where error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
                 // Not there yet (a destination about to be made): look further up.
             }
             if cursor.isRoot || cursor.depth == 0 { return false }
@@ -188,7 +251,8 @@ extension File {
     /// Corresponds to `copy_file_range(2)` (with a `read`/`write` fallback), `mkdir(2)`,
     /// `symlink(2)`, `fchmod(2)`, `futimens(2)` and `rename(2)`.
     public func copy(to destination: File, force: Bool = false) throws(TransferError) {
-        var copier = Copier(options: CopyOptions(recursive: true, overwrite: force ? .replace : .fail, preserve: .standard))
+        var copier = Copier(
+            options: CopyOptions(recursive: true, overwrite: force ? .replace : .fail, preserve: .standard))
         var first: TransferError?
         copier.failed = { if first == nil { first = $0 } }
         copier.copy(self, to: destination)
@@ -204,14 +268,15 @@ extension File {
         do {
             try renameEntry(to: destination, replacing: force)
             return
-        } catch where error.errno == .improperLink {
+        } catch  where error.errno == .improperLink {
             // Another file system: copy, then remove the source below.
-        } catch where error.errno == .invalidArgument {
+        } catch  where error.errno == .invalidArgument {
             // EINVAL from rename(2) usually means "into itself"; say so when the disk confirms it.
             // If the check itself fails, the rename's own error is the one to report.
             let conflict: TransferConflict?
             do { conflict = try TransferConflict.intoItself(self, destination) } catch { conflict = nil }
-            throw conflict.map { .conflict($0) } ?? .file(FileError(.move, self, error.errno, destination: destination))
+            throw conflict.map { .conflict($0) }
+                ?? .file(FileError(.move, self, error.errno, destination: destination))
         } catch {
             throw .file(FileError(.move, self, error.errno, destination: destination))
         }

@@ -76,6 +76,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable {
 public struct FileInfo: Sendable, Hashable {
     /// The type of the entry.
     public var kind: FileKind
+    /// What the volume does not keep for this entry (object storage has no owners): the fields
+    /// stand in with a plain value, and listings show `-` for them.
+    public var absent: AbsentAttributes
     /// The full mode: type bits and permission bits (`st_mode`).
     public var mode: UInt32
     /// Size in bytes (`st_size`); for a symlink, the length of its target.
@@ -122,9 +125,10 @@ public struct FileInfo: Sendable, Hashable {
     public init(
         kind: FileKind, permissions: UInt32, size: UInt64, identity: FileIdentity, linkCount: UInt32 = 1,
         userID: UInt32 = 0, groupID: UInt32 = 0, modificationTime: Timestamp = Timestamp(seconds: 0),
-        accessTime: Timestamp? = nil, changeTime: Timestamp? = nil
+        accessTime: Timestamp? = nil, changeTime: Timestamp? = nil, absent: AbsentAttributes = []
     ) {
         self.kind = kind
+        self.absent = absent
         mode = kind.typeBits | (permissions & 0o7777)
         self.size = size
         blocks = (size + 511) / 512
@@ -143,6 +147,7 @@ public struct FileInfo: Sendable, Hashable {
 
     init(_ raw: pathmodel_stat) {
         kind = FileKind(mode: raw.mode)
+        absent = []
         mode = raw.mode
         size = raw.size
         blocks = raw.blocks
@@ -166,6 +171,22 @@ public struct FileInfo: Sendable, Hashable {
         hasher.combine(size)
         hasher.combine(modificationTime)
     }
+}
+
+/// Attributes of a `FileInfo` that its volume does not keep, so that a listing shows `-` rather
+/// than the stand-in value the field holds.
+public struct AbsentAttributes: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: UInt8
+    /// A set from its bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The owner and the group (`userID`, `groupID`).
+    public static let owners = AbsentAttributes(rawValue: 1 << 0)
+    /// The number of hard links (`linkCount`).
+    public static let linkCount = AbsentAttributes(rawValue: 1 << 1)
+    /// The times (`modificationTime`, `accessTime`, `changeTime`).
+    public static let times = AbsentAttributes(rawValue: 1 << 2)
 }
 
 /// A file's identity on this machine: its device and inode. Two paths with equal identities are

@@ -63,9 +63,11 @@ enum RecordingListener {
             }
             recorded.withLock { $0 = bytes }
         }
+        // One attempt: the listener takes one connection, and a retry would wait for another.
         let client = S3Client(
             endpoint: S3Endpoint(url: "http://127.0.0.1:\(listener.port)")!,
-            credentials: Credentials(accessKeyID: "k", secretAccessKey: "s"))
+            credentials: Credentials(accessKeyID: "k", secretAccessKey: "s"),
+            retryPolicy: RetryPolicy(maxAttempts: 1))
         defer { try? client.shutdown() }
         let error = try #require(throws: S3Error.self) { try call(client) }
         #expect(error.kind == .connectionClosed)

@@ -1,5 +1,6 @@
 import Crypto
 import NIOHTTP1
+import Synchronization
 
 /// A client for an S3-compatible service, with a blocking face for the shell: every call runs on
 /// the caller's thread and returns when the answer is complete.
@@ -16,18 +17,24 @@ public final class S3Client: Sendable {
     public let endpoint: S3Endpoint
     /// How requests are signed.
     public let signer: SignatureV4
+    /// How failed requests are tried again.
+    public let retryPolicy: RetryPolicy
     private let transport: Transport
+    /// How many requests of each operation were sent, by `Operation.rawValue`.
+    private let tally = Mutex([Int](repeating: 0, count: Operation.allCases.count))
 
     /// A client for `endpoint`, signing with `credentials` for `region`.
     ///
     /// A connection that cannot be made within `connectTimeout` seconds fails: `.connectionRefused`
     /// when nothing listens (async-http-client tries again until then), else `.timedOut`; an
-    /// answer silent for `readTimeout` seconds fails with `.timedOut`.
+    /// answer silent for `readTimeout` seconds fails with `.timedOut`. A request that fails for
+    /// a passing reason is tried again as `retryPolicy` says.
     public init(
         endpoint: S3Endpoint, credentials: Credentials, region: String = "us-east-1",
-        connectTimeout: Int64 = 3, readTimeout: Int64 = 60
+        connectTimeout: Int64 = 3, readTimeout: Int64 = 60, retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.endpoint = endpoint
+        self.retryPolicy = retryPolicy
         self.signer = SignatureV4(credentials: credentials, region: region)
         self.transport = Transport(connectTimeout: connectTimeout, readTimeout: readTimeout)
     }
@@ -36,6 +43,21 @@ public final class S3Client: Sendable {
     /// dropped without it trips async-http-client's assertion in debug builds.)
     public func shutdown() throws {
         try transport.shutdown()
+    }
+
+    // MARK: Requests sent
+
+    /// The calls a client makes, each one kind of request.
+    public enum Operation: Int, Sendable, CaseIterable {
+        case createBucket, deleteBucket, listObjects, headObject, getObject, putObject, deleteObject
+        case deleteObjects, copyObject, createMultipartUpload, uploadPart, completeMultipartUpload
+        case abortMultipartUpload, listMultipartUploads
+    }
+
+    /// How many requests of `operation` this client has sent so far (each attempt counts), so
+    /// that what a command costs can be measured.
+    public func requestsSent(_ operation: Operation) -> Int {
+        tally.withLock { $0[operation.rawValue] }
     }
 
     // MARK: Buckets
@@ -48,12 +70,12 @@ public final class S3Client: Sendable {
                 ("<CreateBucketConfiguration><LocationConstraint>\(signer.region)"
                     + "</LocationConstraint></CreateBucketConfiguration>").utf8)
         }
-        _ = try send(method: .PUT, bucket: bucket, body: body)
+        _ = try send(.createBucket, method: .PUT, bucket: bucket, body: body)
     }
 
     /// Deletes `bucket`, which must be empty (DeleteBucket).
     public func deleteBucket(_ bucket: String) throws {
-        _ = try send(method: .DELETE, bucket: bucket)
+        _ = try send(.deleteBucket, method: .DELETE, bucket: bucket)
     }
 
     // MARK: Listing
@@ -74,7 +96,8 @@ public final class S3Client: Sendable {
         if let startAfter { query.append(QueryItem("start-after", startAfter)) }
         if let maxKeys { query.append(QueryItem("max-keys", String(maxKeys))) }
         return try ListPage(
-            listing: document(send(method: .GET, bucket: bucket, query: query), expecting: "ListBucketResult")
+            listing: document(
+                send(.listObjects, method: .GET, bucket: bucket, query: query), expecting: "ListBucketResult")
         )
     }
 
@@ -85,7 +108,7 @@ public final class S3Client: Sendable {
     /// A missing key is `.noSuchKey` (HEAD answers carry no body, so a missing bucket reads the
     /// same).
     public func headObject(bucket: String, key: [UInt8]) throws -> ObjectHead {
-        let answer = try send(method: .HEAD, bucket: bucket, key: key)
+        let answer = try send(.headObject, method: .HEAD, bucket: bucket, key: key)
         return Self.head(of: answer)
     }
 
@@ -102,7 +125,7 @@ public final class S3Client: Sendable {
         var headers: [(name: String, value: String)] = []
         if let range { headers.append((name: "Range", value: range.headerValue)) }
         let answer = try withoutActuallyEscaping(sink) { sink in
-            try send(method: .GET, bucket: bucket, key: key, headers: headers, sink: sink)
+            try send(.getObject, method: .GET, bucket: bucket, key: key, headers: headers, sink: sink)
         }
         return Self.head(of: answer)
     }
@@ -110,20 +133,23 @@ public final class S3Client: Sendable {
     /// Writes `key` from `length` bytes that `source` supplies (PutObject), streamed.
     ///
     /// `source` fills the buffer it is given and returns how many bytes it wrote, 0 at the end;
-    /// it runs on the caller's thread. The body is sent unsigned (`UNSIGNED-PAYLOAD`): it is read
-    /// once. The object appears only when the whole body has arrived.
+    /// it runs on the caller's thread. The body is sent unsigned (`UNSIGNED-PAYLOAD`). The
+    /// object appears only when the whole body has arrived.
+    /// - Parameter rewind: makes `source` start again from the first byte, so that a failed
+    ///   request can be retried; without it, the request is sent once.
     /// - Returns: the new object's entity tag.
     @discardableResult
     public func putObject(
-        bucket: String, key: [UInt8], length: Int64, contentType: String? = nil,
+        bucket: String, key: [UInt8], length: Int64, contentType: String? = nil, rewind: (() -> Void)? = nil,
         from source: (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws -> String? {
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append((name: "Content-Type", value: contentType)) }
         let answer = try withoutActuallyEscaping(source) { source in
             try send(
+                .putObject,
                 method: .PUT, bucket: bucket, key: key, headers: headers,
-                upload: UploadSource(length: length, read: source))
+                upload: UploadSource(length: length, read: source, rewind: rewind))
         }
         return answer.headers.first(name: "ETag")
     }
@@ -137,13 +163,14 @@ public final class S3Client: Sendable {
     {
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append((name: "Content-Type", value: contentType)) }
-        let answer = try send(method: .PUT, bucket: bucket, key: key, headers: headers, body: bytes)
+        let answer = try send(
+            .putObject, method: .PUT, bucket: bucket, key: key, headers: headers, body: bytes)
         return answer.headers.first(name: "ETag")
     }
 
     /// Deletes `key` (DeleteObject). Deleting a key that does not exist succeeds, as on S3.
     public func deleteObject(bucket: String, key: [UInt8]) throws {
-        _ = try send(method: .DELETE, bucket: bucket, key: key)
+        _ = try send(.deleteObject, method: .DELETE, bucket: bucket, key: key)
     }
 
     /// Deletes `keys` (DeleteObjects, 1,000 keys a request) and gives the keys that failed.
@@ -171,6 +198,7 @@ public final class S3Client: Sendable {
             body += Array("</Delete>".utf8)
             let md5 = BinaryText.base64(Array(Insecure.MD5.hash(data: body)))
             let answer = try send(
+                .deleteObjects,
                 method: .POST, bucket: bucket, query: [QueryItem("delete")],
                 headers: [(name: "Content-MD5", value: md5)], body: body)
             for error in try document(answer, expecting: "DeleteResult").children("Error") {
@@ -199,7 +227,7 @@ public final class S3Client: Sendable {
             + URIEncoding.encode(sourceKey, keepingSlashes: true)
         var headers = [(name: "x-amz-copy-source", value: source)]
         if replacingMetadata { headers.append((name: "x-amz-metadata-directive", value: "REPLACE")) }
-        let answer = try send(method: .PUT, bucket: toBucket, key: key, headers: headers)
+        let answer = try send(.copyObject, method: .PUT, bucket: toBucket, key: key, headers: headers)
         return try document(answer, expecting: "CopyObjectResult").string("ETag")
     }
 
@@ -212,6 +240,7 @@ public final class S3Client: Sendable {
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append((name: "Content-Type", value: contentType)) }
         let answer = try send(
+            .createMultipartUpload,
             method: .POST, bucket: bucket, key: key, query: [QueryItem("uploads")], headers: headers)
         guard let id = try document(answer, expecting: "InitiateMultipartUploadResult").string("UploadId")
         else {
@@ -221,16 +250,19 @@ public final class S3Client: Sendable {
     }
 
     /// Sends part `partNumber` of an upload, `length` bytes from `source`, streamed (UploadPart).
+    /// - Parameter rewind: makes `source` start again from the part's first byte, so that the
+    ///   part alone can be sent again when its request fails; without it, it is sent once.
     /// - Returns: the part's entity tag, which CompleteMultipartUpload needs.
     public func uploadPart(
         bucket: String, key: [UInt8], uploadID: String, partNumber: Int, length: Int64,
-        from source: (UnsafeMutableRawBufferPointer) throws -> Int
+        rewind: (() -> Void)? = nil, from source: (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws -> String {
         let query = [QueryItem("partNumber", String(partNumber)), QueryItem("uploadId", uploadID)]
         let answer = try withoutActuallyEscaping(source) { source in
             try send(
+                .uploadPart,
                 method: .PUT, bucket: bucket, key: key, query: query,
-                upload: UploadSource(length: length, read: source))
+                upload: UploadSource(length: length, read: source, rewind: rewind))
         }
         guard let eTag = answer.headers.first(name: "ETag") else {
             throw S3Error(.malformedResponse, status: answer.status)
@@ -254,13 +286,16 @@ public final class S3Client: Sendable {
         }
         body += Array("</CompleteMultipartUpload>".utf8)
         let answer = try send(
+            .completeMultipartUpload,
             method: .POST, bucket: bucket, key: key, query: [QueryItem("uploadId", uploadID)], body: body)
         return try document(answer, expecting: "CompleteMultipartUploadResult").string("ETag")
     }
 
     /// Abandons an upload and frees its parts (AbortMultipartUpload).
     public func abortMultipartUpload(bucket: String, key: [UInt8], uploadID: String) throws {
-        _ = try send(method: .DELETE, bucket: bucket, key: key, query: [QueryItem("uploadId", uploadID)])
+        _ = try send(
+            .abortMultipartUpload, method: .DELETE, bucket: bucket, key: key,
+            query: [QueryItem("uploadId", uploadID)])
     }
 
     /// The uploads in `bucket` under `prefix` that were started and neither completed nor
@@ -279,7 +314,8 @@ public final class S3Client: Sendable {
                 query.append(QueryItem("upload-id-marker", markers.uploadID))
             }
             let root = try document(
-                send(method: .GET, bucket: bucket, query: query), expecting: "ListMultipartUploadsResult")
+                send(.listMultipartUploads, method: .GET, bucket: bucket, query: query),
+                expecting: "ListMultipartUploadsResult")
             for upload in root.children("Upload") {
                 guard let key = upload.child("Key"), let id = upload.string("UploadId") else {
                     throw S3Error(.malformedResponse, status: 200)
@@ -298,15 +334,49 @@ public final class S3Client: Sendable {
 
     // MARK: Requests
 
-    /// Signs and sends one request; an answer that is not 2xx becomes the `S3Error` it states.
+    /// Signs and sends one request, and again as `retryPolicy` says while it fails for a
+    /// passing reason; an answer that is not 2xx becomes the `S3Error` it states.
     private func send(
-        method: HTTPMethod, bucket: String, key: [UInt8]? = nil, query: [QueryItem] = [],
+        _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]? = nil,
+        query: [QueryItem] = [],
         headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, upload: UploadSource? = nil,
         sink: ((UnsafeRawBufferPointer) throws -> Void)? = nil
+    ) throws -> HTTPAnswer {
+        var attempt = 1
+        while true {
+            // Once bytes of the answer went to the sink, another attempt would repeat them.
+            var delivered = false
+            let counting = sink.map { sink in
+                { (bytes: UnsafeRawBufferPointer) throws in
+                    delivered = true
+                    try sink(bytes)
+                }
+            }
+            do {
+                return try sendOnce(
+                    operation, method: method, bucket: bucket, key: key, query: query, headers: headers,
+                    body: body, upload: upload, sink: counting)
+            } catch let error as S3Error
+                where attempt < retryPolicy.maxAttempts && RetryPolicy.isTransient(error) && !delivered
+                && (upload == nil || upload?.rewind != nil)
+            {
+                upload?.rewind?()
+                retryPolicy.wait(after: attempt)
+                attempt += 1
+            }
+        }
+    }
+
+    /// Signs and sends one request once.
+    private func sendOnce(
+        _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]?, query: [QueryItem],
+        headers: [(name: String, value: String)], body: [UInt8]?, upload: UploadSource?,
+        sink: ((UnsafeRawBufferPointer) throws -> Void)?
     ) throws -> HTTPAnswer {
         var path = "/" + URIEncoding.encode(bucket.utf8, keepingSlashes: false)
         if let key { path += "/" + URIEncoding.encode(key, keepingSlashes: true) }
         let payload: PayloadHash = upload == nil ? .of(body ?? []) : .unsigned
+        tally.withLock { $0[operation.rawValue] += 1 }
         let signed = signer.sign(
             SignableRequest(
                 method: method.rawValue, path: path, query: query,

@@ -22,9 +22,11 @@ struct HTTPAnswer {
 /// A request body the caller's thread supplies: `length` bytes read by `read` into the buffer it
 /// is given (it returns how many it wrote, 0 at the end). The buffers together hold exactly
 /// `length` bytes, so a source never gives more than that; one that ends early fails the request.
+/// `rewind`, when there is one, starts the source over, so that the request can be sent again.
 struct UploadSource {
     var length: Int64
     var read: (UnsafeMutableRawBufferPointer) throws -> Int
+    var rewind: (() -> Void)?
 }
 
 /// HTTP/1.1 over async-http-client with a blocking face: every call runs on the caller's thread,
@@ -110,7 +112,7 @@ final class Transport: Sendable {
                     continue
                 }
                 do {
-                    try Self.pump(upload, to: writer)
+                    try Self.pump(upload, to: writer, events: events)
                     done.succeed(())
                 } catch let error as WriteFailed {
                     done.fail(error.underlying)
@@ -149,14 +151,13 @@ final class Transport: Sendable {
         return answer
     }
 
-    /// A write to the connection failed: the request itself has failed, and its error follows.
-    private struct WriteFailed: Error {
-        var underlying: any Error
-    }
-
     /// Reads `upload` chunk by chunk and writes it, one write in flight while the next chunk is
-    /// read.
-    private static func pump(_ upload: UploadSource, to writer: HTTPClient.Body.StreamWriter) throws {
+    /// read. A request that ends while a write is pending (the connection dropped, or the
+    /// server answered before the body was through) stops the pump: such a write may never
+    /// complete.
+    private static func pump(
+        _ upload: UploadSource, to writer: HTTPClient.Body.StreamWriter, events: TransferEvents
+    ) throws {
         var remaining = upload.length
         var inFlight: EventLoopFuture<Void>?
         while remaining > 0 {
@@ -168,18 +169,10 @@ final class Transport: Sendable {
             }
             if count == 0 { break }
             remaining -= Int64(count)
-            do {
-                try inFlight?.wait()
-            } catch {
-                throw WriteFailed(underlying: error)
-            }
+            if let inFlight { try events.wait(for: inFlight) }
             inFlight = writer.write(.byteBuffer(chunk))
         }
-        do {
-            try inFlight?.wait()
-        } catch {
-            throw WriteFailed(underlying: error)
-        }
+        if let inFlight { try events.wait(for: inFlight) }
         if remaining != 0 {
             throw S3Error(.sourceLengthMismatch)
         }
@@ -236,6 +229,11 @@ public struct SendableError: Error, @unchecked Sendable, CustomStringConvertible
     public var description: String { String(describing: error) }
 }
 
+/// A write to the connection failed: the request itself has failed, and its error follows.
+private struct WriteFailed: Error {
+    var underlying: any Error
+}
+
 /// What the event loop tells the caller's thread, in order.
 private enum TransferEvent: @unchecked Sendable {
     case bodyWriter(HTTPClient.Body.StreamWriter, EventLoopPromise<Void>)
@@ -245,10 +243,40 @@ private enum TransferEvent: @unchecked Sendable {
     case failure(any Error)
 }
 
-/// A queue from the event loop to the one caller thread that waits on it.
+/// A queue from the event loop to the one caller thread that waits on it, and the end of the
+/// request, which releases that thread from waiting on a write.
 private final class TransferEvents: Sendable {
     private let queue = NIOLockedValueBox<[TransferEvent]>([])
     private let available = DispatchSemaphore(value: 0)
+    /// Signalled when a write completes, and when the request ends.
+    private let writeProgress = DispatchSemaphore(value: 0)
+    private let ended = NIOLockedValueBox(false)
+
+    /// Notes that the request is over (answered or failed): no pending write need complete.
+    func end() {
+        ended.withLockedValue { $0 = true }
+        writeProgress.signal()
+    }
+
+    /// Waits until `write` completes, or the request ends first.
+    /// - Throws: `WriteFailed` with the write's error, or `.connectionClosed` when the request
+    ///   ended with the write pending.
+    func wait(for write: EventLoopFuture<Void>) throws {
+        let outcome = NIOLockedValueBox<Result<Void, any Error>?>(nil)
+        write.whenComplete { result in
+            outcome.withLockedValue { $0 = result }
+            self.writeProgress.signal()
+        }
+        while true {
+            if let result = outcome.withLockedValue({ $0 }) {
+                do { return try result.get() } catch { throw WriteFailed(underlying: error) }
+            }
+            if ended.withLockedValue({ $0 }) {
+                throw WriteFailed(underlying: S3Error(.connectionClosed))
+            }
+            writeProgress.wait()
+        }
+    }
 
     func post(_ event: TransferEvent) {
         queue.withLockedValue { $0.append(event) }
@@ -272,6 +300,9 @@ private final class CallerThreadDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         events.post(.head(head))
+        // A refusal that comes while the body is still going out (503 to a part) ends the
+        // request for the caller: the rest of the body will never be taken.
+        if !(200..<300).contains(head.status.code) { events.end() }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -283,10 +314,12 @@ private final class CallerThreadDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
         events.post(.failure(error))
+        events.end()
     }
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
         events.post(.end)
+        events.end()
     }
 }
 

@@ -82,6 +82,13 @@ public protocol Volume: AnyObject, Sendable {
     /// followed. A volume that is no file system of the kernel's keeps the default, `ENOTSUP`.
     /// - Throws: `FileError` with operation `.stat`.
     func fileSystemUsage(of file: File) throws(FileError) -> FileSystemUsage
+
+    /// Copies the regular file `source`, `size` bytes, to `destination` (a new file, or a regular
+    /// file it replaces), both on this volume, without the bytes passing through this process
+    /// (object storage's server-side copy); false when the volume has no such way, and the
+    /// caller copies the bytes itself.
+    /// - Throws: `FileError` with operation `.createFile`, naming `destination`.
+    func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool
 }
 
 extension Volume {
@@ -94,6 +101,11 @@ extension Volume {
 
     /// `/` on this volume.
     public var root: File { file(File.root) }
+
+    /// No copy without the bytes: the default for volumes that have none.
+    public func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool {
+        false
+    }
 }
 
 /// What a volume can do beyond listing, reading and writing files, so that a command refuses
@@ -192,6 +204,12 @@ public protocol VolumeDirectory: AnyObject, Sendable {
     /// - Throws: `FileError` with operation `.removeDirectory` or `.remove`.
     func remove(at name: [UInt8], directory: Bool) throws(FileError)
 
+    /// Removes the entries `names` of this directory, none of them a directory (a symlink
+    /// itself), as `remove(at:directory:)` removes each, and gives each one's failure in order
+    /// (operation `.remove`), nil where it was removed. Object storage removes up to 1,000 in
+    /// one request.
+    func remove(names: [[UInt8]]) -> [FileError?]
+
     /// Calls `body` with each entry of the directory at `relative`, in the volume's own order,
     /// without `.` and `..`; with `identity`, first gives the listed directory's identity.
     /// - Throws: `FileError` with operation `.list` (cannot open), `.read` (reading failed once
@@ -240,6 +258,18 @@ extension VolumeDirectory {
     /// Examines the entries one by one; the default for volumes without a faster way.
     public func infos(of listing: DirectoryListing) -> [FileInfo?] {
         (0..<listing.count).map { index in try? info(at: Array(listing.name(index)), following: false) }
+    }
+
+    /// Removes the entries one by one; the default for volumes without a faster way.
+    public func remove(names: [[UInt8]]) -> [FileError?] {
+        names.map { name -> FileError? in
+            do throws(FileError) {
+                try remove(at: name, directory: false)
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     /// Collects `forEachEntry`; the default for volumes without a faster way.

@@ -265,6 +265,13 @@ public struct TreeWalk {
         try parent.remove(at: currentName(), directory: isDirectory)
     }
 
+    /// The open directory that holds the current entry (below the start), through which it can
+    /// be removed together with others of that directory.
+    /// - Throws: `FileError` with operation `.list`.
+    mutating func directoryHoldingCurrent() throws(FileError) -> any VolumeDirectory {
+        try reopened(parentIndex)
+    }
+
     /// Opens the current entry, a directory, to read or reach what is below it; at `.enter`,
     /// the directory the walk itself opened.
     /// - Throws: `FileError` with operation `.list`.

@@ -267,13 +267,14 @@ public struct MvCommand: ShellCommand {
         }
         if !copier.copy(item.source, to: item.destination) || context.isCancelled {
             if existing == nil {
-                item.destination.removeTree(failed: {
+                item.destination.removeTree(inBatches: true, failed: {
                     if $0.errno != .noSuchFileOrDirectory { report(.file($0)) }
                 })
             }
             return false
         }
         return item.source.removeTree(
+            inBatches: true,
             removed: { file, kind in
                 guard verbose else { return }
                 let what = kind == .directory ? Messages.removedDirectory : Messages.removed

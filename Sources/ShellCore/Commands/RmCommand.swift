@@ -217,8 +217,9 @@ public struct RmCommand: ShellCommand {
         let progress = ProgressLine(context)
         defer { progress?.erase() }
         // Under -f an entry that another process removed first is no failure, as in GNU rm.
+        // Without questions, each directory's files go together (one request on object storage).
         target.removeTree(
-            ignoringVanished: ignoreMissing,
+            ignoringVanished: ignoreMissing, inBatches: !asks,
             confirm: { step in
                 if context.isCancelled { return false }
                 if let topDevice, case .descend(let directory) = step,

@@ -357,7 +357,8 @@ struct ListingWriter {
                 if style.humanSizes { sizes.append([]) }
                 continue
             }
-            widths.links = max(widths.links, Self.digitCount(UInt64(info.linkCount)))
+            widths.links = max(
+                widths.links, info.absent.contains(.linkCount) ? 1 : Self.digitCount(UInt64(info.linkCount)))
             widths.owner = max(widths.owner, user(info).width)
             widths.group = max(widths.group, group(info).width)
             if info.kind == .characterDevice || info.kind == .blockDevice {
@@ -390,7 +391,12 @@ struct ListingWriter {
         appendPrefix(index)
         buffer.append(contentsOf: FileFormat.modeBytes(info.mode))
         buffer.append(0x20)
-        appendNumber(UInt64(info.linkCount), width: widths.links)
+        if info.absent.contains(.linkCount) {
+            appendBlanks(widths.links - 1)
+            buffer.append(Self.absentMark)
+        } else {
+            appendNumber(UInt64(info.linkCount), width: widths.links)
+        }
         buffer.append(0x20)
         if style.showsOwner { appendOwner(user(info), width: widths.owner) }
         if style.showsGroup { appendOwner(group(info), width: widths.group) }
@@ -408,7 +414,13 @@ struct ListingWriter {
             appendNumber(info.size, width: widths.size)
         }
         buffer.append(0x20)
-        buffer.append(contentsOf: date(info.modificationTime))
+        if info.absent.contains(.times) {
+            // Right-aligned under the dates, as the `?` of an entry that could not be examined.
+            appendBlanks(11)
+            buffer.append(Self.absentMark)
+        } else {
+            buffer.append(contentsOf: date(info.modificationTime))
+        }
         buffer.append(0x20)
         let column = buffer.count - prefixStart
         let color =
@@ -475,6 +487,7 @@ struct ListingWriter {
     }
 
     private mutating func user(_ info: FileInfo) -> Owner {
+        if info.absent.contains(.owners) { return Self.absentOwner }
         if let known = users[info.userID] { return known }
         let owner = Self.owner(name: style.numericIDs ? nil : info.owner, id: info.userID)
         users[info.userID] = owner
@@ -482,11 +495,16 @@ struct ListingWriter {
     }
 
     private mutating func group(_ info: FileInfo) -> Owner {
+        if info.absent.contains(.owners) { return Self.absentOwner }
         if let known = groups[info.groupID] { return known }
         let group = Self.owner(name: style.numericIDs ? nil : info.group, id: info.groupID)
         groups[info.groupID] = group
         return group
     }
+
+    /// What stands for an attribute the volume does not keep (object storage's owners).
+    private static let absentMark: UInt8 = 0x2D
+    private static let absentOwner = Owner(bytes: [absentMark], width: 1, numeric: false)
 
     private static func owner(name: String?, id: UInt32) -> Owner {
         if let name { return Owner(bytes: Array(name.utf8), width: DisplayWidth.of(name), numeric: false) }

@@ -22,6 +22,12 @@ import Testing
 
     /// Runs `body` with a shell whose `s3://b/` is an empty prefix of the shared server's bucket.
     func withShell(_ body: (TestShell) throws -> Void) throws {
+        try withShellAndVolume { shell, _ in try body(shell) }
+    }
+
+    /// Runs `body` with a shell whose `s3://b/` is `volume`, an empty prefix of the shared
+    /// server's bucket.
+    func withShellAndVolume(_ body: (TestShell, S3Volume) throws -> Void) throws {
         try SeaweedServer.withVolume(partSize: 5 << 20) { volume in
             let shell = TestShell()
             let client = volume.client
@@ -30,7 +36,17 @@ import Testing
                     bucket == Array("b".utf8)
                         ? volume : S3Volume(client: client, bucket: String(decoding: bucket, as: UTF8.self))
                 })
-            try body(shell)
+            try body(shell, volume)
+        }
+    }
+
+    /// Writes `count` objects of three bytes below `directory` (a path below `s3://b/`) straight
+    /// through the client, named `f0`, `f1`…
+    static func putFiles(_ count: Int, in directory: String, on volume: S3Volume) throws {
+        for index in 0..<count {
+            try volume.client.putObject(
+                bucket: volume.bucket, key: volume.prefix + Array("\(directory)/f\(index)".utf8),
+                bytes: [1, 2, 3])
         }
     }
 
@@ -137,5 +153,122 @@ import Testing
                     stderr: "ls: cannot access 's3://no-such-bucket-here/': No such bucket\n", status: .usage),
             ],
             prepare: { shell in shell.run("touch s3://b/f") })
+    }
+
+    // MARK: What commands cost in requests
+
+    /// A command over the tree `t` (ten files, and the directories `x` and `y` of ten files
+    /// each, none with a marker), and the requests it may send.
+    struct Cost: Sendable, CustomTestStringConvertible {
+        let name: String
+        let command: String
+        /// Listings: one for each of the three directories, and what examining the operand takes.
+        let listings: Int
+        let heads: Int
+        var testDescription: String { name }
+    }
+
+    /// The operand itself is examined once (a HEAD that misses, then a listing of one key that
+    /// finds the directory); below it, each directory is listed once and its entries are
+    /// described from that listing, never a HEAD per key.
+    static let walkCosts: [Cost] = [
+        Cost(name: "du -s", command: "du -s s3://b/t", listings: 1 + 3, heads: 1),
+        Cost(name: "du -a", command: "du -a s3://b/t", listings: 1 + 3, heads: 1),
+        Cost(name: "find -size", command: "find s3://b/t -size -1k", listings: 1 + 3, heads: 1),
+        Cost(name: "ls -lR", command: "ls -lR s3://b/t", listings: 1 + 3, heads: 1),
+    ]
+
+    @Test(arguments: walkCosts) func aWalkListsEachDirectoryOnceAndHeadsNoKey(_ cost: Cost) throws {
+        try withShellAndVolume { shell, volume in
+            for directory in ["t", "t/x", "t/y"] { try Self.putFiles(10, in: directory, on: volume) }
+            let listings = volume.client.requestsSent(.listObjects)
+            let heads = volume.client.requestsSent(.headObject)
+            let transcript = shell.run(cost.command)
+            #expect(transcript.stderr == "")
+            #expect(transcript.status == .success)
+            #expect(volume.client.requestsSent(.listObjects) - listings == cost.listings)
+            #expect(volume.client.requestsSent(.headObject) - heads == cost.heads)
+        }
+    }
+
+    @Test func aLongListingShowsNoOwnersLinksOrDirectoryTimes() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(1, in: "t/d", on: volume)
+            try volume.client.putObject(
+                bucket: volume.bucket, key: volume.prefix + Array("t/f".utf8), bytes: [1, 2, 3])
+            let lines = shell.run("ls -l s3://b/t").stdout.split(
+                separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 4)
+            guard lines.count == 4 else { return }
+            #expect(lines[0] == "total 1")
+            #expect(lines[1] == "drwxr-xr-x - - - 0            - d")
+            // A file's time is its LastModified.
+            #expect(lines[2].hasPrefix("-rw-r--r-- - - - 3 "))
+            #expect(lines[2].hasSuffix(" f") && !lines[2].hasSuffix(" - f"))
+            #expect(shell.run("ls -ld s3://b/t/").stdout == "drwxr-xr-x - - - 0            - s3://b/t/\n")
+        }
+    }
+
+    // MARK: Removing trees
+
+    @Test func rmRemovesEachDirectorysFilesInBatchesAndSaysSoInOrder() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(2, in: "t", on: volume)
+            try Self.putFiles(1, in: "t/sub", on: volume)
+            try volume.client.putObject(
+                bucket: volume.bucket, key: volume.prefix + Array("t/sub/".utf8), bytes: [])
+            let batches = volume.client.requestsSent(.deleteObjects)
+            let heads = volume.client.requestsSent(.headObject)
+            let transcript = shell.run("rm -rv s3://b/t")
+            #expect(
+                transcript.stdout
+                    == "removed 's3://b/t/f0'\nremoved 's3://b/t/f1'\nremoved 's3://b/t/sub/f0'\n"
+                    + "removed directory 's3://b/t/sub'\nremoved directory 's3://b/t'\n")
+            #expect(transcript.stderr == "")
+            #expect(transcript.status == .success)
+            // One batch for each directory's files. HEADs go to the operand alone (rm examines
+            // it, the walk starts from it, and the emptied top, without a marker, is checked to
+            // have been a directory), however many files there are.
+            #expect(volume.client.requestsSent(.deleteObjects) - batches == 2)
+            #expect(volume.client.requestsSent(.headObject) - heads == 3)
+            #expect(
+                try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.isEmpty)
+        }
+    }
+
+    @Test func rmRemovesAThousandKeysARequest() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(1_005, in: "many", on: volume)
+            let batches = volume.client.requestsSent(.deleteObjects)
+            let single = volume.client.requestsSent(.deleteObject)
+            let transcript = shell.run("rm -r s3://b/many")
+            #expect(transcript.stderr == "")
+            #expect(transcript.status == .success)
+            #expect(volume.client.requestsSent(.deleteObjects) - batches == 2)
+            // Only the directory's marker, which it never had.
+            #expect(volume.client.requestsSent(.deleteObject) - single == 1)
+            #expect(
+                try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.isEmpty)
+        }
+    }
+
+    // MARK: Copies inside the service
+
+    @Test func cpInsideABucketCopiesOnTheServer() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(1, in: "d", on: volume)
+            let gets = volume.client.requestsSent(.getObject)
+            let puts = volume.client.requestsSent(.putObject)
+            let copies = volume.client.requestsSent(.copyObject)
+            let transcript = shell.run("cp s3://b/d/f0 s3://b/copy\ncp -r s3://b/d s3://b/e")
+            #expect(transcript.stderr == "")
+            #expect(transcript.status == .success)
+            #expect(volume.client.requestsSent(.copyObject) - copies == 2)
+            #expect(volume.client.requestsSent(.getObject) == gets)
+            // Only the marker of the directory cp -r makes.
+            #expect(volume.client.requestsSent(.putObject) - puts == 1)
+            #expect(try volume.file("/copy").readBytes() == [1, 2, 3])
+            #expect(try volume.file("/e/f0").readBytes() == [1, 2, 3])
+        }
     }
 }

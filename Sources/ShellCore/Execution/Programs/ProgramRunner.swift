@@ -89,7 +89,8 @@ enum ProgramRunner {
                 _ = try directory.info(followSymlinks: true)
                 try directory.checkSearchable()
             } catch let problem {
-                context.stderr.line("shelf: \(spelled): " + Diagnostics.render(problem, phrase: Messages.noDirectory))
+                let phrase = directory == state.cwd ? Messages.noDirectory : Messages.noOtherDirectory
+                context.stderr.line("shelf: \(spelled): " + Diagnostics.render(problem, phrase: phrase))
                 return .cannotExecute
             }
             context.stderr.line("shelf: \(spelled): \(Diagnostics.reason(error))")
@@ -133,6 +134,7 @@ extension ProgramRunner {
         static let notFound = "command not found"
         static let notLocal = "refused: programs run only in a directory of the local file system"
         static let noDirectory = "cannot start in the shell's directory"
+        static let noOtherDirectory = "cannot start in the directory"
 
         static func refused(_ refusal: ProgramRefusal) -> String {
             switch refusal {

@@ -1,0 +1,72 @@
+// Requests that fail for a passing reason are sent again: a real fault on a real connection,
+// made by a proxy between the client and SeaweedFS (Tests/SeaweedFixture/FaultyProxy.swift).
+
+import ObjectStorage
+import ObjectVolume
+import PathModel
+import SeaweedFixture
+import Testing
+
+@Suite struct S3RetryTests {
+    /// Runs `body` with a volume on a prefix of its own in the shared server's bucket, reached
+    /// through a proxy whose first request containing `pattern` meets `fault`.
+    func throughProxy(
+        breaking pattern: String, with fault: FaultyProxy.Fault, partSize: Int = 5 << 20,
+        _ body: (S3Volume, FaultyProxy) throws -> Void
+    ) throws {
+        let server = try SeaweedServer.shared()
+        try SeaweedServer.withVolume { direct in
+            let proxy = try FaultyProxy(to: server.port, breakingFirstRequestContaining: pattern, with: fault)
+            defer { proxy.stop() }
+            let client = S3Client(
+                endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials)
+            defer { try? client.shutdown() }
+            try body(
+                S3Volume(client: client, bucket: direct.bucket, prefix: direct.prefix, partSize: partSize),
+                proxy)
+        }
+    }
+
+    @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable])
+    func aPartThatFailsOnceIsSentAgainAlone(_ fault: FaultyProxy.Fault) throws {
+        let partSize = 5 << 20
+        try throughProxy(breaking: "partNumber=2&", with: fault, partSize: partSize) { volume, proxy in
+            let contents = (0..<(3 * partSize + 4321)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+            try volume.file("/big").write(bytes: contents)
+            #expect(proxy.hasFired)
+            // Four parts, the second sent twice; nothing else again.
+            #expect(volume.client.requestsSent(.uploadPart) == 5)
+            #expect(volume.client.requestsSent(.createMultipartUpload) == 1)
+            #expect(try volume.file("/big").readBytes() == contents)
+            #expect(
+                try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+        }
+    }
+
+    @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable])
+    func aListingThatFailsOnceIsAskedAgain(_ fault: FaultyProxy.Fault) throws {
+        try throughProxy(breaking: "delimiter=%2F", with: fault) { volume, proxy in
+            try volume.client.putObject(
+                bucket: volume.bucket, key: volume.prefix + Array("d/x".utf8), bytes: [7])
+            #expect(try volume.file("/d").entries().map(\.nameString) == ["x"])
+            #expect(proxy.hasFired)
+        }
+    }
+
+    @Test func withoutRetriesTheFaultIsTheCallersFailure() throws {
+        let server = try SeaweedServer.shared()
+        try SeaweedServer.withVolume { direct in
+            let proxy = try FaultyProxy(
+                to: server.port, breakingFirstRequestContaining: "delimiter=%2F", with: .dropConnection)
+            defer { proxy.stop() }
+            let client = S3Client(
+                endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials,
+                retryPolicy: RetryPolicy(maxAttempts: 1))
+            defer { try? client.shutdown() }
+            let volume = S3Volume(client: client, bucket: direct.bucket, prefix: direct.prefix)
+            let error = #expect(throws: FileError.self) { try volume.root.entries() }
+            #expect(error?.errno == .connectionReset)
+            #expect(proxy.hasFired)
+        }
+    }
+}

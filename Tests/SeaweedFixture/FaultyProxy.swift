@@ -1,0 +1,207 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A loopback TCP proxy between a client and a server that breaks one request on purpose, so
+/// that a test sees the client recover from a real fault on a real connection.
+///
+/// Bytes pass unchanged both ways. The first request whose bytes (its request line, as the
+/// client sends it) contain `pattern` meets `fault` instead of the server: its connection is
+/// dropped, or answered `503 Service Unavailable` and closed. Every other request goes through.
+public final class FaultyProxy: @unchecked Sendable {
+    /// What happens to the request that meets the fault.
+    public enum Fault: Sendable, CustomTestStringConvertible {
+        /// Its connection is closed in both directions before the server sees it.
+        case dropConnection
+        /// It is answered `503 Service Unavailable` (S3's answer when it is busy), and the
+        /// connection closed.
+        case serviceUnavailable
+
+        public var testDescription: String {
+            switch self {
+            case .dropConnection: return "a dropped connection"
+            case .serviceUnavailable: return "a 503 answer"
+            }
+        }
+    }
+
+    /// The port on 127.0.0.1 where the proxy listens.
+    public let port: Int
+    private let upstreamPort: Int
+    private let pattern: [UInt8]
+    private let fault: Fault
+    private let listener: Int32
+    private let lock = NSLock()
+    private var fired = false
+    private var open: Set<Int32> = []
+    private var stopped = false
+
+    /// Starts a proxy to `upstreamPort` on 127.0.0.1 whose first request containing `pattern`
+    /// meets `fault`.
+    public init(to upstreamPort: Int, breakingFirstRequestContaining pattern: String, with fault: Fault)
+        throws
+    {
+        self.upstreamPort = upstreamPort
+        self.pattern = Array(pattern.utf8)
+        self.fault = fault
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw FixtureError.noFreePorts }
+        var address = Self.loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound, listen(descriptor, 64) == 0 else {
+            close(descriptor)
+            throw FixtureError.noFreePorts
+        }
+        listener = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in acceptConnections() }
+    }
+
+    /// Whether a request has met the fault.
+    public var hasFired: Bool { lock.withLock { fired } }
+
+    /// Stops listening and closes every connection.
+    public func stop() {
+        lock.withLock {
+            stopped = true
+            for descriptor in open { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
+        Glibc.shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptConnections() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = Self.loopback(port: upstreamPort)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            let admitted = lock.withLock { () -> Bool in
+                guard connected, !stopped else { return false }
+                open.formUnion([client, server])
+                return true
+            }
+            guard admitted else {
+                close(client)
+                close(server)
+                continue
+            }
+            let pair = ConnectionPair()
+            Thread.detachNewThread { [self] in
+                forwardRequests(from: client, to: server)
+                finish(pair, client, server)
+            }
+            Thread.detachNewThread { [self] in
+                forwardAnswers(from: server, to: client)
+                finish(pair, client, server)
+            }
+        }
+    }
+
+    /// Passes the client's bytes on, breaking the first request that contains the pattern.
+    private func forwardRequests(from client: Int32, to server: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // The end of the previous read, in case the pattern straddles two reads.
+        var tail: [UInt8] = []
+        while true {
+            let count = read(client, &buffer, buffer.count)
+            if count <= 0 { break }
+            let seen = tail + buffer[..<count]
+            let breaks = lock.withLock { () -> Bool in
+                guard !fired, Self.contains(seen, pattern) else { return false }
+                fired = true
+                return true
+            }
+            if breaks {
+                if case .serviceUnavailable = fault {
+                    let answer = Array(
+                        ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/xml\r\n"
+                            + "Content-Length: 0\r\nConnection: close\r\n\r\n").utf8)
+                    _ = Glibc.send(client, answer, answer.count, Int32(MSG_NOSIGNAL))
+                }
+                break
+            }
+            tail = Array(seen.suffix(pattern.count))
+            guard Self.writeAll(buffer[..<count], to: server) else { break }
+        }
+        Glibc.shutdown(client, Int32(SHUT_RDWR))
+        Glibc.shutdown(server, Int32(SHUT_RDWR))
+    }
+
+    /// Passes the server's answers back until either side closes, then closes both.
+    private func forwardAnswers(from server: Int32, to client: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(server, &buffer, buffer.count)
+            if count <= 0 || !Self.writeAll(buffer[..<count], to: client) { break }
+        }
+        Glibc.shutdown(client, Int32(SHUT_RDWR))
+        Glibc.shutdown(server, Int32(SHUT_RDWR))
+    }
+
+    /// Closes a connection's two sockets once both of its threads are done with them.
+    private func finish(_ pair: ConnectionPair, _ client: Int32, _ server: Int32) {
+        guard pair.lastOneOut() else { return }
+        lock.withLock {
+            open.remove(client)
+            open.remove(server)
+        }
+        close(client)
+        close(server)
+    }
+
+    /// The two threads of one connection, so that the last to end closes its sockets.
+    private final class ConnectionPair: @unchecked Sendable {
+        private let lock = NSLock()
+        private var running = 2
+
+        /// Notes that one thread is done; true for the second.
+        func lastOneOut() -> Bool {
+            lock.withLock {
+                running -= 1
+                return running == 0
+            }
+        }
+    }
+
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Bool {
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let written = bytes[start...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if written <= 0 { return false }
+            start += written
+        }
+        return true
+    }
+
+    private static func contains(_ bytes: [UInt8], _ pattern: [UInt8]) -> Bool {
+        guard bytes.count >= pattern.count, !pattern.isEmpty else { return false }
+        for start in 0...(bytes.count - pattern.count) where bytes[start] == pattern[0] {
+            if bytes[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
+        }
+        return false
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}
