@@ -201,12 +201,6 @@ public struct TreeWalk {
         stack[stack.count - 1].order = order
     }
 
-    /// At `.directory`: leaves the directory announced unopened and unentered; the walk goes on
-    /// after it (`find -prune`).
-    public mutating func skip() {
-        descending = false
-    }
-
     /// What the volume says of the current entry (for a followed symlink, of what it leads to);
     /// examined once, then remembered.
     /// - Throws: `FileError` with operation `.stat`.

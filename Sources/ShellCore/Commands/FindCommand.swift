@@ -174,8 +174,7 @@ private struct FindWalk {
         startDevice = info.device
         var walk = TreeWalk(
             file, spelled: start.bytes, info: info,
-            options: TreeWalk.Options(
-                maxDepth: command.maxDepth, following: command.following, announcesDirectories: true))
+            options: TreeWalk.Options(maxDepth: command.maxDepth, following: command.following))
         var count = 0
         while let event = walk.next() {
             count += 1
@@ -183,17 +182,18 @@ private struct FindWalk {
             switch event {
             case .entry:
                 examine(&walk)
-            case .directory:
-                // A directory on another file system (-xdev) is evaluated here, never entered.
-                let crosses = command.sameFileSystem && (try? walk.info().device) != startDevice
-                pruned = false
-                if !command.depthFirst || crosses { examine(&walk) }
-                if crosses || (pruned && !command.depthFirst) { walk.skip() }
             case .enter:
+                // A directory pruned, or on another file system (-xdev), is listed but not gone into.
+                pruned = false
+                if !command.depthFirst { examine(&walk) }
+                let crosses = command.sameFileSystem && (try? walk.info().device) != startDevice
+                if crosses || (pruned && !command.depthFirst) { walk.visit([]) }
+            case .directory:
                 break
             case .leave:
                 if command.depthFirst { examine(&walk) }
             case .unreadable(let error):
+                if !command.depthFirst { examine(&walk) }
                 report(walk.path, error)
                 if command.depthFirst { examine(&walk) }
             case .cycle(let ancestor):
