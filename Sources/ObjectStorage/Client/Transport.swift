@@ -104,6 +104,20 @@ final class Transport: Sendable {
         var answer = HTTPAnswer(status: 0, headers: [:], body: [])
         var callerFailure: (any Error)?
         var transportFailure: (any Error)?
+        // The body of a request the server refused before taking it whole: left unfinished
+        // until the refusal's own body has come (its Content-Length says when), so that the
+        // connection is not failed before the error the server gave can be read.
+        var unfinishedBody: EventLoopPromise<Void>?
+        var refusalRead = false
+        func finishUnfinishedBody() {
+            let length = answer.headers.first(name: "content-length").flatMap(Int.init)
+            guard let body = unfinishedBody, answer.status != 0, !answer.isSuccess else { return }
+            refusalRead = length.map { answer.body.count >= $0 } ?? false
+            if refusalRead || length == nil {
+                unfinishedBody = nil
+                body.fail(S3Error(.connectionClosed))
+            }
+        }
         serving: while true {
             switch events.next() {
             case .bodyWriter(let writer, let done):
@@ -114,6 +128,9 @@ final class Transport: Sendable {
                 do {
                     try Self.pump(upload, to: writer, events: events)
                     done.succeed(())
+                } catch is RequestEnded {
+                    unfinishedBody = done
+                    finishUnfinishedBody()
                 } catch let error as WriteFailed {
                     done.fail(error.underlying)
                 } catch {
@@ -124,6 +141,7 @@ final class Transport: Sendable {
             case .head(let head):
                 answer.status = Int(head.status.code)
                 answer.headers = head.headers
+                finishUnfinishedBody()
             case .bodyPart(let buffer, let acknowledged):
                 if let sink, answer.isSuccess {
                     if callerFailure == nil {
@@ -138,6 +156,7 @@ final class Transport: Sendable {
                     answer.body += buffer.readableBytesView
                 }
                 acknowledged.succeed(())
+                finishUnfinishedBody()
             case .end:
                 break serving
             case .failure(let error):
@@ -145,9 +164,11 @@ final class Transport: Sendable {
                 break serving
             }
         }
+        unfinishedBody?.fail(S3Error(.connectionClosed))
         _ = try? task.futureResult.wait()
         if let callerFailure { throw callerFailure }
-        if let transportFailure { throw Self.s3Error(transportFailure) }
+        // A refusal read whole says more than the connection's end that followed it.
+        if let transportFailure, !refusalRead { throw Self.s3Error(transportFailure) }
         return answer
     }
 
@@ -234,6 +255,9 @@ private struct WriteFailed: Error {
     var underlying: any Error
 }
 
+/// The request ended (answered, or failed) while a write of its body was pending.
+private struct RequestEnded: Error {}
+
 /// What the event loop tells the caller's thread, in order.
 private enum TransferEvent: @unchecked Sendable {
     case bodyWriter(HTTPClient.Body.StreamWriter, EventLoopPromise<Void>)
@@ -259,8 +283,8 @@ private final class TransferEvents: Sendable {
     }
 
     /// Waits until `write` completes, or the request ends first.
-    /// - Throws: `WriteFailed` with the write's error, or `.connectionClosed` when the request
-    ///   ended with the write pending.
+    /// - Throws: `WriteFailed` with the write's error, or `RequestEnded` when the request ended
+    ///   with the write pending.
     func wait(for write: EventLoopFuture<Void>) throws {
         let outcome = NIOLockedValueBox<Result<Void, any Error>?>(nil)
         write.whenComplete { result in
@@ -271,9 +295,7 @@ private final class TransferEvents: Sendable {
             if let result = outcome.withLockedValue({ $0 }) {
                 do { return try result.get() } catch { throw WriteFailed(underlying: error) }
             }
-            if ended.withLockedValue({ $0 }) {
-                throw WriteFailed(underlying: S3Error(.connectionClosed))
-            }
+            if ended.withLockedValue({ $0 }) { throw RequestEnded() }
             writeProgress.wait()
         }
     }
