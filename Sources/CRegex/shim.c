@@ -57,6 +57,7 @@ void *regex_compile(const char *pattern, size_t length, long syntax, int ignorin
 
 int regex_matches_whole(void *compiled, const char *text, size_t length) {
     struct re_pattern_buffer *buffer = compiled;
+    if (text == NULL) text = "";  // an empty text may come without an address
     return re_match(buffer, text, (regoff_t)length, 0, NULL) == (regoff_t)length;
 }
 

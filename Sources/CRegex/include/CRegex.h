@@ -16,7 +16,8 @@ long regex_syntax_named(const char *name);
 /// Corresponds to `re_compile_pattern(3)`.
 void *regex_compile(const char *pattern, size_t length, long syntax, int ignoring_case, const char **error);
 
-/// Whether the whole of the `length` bytes at `text` matches. Corresponds to `re_match(3)`.
+/// Whether the whole of the `length` bytes at `text` (NULL when `length` is 0) matches.
+/// Corresponds to `re_match(3)`.
 int regex_matches_whole(void *compiled, const char *text, size_t length);
 
 /// Frees what `regex_compile` gave. Corresponds to `regfree(3)`.

@@ -311,7 +311,7 @@ private struct FindWalk {
             context.stdout.write(byte: 0x00)
             return true
         case .printFormat(let format):
-            format.write(entry(&walk, needsInfo: format.needsInfo), to: context.stdout)
+            format.write(entry(&walk, for: format), to: context.stdout)
             return true
         case .list:
             list(&walk)
@@ -323,7 +323,7 @@ private struct FindWalk {
                 output.write(bytes: walk.path)
                 if case .print = action { output.write(byte: 0x0A) } else { output.write(byte: 0x00) }
             case .format(let format):
-                format.write(entry(&walk, needsInfo: format.needsInfo), to: output)
+                format.write(entry(&walk, for: format), to: output)
             }
             return true
         case .record:
@@ -381,12 +381,13 @@ private struct FindWalk {
         }
     }
 
-    /// What `-printf` shows of the current entry.
-    private mutating func entry(_ walk: inout TreeWalk, needsInfo: Bool) -> FindEntry {
-        let info = needsInfo ? details(&walk) : nil
-        let target = walk.kind == .symlink && !walk.isFollowedSymlink ? try? walk.linkTarget() : nil
+    /// What `-printf` shows of the current entry: only what the format asks for is read.
+    private mutating func entry(_ walk: inout TreeWalk, for format: FindFormat) -> FindEntry {
+        let info = format.needsInfo ? details(&walk) : nil
+        let isLink = walk.kind == .symlink && !walk.isFollowedSymlink
+        let target = format.needsLinkTarget && isLink ? try? walk.linkTarget() : nil
         var followed = FindFormat.typeLetter(walk.kind ?? .unknown)
-        if walk.kind == .symlink {
+        if format.needsFollowedType && walk.kind == .symlink {
             do {
                 followed = FindFormat.typeLetter(try walk.file.info(followSymlinks: true).kind)
             } catch {

@@ -104,7 +104,7 @@ public struct FilePortion: Sendable {
                 context.stdout.flush()
                 context.error("\(Messages.cannotOpen) \(Quoting.always(operand.bytes)) \(Messages.forReading): \(error.reason)")
                 status = .failure
-                follower?.add(operand, number: number, missing: true)
+                follower?.add(missing: operand, number: number)
                 continue
             }
             var kept = false

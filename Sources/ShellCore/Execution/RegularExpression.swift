@@ -34,11 +34,10 @@ public final class RegularExpression: @unchecked Sendable {
     deinit { regex_free(compiled) }
 
     /// Whether the whole of `text` matches.
-    func matchesWhole<C: Collection>(_ text: C) -> Bool where C.Element == UInt8 {
-        let bytes = Array(text) + [0]
-        return bytes.withUnsafeBufferPointer { buffer in
+    func matchesWhole(_ text: [UInt8]) -> Bool {
+        text.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
-                regex_matches_whole(compiled, $0.baseAddress, $0.count - 1) != 0
+                regex_matches_whole(compiled, $0.baseAddress, $0.count) != 0
             }
         }
     }

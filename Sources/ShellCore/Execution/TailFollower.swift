@@ -55,7 +55,7 @@ struct TailFollower {
     }
 
     /// Notes operand `number`, which could not be opened: waited for with `--retry`, else dropped.
-    mutating func add(_ operand: Argument, number: Int, missing: Bool) {
+    mutating func add(missing operand: Argument, number: Int) {
         missingAtStart = true
         if mode.retry && operand.bytes != [0x2D] {
             files.append(Followed(number: number, operand: operand, input: nil, position: 0, identity: nil))

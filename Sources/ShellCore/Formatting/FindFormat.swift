@@ -27,6 +27,13 @@ public struct FindFormat: Sendable {
     }
 
     let pieces: [Piece]
+    /// Whether a directive needs the file's metadata (all but the names, the depth and `%y`,
+    /// `%l` and `%Y` do).
+    let needsInfo: Bool
+    /// Whether `%l` is used: a symlink's target is read only then.
+    let needsLinkTarget: Bool
+    /// Whether `%Y` is used: what a symlink leads to is examined only then.
+    let needsFollowedType: Bool
 
     /// The letters that stand alone.
     private static let letters = Array("%pfhPHdskbmMnilugUGyYDatc".utf8)
@@ -122,14 +129,13 @@ public struct FindFormat: Sendable {
         }
         flushText()
         self.pieces = pieces
-    }
-
-    /// Whether a directive needs the file's metadata (all but the names and the depth do).
-    var needsInfo: Bool {
-        pieces.contains { piece in
-            guard case .directive(let directive) = piece else { return false }
-            return !Array("pfhPHdy".utf8).contains(directive.letter)
+        let letters = pieces.compactMap { piece -> UInt8? in
+            if case .directive(let directive) = piece { return directive.letter }
+            return nil
         }
+        needsInfo = letters.contains { !Array("pfhPHdylY".utf8).contains($0) }
+        needsLinkTarget = letters.contains(UInt8(ascii: "l"))
+        needsFollowedType = letters.contains(UInt8(ascii: "Y"))
     }
 
     /// Writes the format for `entry`.
@@ -312,7 +318,7 @@ struct FindEntry {
     var info: FileInfo?
     /// A symlink's target, when it was needed and could be read.
     var linkTarget: [UInt8]?
-    /// `%Y`: the type of what a symlink leads to (`N` when nothing, `L` for a loop).
+    /// `%Y`: the type of what a symlink leads to (`N` when nothing, `L` for a loop), when needed.
     var followedTypeLetter: UInt8
     /// Owner and group names, looked up once per id.
     var names: OwnerNames
