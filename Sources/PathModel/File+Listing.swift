@@ -23,7 +23,11 @@ public struct DirectoryEntry: Sendable, Hashable {
 
 /// Whether `lhs` sorts before `rhs` by bytes (`memcmp` order, as `LC_ALL=C`).
 @inlinable
-public func bytesPrecede(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+public func bytesPrecede(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool { bytesPrecede(lhs[...], rhs[...]) }
+
+/// Whether `lhs` sorts before `rhs` by bytes, for names that lie in a larger buffer.
+@inlinable
+public func bytesPrecede(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
     lhs.withUnsafeBufferPointer { left in
         rhs.withUnsafeBufferPointer { right in
             let count = Swift.min(left.count, right.count)

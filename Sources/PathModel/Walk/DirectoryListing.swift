@@ -34,7 +34,7 @@ public struct DirectoryListing: Sendable {
     public func kind(_ index: Int) -> FileKind? { slots[index].kind }
 
     /// Appends the name of entry `index` to `bytes`.
-    func appendName(_ index: Int, to bytes: inout [UInt8]) {
+    public func appendName(_ index: Int, to bytes: inout [UInt8]) {
         let slot = slots[index]
         names.withUnsafeBufferPointer { buffer in
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[Int(slot.start)..<Int(slot.start + slot.count)]))

@@ -304,7 +304,7 @@ private struct ListingRun {
         }
         var namesDirectories = true
         if records != nil {
-            for file in files { record(file, path: file.name) }
+            for file in files { record(file, path: Array(file.name)) }
         } else if !files.isEmpty {
             writer.list(files)
             if !directories.isEmpty { writer.blankLine() }
@@ -354,7 +354,7 @@ private struct ListingRun {
             } else {
                 info = try context.info(of: operand, followSymlinks: false)
             }
-            var file = ListedFile(name: operand.bytes, info: info)
+            var file = ListedFile(name: operand.bytes[...], info: info)
             if info.kind == .symlink && readsLinkTargets {
                 do {
                     file.linkTarget = try path.linkTarget().bytes
@@ -399,12 +399,20 @@ private struct ListingRun {
     /// Lists the operand directory `file` at `path`, and with `-R` every directory below it, each
     /// after the one above it, in listing order.
     private mutating func list(_ path: File, _ file: ListedFile, withHeader: Bool) {
+        let bare = listsBareNames
         var walk = TreeWalk(
-            path, spelled: file.name, info: file.info,
-            options: TreeWalk.Options(maxDepth: command.recursive ? nil : 1, following: .start))
+            path, spelled: Array(file.name), info: file.info,
+            options: TreeWalk.Options(
+                sorted: bare && command.sort == .name, maxDepth: command.recursive ? nil : 1, following: .start))
         while let event = walk.next() {
             if context.isCancelled { return }
             switch event {
+            case .enter where bare:
+                header(walk.path, withHeader)
+                writer.listNames(
+                    walk.children, skippingHidden: command.hidden == .skipped,
+                    reversed: command.reverse && command.sort != .none)
+                walk.visit([])
             case .enter:
                 listEntered(&walk, withHeader: withHeader || walk.depth > 0)
             case .unreadable(let error) where error.operation == .read:
@@ -454,7 +462,7 @@ private struct ListingRun {
             if skipHidden && listing.isHidden(index) { continue }
             let name = listing.name(index)
             if !patterns.isEmpty && patterns.contains(where: { $0.matches(name: name) }) { continue }
-            files.append(ListedFile(name: Array(name), kind: listing.kind(index)))
+            files.append(ListedFile(name: name, kind: listing.kind(index)))
             indices.append(index)
         }
         var totalBlocks: UInt64 = 0
@@ -464,7 +472,7 @@ private struct ListingRun {
             do {
                 guard let index = indices[position] else {
                     // `.` and `..`, examined through the directory the walk holds open.
-                    let info = try walk.openDirectory().info(at: name)
+                    let info = try walk.openDirectory().info(at: Array(name))
                     files[position].info = info
                     totalBlocks += info.blocks
                     continue
@@ -485,7 +493,7 @@ private struct ListingRun {
                     files[position].targetMissing = files[position].targetMode == nil
                 }
             } catch {
-                fail(LsCommand.Messages.cannotAccess, joinedPath(walk.path, name), error, serious: false)
+                fail(LsCommand.Messages.cannotAccess, joinedPath(walk.path, Array(name)), error, serious: false)
             }
         }
         let order = sortedOrder(files)
@@ -496,11 +504,20 @@ private struct ListingRun {
             let here = walk.path == [0x2E]
             for index in order {
                 record(
-                    files[index], path: here ? files[index].name : joinedPath(walk.path, files[index].name))
+                    files[index], path: here ? Array(files[index].name) : joinedPath(walk.path, Array(files[index].name)))
             }
         } else {
             writer.list(files, order: order, totalBlocks: totalBlocks)
         }
+    }
+
+    /// Whether a directory's listing is its entries' names alone, one per line, in byte order
+    /// or the volume's: then nothing is examined, and the names go out from the listing as it
+    /// was read (sorted where it lies), with no copy of each.
+    private var listsBareNames: Bool {
+        writer.writesBareNames && records == nil && !command.recursive && command.hidden != .all
+            && command.ignored.isEmpty && (command.hidden != .skipped || command.hiddenPatterns.isEmpty)
+            && (command.sort == .name || command.sort == .none) && !groupsDirectories
     }
 
     /// Whether an entry must be examined: for the long format and time or size order always;
@@ -587,7 +604,7 @@ private struct ListingRun {
     /// Writes a file's record; a file that could not be examined was reported already.
     private mutating func record(_ file: ListedFile, path: [UInt8]) {
         guard let info = file.info else { return }
-        let name = BasenameCommand.strip(file.name, suffix: nil)
+        let name = BasenameCommand.strip(Array(file.name), suffix: nil)
         records?.append(
             JSONText.fields(
                 of: JSONText.record(path: path, name: name, info: info, linkTarget: file.linkTarget, names: names)))

@@ -51,8 +51,8 @@ struct ListingColors: Sendable {
 
     /// The SGR parameters for a name (possibly empty), or nil to write it plain. `mode` and `linkCount` are known
     /// when the file was examined; without them a regular file is just a file.
-    func sequence(
-        name: [UInt8], kind: FileKind?, mode: UInt32?, linkCount: UInt32? = nil, targetMissing: Bool = false
+    func sequence<Name: BidirectionalCollection<UInt8>>(
+        name: Name, kind: FileKind?, mode: UInt32?, linkCount: UInt32? = nil, targetMissing: Bool = false
     ) -> [UInt8]? {
         let indicator: String
         switch kind {

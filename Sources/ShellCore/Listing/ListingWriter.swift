@@ -2,8 +2,10 @@ import PathModel
 
 /// One file in a listing: its name as shown and what is known about it.
 struct ListedFile {
-    /// The name as listed: an entry's name, or an operand as it was written.
-    var name: [UInt8]
+    /// The name as listed: an entry's name, or an operand as it was written. An entry's name
+    /// lies in its directory's listing, which every entry shares: a listing of 100,000 names
+    /// makes no allocation per name.
+    var name: ArraySlice<UInt8>
     /// The type, from the directory entry or from `info`; nil when unknown.
     var kind: FileKind?
     /// The file's metadata, when it was examined and that worked.
@@ -25,13 +27,13 @@ struct ListedFile {
     var targetMissing = false
 
     /// A file known by name and entry type only.
-    init(name: [UInt8], kind: FileKind?) {
+    init(name: ArraySlice<UInt8>, kind: FileKind?) {
         self.name = name
         self.kind = kind
     }
 
     /// A file that was examined.
-    init(name: [UInt8], info: FileInfo) {
+    init(name: ArraySlice<UInt8>, info: FileInfo) {
         self.name = name
         self.kind = info.kind
         self.info = info
@@ -105,7 +107,7 @@ struct ListingWriter {
     /// Names as shown on a terminal: quoted where needed, the others after a blank so that they
     /// line up with the quoted ones' text.
     private struct ShownNames {
-        var names: [[UInt8]]
+        var names: [ArraySlice<UInt8>]
         var padded: [Bool]
     }
 
@@ -149,6 +151,28 @@ struct ListingWriter {
         flushIfFull()
     }
 
+    /// Whether names are written bare, one per line, with nothing before or after them.
+    var writesBareNames: Bool {
+        style.format == .onePerLine && !style.quoted && !style.colored && !style.classify && !style.showsInodes
+            && !style.showsBlocks
+    }
+
+    /// Writes the names of `listing`'s entries one per line, in its order or the reverse,
+    /// without those starting with a dot when `skippingHidden`; for a style that
+    /// `writesBareNames`.
+    mutating func listNames(_ listing: DirectoryListing, skippingHidden: Bool, reversed: Bool) {
+        for position in 0..<listing.count {
+            let index = reversed ? listing.count - 1 - position : position
+            if skippingHidden && listing.isHidden(index) { continue }
+            listing.appendName(index, to: &buffer)
+            buffer.append(0x0A)
+            if buffer.count >= Self.blockSize {
+                flush()
+                if output.isBroken { return }
+            }
+        }
+    }
+
     /// Writes `name:` above a directory's listing.
     mutating func header(_ name: [UInt8]) {
         let quote = style.quoted && (Quoting.needsQuoting(name) || name.contains(0x3A))
@@ -173,14 +197,14 @@ struct ListingWriter {
     // MARK: Names
 
     private func shownNames(_ files: [ListedFile]) -> ShownNames {
-        var names: [[UInt8]] = []
+        var names: [ArraySlice<UInt8>] = []
         names.reserveCapacity(files.count)
         var quoted: [Bool] = []
         quoted.reserveCapacity(files.count)
         for file in files {
-            let needs = Quoting.needsQuoting(file.name)
+            let needs = Quoting.needsQuoting(Array(file.name))
             quoted.append(needs)
-            names.append(needs ? Array(Quoting.ifNeeded(file.name).utf8) : file.name)
+            names.append(needs ? Array(Quoting.ifNeeded(Array(file.name)).utf8)[...] : file.name)
         }
         let aligns = style.format == .long || (style.format == .columns && style.lineLength > 0)
         let someQuoted = aligns && quoted.contains(true)
@@ -204,7 +228,7 @@ struct ListingWriter {
     /// Writes a name with its alignment blank and colour; returns the bytes the name took, which
     /// GNU ls compares with the line width to decide whether to clear the rest of the line.
     @discardableResult
-    private mutating func writeName(_ name: [UInt8], padded: Bool, color: [UInt8]?, startColumn: Int) -> Int {
+    private mutating func writeName(_ name: ArraySlice<UInt8>, padded: Bool, color: [UInt8]?, startColumn: Int) -> Int {
         if padded { buffer.append(0x20) }
         guard let color else {
             buffer.append(contentsOf: name)
@@ -441,7 +465,7 @@ struct ListingWriter {
                 !style.colored ? nil
                 : files[index].targetMissing ? style.colors.missing(orphanFallback: true)
                 : targetMode != nil ? style.colors.sequence(name: targetBytes, kind: targetKind, mode: targetMode) : nil
-            writeName(shownTarget, padded: false, color: targetColor, startColumn: column + nameLength + 4)
+            writeName(shownTarget[...], padded: false, color: targetColor, startColumn: column + nameLength + 4)
             if style.classify, targetMode != nil,
                 let indicator = Self.indicator(kind: targetKind, mode: targetMode)
             {

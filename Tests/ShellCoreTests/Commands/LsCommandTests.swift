@@ -163,7 +163,7 @@ func makeListingFixture(_ shell: TestShell) throws {
         ["--numeric-uid-gid", "-R"], ["--no-group", "-l", "pipe", "dangling"], ["-G"], ["-ho", "big.bin"],
         ["-i"], ["-s"], ["-1s"], ["-si", "d"], ["-ls"], ["-li"], ["-lsh"], ["-sh"], ["-Cs", "-w", "40"],
         ["-s", "a.txt", "d"], ["-isR"], ["-s", "-a", "d"], ["-ig"], ["--inode", "--size", "-F", "-C"],
-        ["-s", "-l", "dangling", "nothere"], ["-1is", "--color=always"],
+        ["-s", "-l", "dangling", "nothere"], ["-1is", "--color=always"], ["-Ar"], ["-r", "d", "sub2"],
     ]
 
     @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: comparisonRows)
