@@ -31,6 +31,13 @@ public struct HeadCommand: ShellCommand {
         operands = arguments.operands
     }
 
+    /// Parses with the option table, reading GNU's older count spelling first (`head -5`,
+    /// `head -2c`).
+    /// - Throws: `UsageError` with GNU's wording.
+    public static func parse(_ arguments: [Argument]) throws(UsageError) -> HeadCommand {
+        try HeadCommand(CountShorthand.parse(arguments, for: .head, specs: options))
+    }
+
     public func run(in context: CommandContext) -> ExitStatus {
         portion.run(operands: operands, verbose: verbose, quiet: quiet, in: context)
     }

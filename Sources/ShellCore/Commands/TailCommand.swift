@@ -58,6 +58,13 @@ public struct TailCommand: ShellCommand {
         }
     }
 
+    /// Parses with the option table, reading GNU's older count spelling first (`tail -5`,
+    /// `tail +2`).
+    /// - Throws: `UsageError` with GNU's wording.
+    public static func parse(_ arguments: [Argument]) throws(UsageError) -> TailCommand {
+        try TailCommand(CountShorthand.parse(arguments, for: .tail, specs: options))
+    }
+
     public func run(in context: CommandContext) -> ExitStatus {
         portion.run(operands: operands, verbose: verbose, quiet: quiet, following: following, in: context)
     }

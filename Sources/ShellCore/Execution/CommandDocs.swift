@@ -430,6 +430,10 @@ enum CommandDocs {
             `head: cannot open 'notes.txt/' for reading: Not a directory`.
 
             N may end with a multiplier: `b` (512), `K` or `KiB` (1024), `kB` (1000), `M`, `MB`, `G`, `GB`….
+            GNU's older spelling works as the first argument: `head -5` is `head -n 5`, and letters after
+            the number say more (`c` bytes; `b`, `k`, `m` bytes times 512, 1024, 1048576; `l` lines; `q`,
+            `v` as the options): `head -2c`, `head -1kq`. Anywhere else a digit option is refused
+            (`head: invalid trailing option -- 3`).
             A FILE that cannot be opened or read is reported and the others are still written.
             """#,
         "help": #"""
@@ -849,6 +853,12 @@ enum CommandDocs {
             following new file`); a FILE missing at the start is waited for too.
 
             N may end with a multiplier: `b` (512), `K` or `KiB` (1024), `kB` (1000), `M`, `MB`, `G`, `GB`….
+
+            GNU's older spelling works as the first argument when at most one FILE follows: `tail -5` is
+            `tail -n 5`, `tail +5` is `tail -n +5`, and one letter may follow the number (`c` bytes, `b`
+            512-byte blocks, `l` lines), then `f` to follow: `tail -3c`, `tail -20f log`. Without a number
+            it means 10. Anywhere else a digit option is refused (`tail: option used in invalid context --
+            2`).
             """#,
         "touch": #"""
             `touch` sets the access and modification times of each FILE, resolved against the shell's

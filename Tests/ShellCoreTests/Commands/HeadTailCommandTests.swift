@@ -30,6 +30,13 @@ struct HeadTailCommandTests {
         ("tail", ["-c", "2", "four/"]),
         ("head", ["-n", "+2", "four"]), ("head", ["-c", "+3", "four"]), ("tail", ["-c", "+7", "four"]),
         ("tail", ["-n", "+1", "four", "nonl"]), ("tail", ["-c", "+1K", "numbers"]),
+        // GNU's older spelling of the count, as the first argument.
+        ("head", ["-3", "four"]), ("head", ["-3c", "four"]), ("head", ["-1k", "numbers"]),
+        ("head", ["-2b", "numbers"]), ("head", ["-2cl", "four"]), ("head", ["-1v", "four"]),
+        ("head", ["-1q", "four", "nonl"]), ("head", ["-3", "-v", "four"]), ("head", ["-0", "four"]),
+        ("tail", ["-1", "four"]), ("tail", ["+3", "four"]), ("tail", ["-3c", "four"]), ("tail", ["+2c", "nonl"]),
+        ("tail", ["-1b", "numbers"]), ("tail", ["-l", "numbers"]), ("tail", ["+3", "four", "nonl"]),
+        ("tail", ["-"]), ("tail", ["-n", "-2", "four"]),
     ]
 
     @Test(.needsLocalFileSystem("GNU head and tail read the fixture from disk"), arguments: lines)
@@ -54,6 +61,10 @@ struct HeadTailCommandTests {
         arguments: [
             ("head -n x four", "head: invalid number of lines: 'x'"),
             ("tail -c 5Q four", "tail: invalid number of bytes: '5Q'"),
+            ("head -v -3 four", "head: invalid trailing option -- 3"),
+            ("head -2x four", "head: invalid trailing option -- x"),
+            ("tail -2 four four", "tail: option used in invalid context -- 2"),
+            ("tail -n 1 -5 four", "tail: option used in invalid context -- 5"),
         ])
     func badCounts(_ line: String, _ message: String) throws {
         let shell = TestShell()
