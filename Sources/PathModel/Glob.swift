@@ -42,6 +42,10 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     /// Whether the pattern starts at the root.
     public var isAbsolute: Bool { pattern.first == 0x2F }
 
+    /// Whether the pattern ends with `/` (`*/`, `src/**/`): then it matches directories only,
+    /// and symlinks that lead to one, as a shell's does.
+    public var matchesDirectoriesOnly: Bool { pattern.count > 1 && pattern.last == 0x2F }
+
     /// Whether `bytes` holds any unescaped glob character (`*`, `?`, or a `[` closed by a later `]`).
     public static func hasWildcards<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         var escaped = false
@@ -91,7 +95,9 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     /// sandbox too. A relative pattern is resolved against `base`, and its results stay relative
     /// (`*.txt` gives `a.txt`, not `/home/ann/a.txt`): join them to `base` to reach the files.
     /// Directories that cannot be read match nothing, as in a shell. `**` does not enter hidden
-    /// directories or follow symlinks. A pattern with a NUL byte matches nothing.
+    /// directories or follow symlinks. A pattern with a NUL byte matches nothing. A pattern
+    /// that `matchesDirectoriesOnly` gives directories alone (the paths have no trailing slash:
+    /// `File` keeps none).
     /// Corresponds to `getdents64(2)` and `lstat(2)`.
     public func expand(relativeTo base: File) -> [File] {
         // No name holds a NUL byte, so such a pattern matches nothing.
@@ -123,6 +129,9 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         }
         if segments.last == .anyDepth {
             current.removeAll { $0.byteCount == 0 }
+        }
+        if matchesDirectoriesOnly {
+            current.removeAll { match in !(match.isAbsolute ? match : base + match).isDirectory }
         }
         var seen = Set<File>()
         return current.filter { seen.insert($0).inserted }.sorted()

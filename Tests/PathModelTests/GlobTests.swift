@@ -158,6 +158,12 @@ struct GlobTests {
             ("[!a].txt", ["b.txt"]),
             ("*.md", ["c.md"]),
             ("a.txt/*", []),
+            ("*/", ["sub"]),
+            (".*/", [".git"]),
+            ("*/*/", ["sub/deeper"]),
+            ("**/", ["sub", "sub/deeper"]),
+            ("a*/", []),
+            ("sub/", ["sub"]),
         ] as [(String, [File])])
     func expand(_ pattern: String, _ expected: [File]) throws {
         try withScratch { base in

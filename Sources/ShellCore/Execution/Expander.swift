@@ -121,7 +121,9 @@ public enum Expander {
         guard let pattern = argument.pattern else { return [argument] }
         let matches = pattern.expand(relativeTo: state.cwd)
         guard !matches.isEmpty else { throw NoMatch(pattern: argument.text) }
-        return matches.map { Argument(bytes: $0.bytes, fromGlob: true) }
+        // `*/` gives directories spelled with their slash, as in sh.
+        let suffix: [UInt8] = pattern.matchesDirectoriesOnly ? [0x2F] : []
+        return matches.map { Argument(bytes: $0.bytes + suffix, fromGlob: true) }
     }
 
     /// The named place an unquoted word starts with (`@docs`, `@config/shelf`): its path and
