@@ -333,34 +333,55 @@ extension File {
 
     /// Opens a new temporary file next to this path for an atomic replacement: write to it, then
     /// `commit` renames it over this path, or `discard` removes it.
-    /// - Throws: `FileError` with operation `.createFile`.
+    ///
+    /// The new file takes the old one's permission bits, owner and group, so that replacing a
+    /// file changes its contents alone. Where that cannot be done atomically — the user may write
+    /// the file but not its directory, or may not give a file the old one's owner or group — the
+    /// file itself is opened and emptied, as `open(2)` with `O_TRUNC` would (`isAtomic` is false).
+    /// - Throws: `FileError` with operation `.open` (`EACCES` for an existing file the user may
+    ///   not write, as `open(2)` refuses it) or `.createFile`.
     public func openReplacement() throws(FileError) -> Replacement {
         let destination = try resolvingFinalSymlinks()
         if !destination.volume.capabilities.contains(.atomicRename) {
             // Where a file appears only once complete (object storage), the file itself is written.
-            let output = try destination.volume.open(destination, .truncate, permissions: 0o666)
-            return Replacement(output: output.named(self), temporary: nil, destination: destination)
+            return try Replacement(inPlace: destination, named: self)
         }
-        var mode: UInt32 = 0o666 & ~UInt32(Sys.umask())
+        var existing: FileInfo?
         do {
-            mode = try destination.info(followSymlinks: true).permissions
+            existing = try destination.info(followSymlinks: true)
         } catch where error.errno == .noSuchFileOrDirectory {
             // A new file gets the default mode.
         }
-        let temporary = try destination.makeTemporarySibling(mode: mode)
+        if existing != nil { try destination.checkWritable() }
+        let mode = existing?.permissions ?? 0o666 & ~UInt32(Sys.umask())
+        let temporary: (file: File, output: OpenFile)
         do {
+            temporary = try destination.makeTemporarySibling(mode: mode)
+        } catch where existing != nil && error.errno == .permissionDenied {
+            return try Replacement(inPlace: destination, named: self)
+        }
+        do {
+            if let existing {
+                let made = try temporary.output.info()
+                if made.userID != existing.userID || made.groupID != existing.groupID {
+                    // Before the mode: a change of owner clears the set-ID bits.
+                    try temporary.output.setAttributes(.owner(user: existing.userID, group: existing.groupID))
+                }
+            }
             // The new file's mode was cut by the umask; the old file's is kept whole.
             try temporary.output.setAttributes(.permissions(mode))
         } catch {
             temporary.output.close()
             temporary.file.removeQuietlyAfterFailure()
+            if error.errno == .notPermitted { return try Replacement(inPlace: destination, named: self) }
             throw error
         }
         return Replacement(output: temporary.output.named(self), temporary: temporary.file, destination: destination)
     }
 }
 
-/// A temporary file that will atomically replace a destination; see `File.openReplacement()`.
+/// New contents for a destination: a temporary file that will atomically replace it, or the
+/// destination itself where that cannot be done faithfully; see `File.openReplacement()`.
 public struct Replacement: Sendable {
     /// Where to write the new contents.
     public let output: OpenFile
@@ -368,6 +389,22 @@ public struct Replacement: Sendable {
     /// written (a volume on which a file appears only once complete).
     let temporary: File?
     let destination: File
+
+    /// Whether the new contents appear all at once, by a rename; false where the destination
+    /// itself is written (then `discard` leaves what was written so far).
+    public var isAtomic: Bool { temporary != nil }
+
+    init(output: OpenFile, temporary: File?, destination: File) {
+        self.output = output
+        self.temporary = temporary
+        self.destination = destination
+    }
+
+    /// The destination itself, opened and emptied, written under the name `spelled`.
+    init(inPlace destination: File, named spelled: File) throws(FileError) {
+        let output = try destination.volume.open(destination, .truncate, permissions: 0o666)
+        self.init(output: output.named(spelled), temporary: nil, destination: destination)
+    }
 
     /// Closes the temporary file and renames it over the destination (or finishes the
     /// destination written in place). Call it, or `discard`, once: either one closes the output.
@@ -394,7 +431,7 @@ public struct Replacement: Sendable {
     }
 
     /// Closes and removes the temporary file (abandons the destination's new contents), leaving
-    /// the destination as it was.
+    /// the destination as it was; a destination written in place keeps what was written.
     public func discard() {
         output.close()
         temporary?.removeQuietlyAfterFailure()
