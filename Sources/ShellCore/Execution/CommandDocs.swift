@@ -72,9 +72,7 @@ enum CommandDocs {
             - With no DIR, `cd` goes to the home directory: `$HOME` when it is set to an absolute path,
               otherwise the home directory in the user database.
             - `cd -` goes back to the directory before the last successful `cd` and prints its name.
-            - `cd ""` goes to the directory shelf was started in, and leaves `pwd` printing `.` and `PWD`
-              set to `.` (bash's `cd ""` stays where it is). This is a bug; beware of `cd $UNSET`, which
-              passes such an empty name. See [Known problems](../language.md#known-problems).
+            - `cd ""` stays where it is, as bash's does.
 
             Paths are handled logically, as bash does by default: DIR is joined to the current directory
             and `..` is removed textually, so after `cd link` (a symbolic link to a directory) `cd ..` returns
@@ -459,8 +457,10 @@ enum CommandDocs {
             line ending in `&&` or `||`, a backslash-newline), all of those lines as one entry, printed with their newlines.
             Lines that fail are recorded too.
 
-            History lasts for one run of shelf. It is not saved to a file, and a `#!` first line of a script
-            is not recorded.
+            An interactive session keeps its history in a file (`~/.local/state/shelf/history` by default),
+            read at start and appended to as each line is entered; see
+            [Interactive use](../interactive.md#history). Scripts and `-c` read and write none, and a `#!`
+            first line of a script is not recorded.
             """#,
         "ln": #"""
             `ln` makes a link named LINK to TARGET: a hard link (another name for TARGET's file) by default,
