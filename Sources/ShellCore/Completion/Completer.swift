@@ -113,7 +113,7 @@ public enum Completer {
                 first = nil
                 afterRedirect = false
             case .redirect(let kind):
-                afterRedirect = kind != .errorsToOutput
+                afterRedirect = !kind.joinsStreams
             case .shellLine:
                 // A `!` line is sh's: what follows on it is completed as a file name.
                 afterRedirect = true

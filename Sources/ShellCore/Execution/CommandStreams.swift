@@ -41,6 +41,10 @@ struct CommandStreams {
                 errors = output
                 continue
             }
+            if redirection.kind == .outputToErrors {
+                output = errors
+                continue
+            }
             guard let file else { continue }
             let path = state.resolve(file.file)
             do {
@@ -55,7 +59,7 @@ struct CommandStreams {
                     targets.append(target)
                     if redirection.kind != .errors(append: append) { output = target.stream }
                     if redirection.kind != .output(append: append) { errors = target.stream }
-                case .errorsToOutput:
+                case .errorsToOutput, .outputToErrors:
                     break
                 }
             } catch {

@@ -3,7 +3,7 @@
 /// Words split on blanks; `'...'` is literal; `"..."` allows `\"`, `\\`, `\$` and variables;
 /// a backslash outside quotes makes the next character literal (and joins lines); `#` at the
 /// start of a word begins a comment; `;` and newlines separate commands; `&&`, `||`, `|` and the
-/// redirections `<`, `>`, `>>`, `2>`, `2>>`, `2>&1`, `&>`, `&>>` are operators; `!` at the start of a line takes the rest of the line as it is, for sh.
+/// redirections `<`, `0<`, `>`, `>>`, `2>`, `2>>`, `2>&1`, `>&2`, `&>`, `&>>` are operators; `!` at the start of a line takes the rest of the line as it is, for sh.
 public struct Lexer {
     /// Why input could not be tokenized.
     public enum Problem: Sendable, Hashable {
@@ -98,6 +98,8 @@ public struct Lexer {
                 if peek(1) == 0x3C { throw Failure(problem: .unsupportedOperator("<<"), offset: index) }
                 tokens.append(Token(kind: .redirect(.input), range: index..<(index + 1)))
                 index += 1
+            case 0x3E where peek(1) == 0x26:
+                tokens.append(try outputToErrors(from: index))
             case 0x3E:
                 let length = peek(1) == 0x3E ? 2 : 1
                 tokens.append(Token(kind: .redirect(.output(append: length == 2)), range: index..<(index + length)))
@@ -124,7 +126,8 @@ public struct Lexer {
                     // Digits touching `>` name a descriptor, as in sh: `1>` is `>`, `2>` standard
                     // error; any other is refused rather than passed on as a word (rm x 3>log
                     // would remove a file named 3).
-                    if peek(0) == 0x3E, word.pieces.count == 1, case .text(let digits, quoted: false) = word.pieces[0],
+                    if peek(0) == 0x3E || peek(0) == 0x3C, word.pieces.count == 1,
+                        case .text(let digits, quoted: false) = word.pieces[0],
                         digits.allSatisfy({ (0x30...0x39).contains($0) })
                     {
                         tokens.append(try descriptorRedirection(digits, from: start))
@@ -149,12 +152,22 @@ public struct Lexer {
         return Partial(tokens: tokens, openQuote: nil, lastWordStart: lastWordStart)
     }
 
-    /// The redirection that `digits` and the `>` at `index` start: `1>`, `1>>`, `2>`, `2>>` or
-    /// `2>&1`; the token spans from `start`.
+    /// The redirection that `digits` and the `>` or `<` at `index` start: `0<`, `1>`, `1>>`,
+    /// `1>&2`, `2>`, `2>>` or `2>&1`; the token spans from `start`.
     private mutating func descriptorRedirection(_ digits: [UInt8], from start: Int) throws(Failure) -> Token {
+        if peek(0) == 0x3C {
+            guard digits == [0x30], peek(1) != 0x3C else {
+                let spelled = String(decoding: digits, as: UTF8.self) + (peek(1) == 0x3C ? "<<" : "<")
+                throw Failure(problem: .unsupportedOperator(spelled), offset: start)
+            }
+            index += 1
+            return Token(kind: .redirect(.input), range: start..<index)
+        }
         let append = peek(1) == 0x3E
         let kind: RedirectionKind
-        if digits == [0x31] {
+        if digits == [0x31], !append, peek(1) == 0x26 {
+            return try outputToErrors(from: start)
+        } else if digits == [0x31] {
             kind = .output(append: append)
         } else if digits == [0x32], !append, peek(1) == 0x26 {
             guard peek(2) == 0x31, peek(3).map(Lexer.isWordEnd) ?? true else {
@@ -169,6 +182,16 @@ public struct Lexer {
         }
         index += append ? 2 : 1
         return Token(kind: .redirect(kind), range: start..<index)
+    }
+
+    /// `>&2`, whose `>` is at `index` (the token spans from `start`, before a `1`); `>&`
+    /// followed by anything else is refused.
+    private mutating func outputToErrors(from start: Int) throws(Failure) -> Token {
+        guard peek(2) == 0x32, peek(3).map(Lexer.isWordEnd) ?? true else {
+            throw Failure(problem: .unsupportedOperator(">&"), offset: start)
+        }
+        index += 3
+        return Token(kind: .redirect(.outputToErrors), range: start..<index)
     }
 
     /// Whether only blanks stand between the start of `offset`'s line and `offset`.

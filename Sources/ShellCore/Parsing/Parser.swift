@@ -86,7 +86,7 @@ public enum Parser {
                     index += 1
                 case .redirect(let kind):
                     index += 1
-                    if kind == .errorsToOutput {
+                    if kind.joinsStreams {
                         redirections.append(Redirection(kind: kind, target: nil, offset: token.range.lowerBound))
                         continue
                     }

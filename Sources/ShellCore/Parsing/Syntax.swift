@@ -10,6 +10,11 @@ public enum RedirectionKind: Sendable, Hashable {
     case outputAndErrors(append: Bool)
     /// `2>&1`: standard error goes where standard output goes at this point.
     case errorsToOutput
+    /// `>&2` (or `1>&2`): standard output goes where standard error goes at this point.
+    case outputToErrors
+
+    /// Whether it names no file: it joins one stream to another (`2>&1`, `>&2`).
+    public var joinsStreams: Bool { self == .errorsToOutput || self == .outputToErrors }
 
     /// The operator as written (`2>>`).
     public var spelled: String {
@@ -19,11 +24,12 @@ public enum RedirectionKind: Sendable, Hashable {
         case .errors(let append): return append ? "2>>" : "2>"
         case .outputAndErrors(let append): return append ? "&>>" : "&>"
         case .errorsToOutput: return "2>&1"
+        case .outputToErrors: return ">&2"
         }
     }
 
     /// Whether it writes a file (refused in a read-only shell).
-    public var writes: Bool { self != .input && self != .errorsToOutput }
+    public var writes: Bool { self != .input && !joinsStreams }
 }
 
 /// A redirection of a command's standard input, output or error.

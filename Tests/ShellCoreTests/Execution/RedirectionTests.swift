@@ -3,7 +3,7 @@ import Testing
 
 @testable import ShellCore
 
-/// `< FILE`, `2> FILE`, `2>> FILE`, `2>&1`, `&> FILE` and `&>> FILE` on any command, applied left
+/// `< FILE`, `0< FILE`, `2> FILE`, `2>> FILE`, `2>&1`, `>&2`, `&> FILE` and `&>> FILE` on any command, applied left
 /// to right as in sh.
 struct RedirectionTests {
     /// The fixture both shells run in: two lines to read.
@@ -34,6 +34,10 @@ struct RedirectionTests {
             name: "--help goes where > says",
             line: "wc --help > help; wc -l < help | tr -d ' ' | sed 's/[0-9]*/n/'"),
         NamedLine(name: "a usage error goes where 2> says", line: "head -x 2> err; wc -l < err | tr -d ' '"),
+        NamedLine(name: "0< is <", line: "cat 0<in; sort 0< in"),
+        NamedLine(name: ">&2 sends a built-in's output to the messages", line: "cat in >&2 2> err; cat in 2> err >&2; cat err"),
+        NamedLine(name: "1>&2 sends a program's output to the messages", line: "sort in 1>&2 | wc -c"),
+        NamedLine(name: ">&2 then 2>: the output stays where messages went before", line: "echo x >&2 2> err; wc -c < err"),
     ]
 
     @Test(
