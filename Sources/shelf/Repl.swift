@@ -74,14 +74,15 @@ struct Repl {
 
 /// Asks yes/no questions on the controlling terminal (`/dev/tty`), as `rm -i` does.
 enum TerminalAsker {
-    /// Writes `question` and a space, reads a line; yes when it starts with `y` or `Y`.
+    /// Writes `question` (which ends with its own blank, as GNU words it: `rm: remove regular
+    /// file 'x'? `), reads a line; yes when it starts with `y` or `Y`.
     /// nil when there is no terminal to ask.
     static func ask(_ question: String) -> Bool? {
         let terminal = File(path: "/dev/tty")
         do {
             let output = try terminal.open(.append)
             defer { output.close() }
-            try output.write(Array((question + " ").utf8)[...])
+            try output.write(Array(question.utf8)[...])
             let input = try terminal.open(.read)
             defer { input.close() }
             var answer: [UInt8] = []

@@ -246,6 +246,24 @@ private let prompt = "shelf:~$ "
             "cat missing", shows: "cat: missing: No such file or directory", then: "shelf:~/made [1]$ ")
     }
 
+    @Test func rmAsksOnTheTerminalWithOneBlankAfterTheQuestion() throws {
+        let home = Home()
+        home.write("/keep", "")
+        home.write("/drop", "")
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send("rm -i keep drop\r")
+        try shell.expect("rm: remove regular empty file 'keep'? ")
+        shell.send("n\r")
+        // The answer is echoed right after the one blank GNU rm writes.
+        try shell.expect("'drop'? ")
+        shell.send("y\r")
+        try shell.expect(prompt)
+        #expect(home.read("/keep") != nil)
+        #expect(home.read("/drop") == nil)
+        #expect(String(decoding: shell.output, as: UTF8.self).contains("'keep'? n\r\n"))
+    }
+
     @Test func tabCompletesANameWithSpacesAndADirectory() throws {
         let home = Home()
         home.write("/my file.txt", "first file\n")
