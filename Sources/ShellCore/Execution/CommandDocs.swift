@@ -762,6 +762,12 @@ enum CommandDocs {
             script stops, shelf exits with the failing status, and prints `shelf: stopped at ORIGIN:LINE`
             when something after the failing statement was left unrun.
 
+            sh's usual preamble, `set -euo pipefail`, works: shelf already behaves so. `-u` and `-o nounset`
+            are accepted and change nothing (an unset variable is always an error in shelf), and so is
+            `-o pipefail` (a pipeline fails when any command in it fails); `-o errexit` and `+o errexit` are
+            `-e` and `+e`. Letters may be grouped (`-eu`), and `o` takes the next argument as its name.
+            Turning those off (`+u`, `+o pipefail`) and other options (`-x`, `-o vi`) are usage errors.
+
             `set` alone prints the shell's variables, sorted by name, one `NAME=VALUE` per line. A value is
             quoted when it holds blanks or characters special to a shell: `'a b'`, `"it's"`, `''` for an
             empty value. The variables are those of the environment shelf started with, `PWD` and
