@@ -29,6 +29,11 @@ let readsStandardInput = scriptPath == nil || scriptPath == [UInt8(ascii: "-")]
 let interactive = commandString == nil && readsStandardInput && (options.interactive || onTerminal)
 let state = ShellState(
     cwd: cwd, environment: environment, isInteractive: interactive, stopOnError: !interactive && !options.keepGoing)
+// As in sh, PWD names the directory the shell starts in, whatever the environment said; an
+// OLDPWD from outside a root names nothing inside it.
+state.environment["PWD"] = cwd.bytes
+state.exportedNames.insert(Array("PWD".utf8))
+if options.root != nil { state.environment["OLDPWD"] = nil }
 // Messages go out line by line, after what standard output holds, so that `2>&1` and logs read
 // in the order things happened.
 let standardError = OutputStream(.standardError, flushingEveryLine: true)

@@ -422,6 +422,16 @@ import Testing
         let log = try String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)
         #expect(log == "one\ntwo\n")
     }
+
+    @Test func pwdNamesTheStartDirectoryAndCdDashGoesToAnInheritedOldpwd() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.run(
+            "/usr/bin/env", ["PWD=/etc", "OLDPWD=/usr", Self.binary, "-c", "echo $PWD; cd -; echo $OLDPWD"],
+            in: directory)
+        #expect(result.stdout == directory.resolvingSymlinksInPath().path + "\n/usr\n" + directory.resolvingSymlinksInPath().path + "\n")
+        #expect(result.status == 0)
+    }
 }
 
 /// Reads a pipe to its end on a queue of its own.

@@ -32,11 +32,12 @@ public struct CdCommand: ShellCommand {
         if spelled.isEmpty { return .success }  // `cd ""` stays where it is, as in bash.
         var announce = false
         if spelled == [0x2D] {
-            guard let previous = state.previousDirectory else {
+            // As in sh, the variable: inherited, set by the last `cd`, or by the user.
+            guard let previous = state.environment["OLDPWD"], !previous.isEmpty else {
                 context.error(Messages.noPrevious)
                 return .failure
             }
-            spelled = previous.bytes
+            spelled = previous
             announce = true
         }
         let target = state.resolve(File(bytes: spelled)).normalized
@@ -51,9 +52,8 @@ public struct CdCommand: ShellCommand {
             context.error(Diagnostics.renderBare(error, as: spelled))
             return .failure
         }
-        state.previousDirectory = state.cwd
+        state.environment["OLDPWD"] = state.cwd.bytes
         state.cwd = target
-        state.environment["OLDPWD"] = state.previousDirectory?.bytes
         state.environment["PWD"] = target.bytes
         // Programs get them, as in sh, whether or not shelf started with them.
         state.exportedNames.formUnion([Array("OLDPWD".utf8), Array("PWD".utf8)])

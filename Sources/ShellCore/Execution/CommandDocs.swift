@@ -71,7 +71,9 @@ enum CommandDocs {
 
             - With no DIR, `cd` goes to the home directory: `$HOME` when it is set to an absolute path,
               otherwise the home directory in the user database.
-            - `cd -` goes back to the directory before the last successful `cd` and prints its name.
+            - `cd -` goes to `$OLDPWD` and prints its name: the directory before the last successful `cd`,
+              or what the variable was set to (inherited, or by `OLDPWD=DIR`), as in sh. `PWD` names the
+              directory shelf started in, whatever the environment said.
             - `cd ""` stays where it is, as bash's does.
 
             Paths are handled logically, as bash does by default: DIR is joined to the current directory

@@ -14,8 +14,6 @@ public final class ShellState {
     public let schemes = VolumeSchemes()
     /// The volume absolute paths are on: the last one `cwd` was on that no scheme opened.
     private var sessionVolume: any Volume
-    /// The directory before the last `cd`, for `cd -`.
-    public var previousDirectory: File?
     /// The shell's variables, for `$NAME` expansion, as bytes; starts as a copy of the process
     /// environment. Programs get only the exported ones (`exportedNames`).
     public var environment: Environment
@@ -79,7 +77,6 @@ public final class ShellState {
         let copy = ShellState(cwd: cwd, environment: environment, isInteractive: isInteractive, stopOnError: stopOnError)
         copy.exportedNames = exportedNames
         copy.aliases = aliases
-        copy.previousDirectory = previousDirectory
         copy.scriptName = scriptName
         copy.arguments = arguments
         copy.lastStatus = lastStatus
