@@ -1,18 +1,20 @@
 import PathModel
 
-/// `ls [-aAdFghilnoGrRsStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
-/// [--group-directories-first] [--color[=WHEN]] [FILE...]`: list directory contents.
+/// `ls [-aAcdFghilnoGrRsStuUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
+/// [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]]
+/// [FILE...]`: list directory contents.
 public struct LsCommand: ShellCommand {
     public static let name = "ls"
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
     public static let synopsis =
-        "[-aAdFghilnoGrRsStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
+        "[-aAcdFghilnoGrRsStuUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
             sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
-            hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size
+            hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size,
+            changeTime, accessTime, timeWord, timeStyle, fullTime
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
@@ -20,12 +22,17 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             nil, "color", value: .optional, valueName: "WHEN",
             key: .color, help: "color the names: 'always' (when WHEN is omitted), 'auto' or 'never'"),
+        OptionSpec(
+            "c", key: .changeTime,
+            help: "with -lt: sort by, and show, ctime; with -l: show ctime and sort by name; otherwise: sort by ctime, newest first"),
         OptionSpec("C", key: .columns, help: "list entries by columns"),
         OptionSpec(
             "d", "directory", key: .directory, help: "list directories themselves, not their contents"),
         OptionSpec(
             "F", "classify", value: .optional, valueName: "WHEN",
             key: .classify, help: "append an indicator (one of */=@|) to entries; WHEN as for --color"),
+        OptionSpec(
+            nil, "full-time", key: .fullTime, help: "like -l --time-style=full-iso"),
         OptionSpec("g", key: .longWithoutOwner, help: "like -l, but do not list the owner"),
         OptionSpec("G", "no-group", key: .noGroup, help: "in a long listing, do not print group names"),
         OptionSpec(
@@ -50,7 +57,18 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             nil, "sort", value: .required, valueName: "WORD", key: .sortWord,
             help: "sort by WORD instead of name: none (-U), size (-S), time (-t), extension (-X)"),
-        OptionSpec("t", key: .sortByTime, help: "sort by modification time, newest first"),
+        OptionSpec("t", key: .sortByTime, help: "sort by time, newest first; see --time"),
+        OptionSpec(
+            nil, "time", value: .required, valueName: "WORD", key: .timeWord,
+            help:
+                "show and sort by WORD instead of the modification time: atime, access, use (-u); ctime, status (-c); birth, creation"
+        ),
+        OptionSpec(
+            nil, "time-style", value: .required, valueName: "STYLE", key: .timeStyle,
+            help: "time/date format with -l: full-iso, long-iso, iso, locale, or +FORMAT; see TIME_STYLE"),
+        OptionSpec(
+            "u", key: .accessTime,
+            help: "with -lt: sort by, and show, access time; with -l: show access time and sort by name; otherwise: sort by access time, newest first"),
         OptionSpec("U", key: .unsorted, help: "do not sort; list entries in directory order"),
         OptionSpec("X", key: .sortByExtension, help: "sort alphabetically by entry extension"),
         OptionSpec(
@@ -85,7 +103,7 @@ public struct LsCommand: ShellCommand {
     public enum Sort: Sendable, Hashable {
         /// By name, byte by byte.
         case name
-        /// `-t`: by modification time, newest first; equal times by name.
+        /// `-t`: by the time shown (`timeField`), newest first; equal times by name.
         case time
         /// `-S`: by size, largest first; equal sizes by name.
         case size
@@ -93,6 +111,18 @@ public struct LsCommand: ShellCommand {
         case `extension`
         /// `-U`: as the volume lists them, operands as given.
         case none
+    }
+
+    /// Which of a file's times a listing shows and `-t` sorts by.
+    public enum TimeField: Sendable, Hashable {
+        /// The last change of content (the default).
+        case modification
+        /// `-u`, `--time=atime`: the last access.
+        case access
+        /// `-c`, `--time=ctime`: the last change of content or metadata.
+        case change
+        /// `--time=birth`: the creation, where the volume records it.
+        case birth
     }
 
     /// When a decoration applies.
@@ -110,6 +140,11 @@ public struct LsCommand: ShellCommand {
     public var sort: Sort
     /// Reverse the order.
     public var reverse: Bool
+    /// The time shown and sorted by.
+    public var timeField: TimeField
+    /// The `--time-style` given (`full-iso` with `--full-time`); nil when none was, and
+    /// `TIME_STYLE` then applies.
+    public var timeStyle: [UInt8]?
     /// Show the owner in a long listing (not with `-g`).
     public var showsOwner: Bool
     /// Show the group in a long listing (not with `-o` or `-G`).
@@ -147,7 +182,7 @@ public struct LsCommand: ShellCommand {
         format = nil
         for (key, _) in arguments.options {
             switch key {
-            case .long, .longWithoutOwner, .longWithoutGroup, .numericIDs: format = .long
+            case .long, .longWithoutOwner, .longWithoutGroup, .numericIDs, .fullTime: format = .long
             case .onePerLine where format != .long: format = .onePerLine
             case .columns: format = .columns
             default: continue
@@ -158,13 +193,25 @@ public struct LsCommand: ShellCommand {
         case .almostAll: hidden = .almostAll
         default: hidden = .skipped
         }
+        switch arguments.last(of: [.changeTime, .accessTime, .timeWord]) {
+        case .changeTime: timeField = .change
+        case .accessTime: timeField = .access
+        case .timeWord: timeField = try Self.timeWords.value(of: arguments.bytes(.timeWord) ?? [])
+        default: timeField = .modification
+        }
         switch arguments.last(of: [.sortByTime, .sortBySize, .sortByExtension, .unsorted, .sortWord]) {
         case .sortByTime: sort = .time
         case .sortBySize: sort = .size
         case .sortByExtension: sort = .extension
         case .unsorted: sort = .none
-        case .sortWord: sort = try Self.sort(named: arguments.value(.sortWord) ?? "")
-        default: sort = .name
+        case .sortWord: sort = try Self.sortWords.value(of: arguments.bytes(.sortWord) ?? [])
+        // As GNU ls: another time than the modification time, without -l, sorts by it.
+        default: sort = timeField != .modification && format != .long ? .time : .name
+        }
+        switch arguments.last(of: [.timeStyle, .fullTime]) {
+        case .timeStyle: timeStyle = arguments.bytes(.timeStyle)
+        case .fullTime: timeStyle = Array("full-iso".utf8)
+        default: timeStyle = nil
         }
         directoriesFirst = arguments.has(.groupDirectoriesFirst)
         showsOwner = !arguments.has(.longWithoutOwner)
@@ -181,8 +228,8 @@ public struct LsCommand: ShellCommand {
         json = arguments.has(.json)
         classify =
             arguments.has(.classify)
-            ? try Self.when(arguments.value(.classify), option: "--classify") : .never
-        color = arguments.has(.color) ? try Self.when(arguments.value(.color), option: "--color") : .never
+            ? try Self.when(arguments.bytes(.classify), option: "--classify") : .never
+        color = arguments.has(.color) ? try Self.when(arguments.bytes(.color), option: "--color") : .never
         if let text = arguments.value(.width) {
             guard let value = Int(text), value >= 0 else { throw .invalid(Messages.invalidWidth(text)) }
             width = value
@@ -190,39 +237,43 @@ public struct LsCommand: ShellCommand {
         operands = arguments.operands
     }
 
-    /// Reads a WHEN argument as GNU's argmatch does: exact words or unambiguous abbreviations.
-    static func when(_ value: String?, option: String) throws(UsageError) -> When {
+    /// Reads a WHEN argument as GNU's argmatch does: exact words or unambiguous abbreviations;
+    /// none is `always`.
+    static func when(_ value: [UInt8]?, option: String) throws(UsageError) -> When {
         guard let value else { return .always }
-        let words: [(String, When)] = [
+        let words: [(word: String, value: When)] = [
             ("always", .always), ("yes", .always), ("force", .always), ("never", .never), ("no", .never),
             ("none", .never), ("auto", .terminal), ("tty", .terminal), ("if-tty", .terminal),
         ]
-        if let exact = words.first(where: { $0.0 == value }) { return exact.1 }
-        let matches = value.isEmpty ? [] : words.filter { $0.0.hasPrefix(value) }
-        guard let first = matches.first else { throw .invalid(Messages.invalidWhen(value, option: option)) }
-        guard matches.allSatisfy({ $0.1 == first.1 }) else {
-            throw .invalid(Messages.ambiguousWhen(value, option: option))
-        }
-        return first.1
+        return try ArgumentChoice(option: option, words).value(of: value)
     }
 
-    /// The order `--sort=WORD` names, in full or by an unambiguous prefix.
-    static func sort(named word: String) throws(UsageError) -> Sort {
-        let words: [(String, Sort)] = [
-            ("none", .none), ("size", .size), ("time", .time), ("extension", .extension),
-        ]
-        if let exact = words.first(where: { $0.0 == word }) { return exact.1 }
-        let matches = word.isEmpty ? [] : words.filter { $0.0.hasPrefix(word) }
-        guard matches.count == 1 else {
-            throw .invalid(
-                "\(matches.isEmpty ? "invalid" : "ambiguous") argument \(Quoting.always(word)) for '--sort'\n"
-                    + Messages.validSort)
-        }
-        return matches[0].1
-    }
+    /// The words of `--time`.
+    static let timeWords = ArgumentChoice<TimeField>(
+        option: "--time",
+        [
+            ("atime", .access), ("access", .access), ("use", .access), ("ctime", .change), ("status", .change),
+            ("birth", .birth), ("creation", .birth),
+        ])
+
+    /// The orders `--sort=WORD` names.
+    static let sortWords = ArgumentChoice<Sort>(
+        option: "--sort", [("none", .none), ("size", .size), ("time", .time), ("extension", .extension)])
 
     public func run(in context: CommandContext) -> ExitStatus {
-        var run = ListingRun(command: self, context: context)
+        // As GNU ls, the style (and TIME_STYLE) is read only for a long listing.
+        var dateStyle = ListingTimeStyle.standard
+        if format == .long {
+            do throws(UsageError) {
+                let environment = context.state.environment
+                dateStyle = try ListingTimeStyle(
+                    named: timeStyle ?? environment["TIME_STYLE"] ?? Array("locale".utf8),
+                    timeLocaleIsC: ListingTimeStyle.timeLocaleIsC(environment))
+            } catch {
+                return context.usageError(Diagnostics.render(error))
+            }
+        }
+        var run = ListingRun(command: self, context: context, dateStyle: dateStyle)
         return run.start()
     }
 }
@@ -245,7 +296,7 @@ private struct ListingRun {
     var records: JSONArrayWriter?
     /// Owner and group names for records.
     let names = OwnerNames()
-    init(command: LsCommand, context: CommandContext) {
+    init(command: LsCommand, context: CommandContext, dateStyle: ListingTimeStyle) {
         self.command = command
         self.context = context
         let terminal = context.stdout.isTerminal
@@ -274,8 +325,8 @@ private struct ListingRun {
             showsBlocks: command.showsBlocks, classify: classify,
             colored: colored,
             colors: writerColors,
-            quoted: terminal, lineLength: lineLength, zone: Clock.Zone(environment: environment),
-            now: Clock.now())
+            quoted: terminal, lineLength: lineLength, timeField: command.timeField, dateStyle: dateStyle,
+            zone: Clock.Zone(environment: environment), now: Clock.now())
         writer = ListingWriter(style: style, output: context.stdout)
         if command.json { records = JSONArrayWriter(output: context.stdout) }
     }
@@ -523,9 +574,10 @@ private struct ListingRun {
             order = Self.nameOrder(files)
         case .time:
             order = Array(files.indices)
+            let field = command.timeField
             order.sort { left, right in
-                let a = files[left].info?.modificationTime ?? Timestamp(seconds: .min)
-                let b = files[right].info?.modificationTime ?? Timestamp(seconds: .min)
+                let a = files[left].info.flatMap { $0.time(field) } ?? Timestamp(seconds: .min)
+                let b = files[right].info.flatMap { $0.time(field) } ?? Timestamp(seconds: .min)
                 if a != b { return b < a }
                 return bytesPrecede(files[left].name, files[right].name)
             }
@@ -610,25 +662,6 @@ extension LsCommand {
         static let readingDirectory = "reading directory"
         static let alreadyListed = "not listing already-listed directory"
         static func invalidWidth(_ text: String) -> String { "invalid line width: \(Quoting.always(text))" }
-        static func invalidWhen(_ value: String, option: String) -> String {
-            "invalid argument \(Quoting.always(value)) for '\(option)'\n" + validWhen
-        }
-        static func ambiguousWhen(_ value: String, option: String) -> String {
-            "ambiguous argument \(Quoting.always(value)) for '\(option)'\n" + validWhen
-        }
-        static let validWhen = """
-            Valid arguments are:
-              - 'always', 'yes', 'force'
-              - 'never', 'no', 'none'
-              - 'auto', 'tty', 'if-tty'
-            """
         static func writeError(_ reason: String) -> String { "write error: \(reason)" }
-        static let validSort = """
-            Valid arguments are:
-              - 'none'
-              - 'size'
-              - 'time'
-              - 'extension'
-            """
     }
 }

@@ -73,6 +73,10 @@ struct ListingStyle {
     var quoted = false
     /// The line width for columns and for the wrap check after a coloured name; 0 for no limit.
     var lineLength = 80
+    /// The time shown in a long listing.
+    var timeField: LsCommand.TimeField = .modification
+    /// How dates are written.
+    var dateStyle: ListingTimeStyle = .standard
     /// The zone dates are shown in.
     var zone: Clock.Zone = .local
     /// The time "recent" is measured from.
@@ -92,6 +96,9 @@ struct ListingWriter {
     private var users: [UInt32: Owner] = [:]
     private var groups: [UInt32: Owner] = [:]
     private var dates: [Int64: [UInt8]] = [:]
+    /// The columns a date takes, which a `?` or `-` in its place is right-aligned to: those of
+    /// the epoch in the style's format for old times, as GNU ls measures it.
+    private let dateWidth: Int
 
     private static let blockSize = 1 << 16
 
@@ -114,6 +121,11 @@ struct ListingWriter {
         self.style = style
         self.output = output
         now = style.now
+        if case .formats(let oldFormat, _) = style.dateStyle {
+            dateWidth = DisplayWidth.of(TimeFormat.format(oldFormat, Timestamp(seconds: 0), zone: style.zone))
+        } else {
+            dateWidth = 12
+        }
         buffer.reserveCapacity(Self.blockSize + 4096)
     }
 
@@ -416,10 +428,14 @@ struct ListingWriter {
         buffer.append(0x20)
         if info.absent.contains(.times) {
             // Right-aligned under the dates, as the `?` of an entry that could not be examined.
-            appendBlanks(11)
+            appendBlanks(dateWidth - 1)
             buffer.append(Self.absentMark)
+        } else if let time = info.time(style.timeField) {
+            buffer.append(contentsOf: date(time))
         } else {
-            buffer.append(contentsOf: date(info.modificationTime))
+            // A birth time the volume does not record.
+            appendBlanks(dateWidth - 1)
+            buffer.append(0x3F)
         }
         buffer.append(0x20)
         let column = buffer.count - prefixStart
@@ -476,7 +492,7 @@ struct ListingWriter {
         appendBlanks(widths.size - 1)
         buffer.append(0x3F)
         buffer.append(0x20)
-        appendBlanks(11)
+        appendBlanks(dateWidth - 1)
         buffer.append(contentsOf: [0x3F, 0x20])
         let color = style.colored ? style.colors.sequence(name: files[index].name, kind: kind, mode: nil) : nil
         writeName(
@@ -520,12 +536,16 @@ struct ListingWriter {
         buffer.append(0x20)
     }
 
-    /// The date column for a modification time; recent times show the clock, older ones the year.
+    /// The date column for a time; recent times show the clock, older ones the year (in the
+    /// standard style).
     private mutating func date(_ time: Timestamp) -> [UInt8] {
         if now < time { now = Clock.now() }
         let sixMonthsAgo = Timestamp(
             seconds: now.seconds - FileFormat.sixMonths, nanoseconds: now.nanoseconds)
         let recent = sixMonthsAgo < time && time < now
+        if case .formats(let oldFormat, let recentFormat) = style.dateStyle {
+            return TimeFormat.format(recent ? recentFormat : oldFormat, time, zone: style.zone)
+        }
         let minute = time.seconds >= 0 ? time.seconds / 60 : (time.seconds - 59) / 60
         let key = minute &* 2 &+ (recent ? 1 : 0)
         if let known = dates[key] { return known }
@@ -561,5 +581,17 @@ struct ListingWriter {
             count += 1
         }
         return count
+    }
+}
+
+extension FileInfo {
+    /// The time `field` names; nil for a birth time the volume does not record.
+    func time(_ field: LsCommand.TimeField) -> Timestamp? {
+        switch field {
+        case .modification: return modificationTime
+        case .access: return accessTime
+        case .change: return changeTime
+        case .birth: return creationTime
+        }
     }
 }

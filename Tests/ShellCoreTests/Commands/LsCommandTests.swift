@@ -117,6 +117,14 @@ func makeListingFixture(_ shell: TestShell) throws {
             "invalid argument 'bogus' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
         ),
         (
+            "an empty word abbreviates them all", ["--sort="],
+            "ambiguous argument '' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
+        ),
+        (
+            "an empty colour word", ["--color="],
+            "ambiguous argument '' for '--color'\nValid arguments are:\n  - 'always', 'yes', 'force'\n  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'"
+        ),
+        (
             "version sort is not there", ["--sort=version"],
             "invalid argument 'version' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
         ),
