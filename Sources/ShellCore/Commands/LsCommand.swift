@@ -14,7 +14,7 @@ public struct LsCommand: ShellCommand {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
             sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
             hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size,
-            changeTime, accessTime, timeWord, timeStyle, fullTime
+            changeTime, accessTime, timeWord, timeStyle, fullTime, kibibytes, si, blockSize
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
@@ -38,10 +38,16 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             nil, "group-directories-first", key: .groupDirectoriesFirst,
             help: "group directories before files, each group in the order asked for"),
+        OptionSpec(
+            nil, "block-size", value: .required, valueName: "SIZE", key: .blockSize,
+            help: "with -l, -s and totals, write sizes in units of SIZE (K, M, KB, KiB, 1000…; a unit alone is written after each size)"),
         OptionSpec("h", "human-readable", key: .humanReadable, help: "with -l, print sizes like 1K 234M 2G"),
         OptionSpec(
             nil, "hide", value: .required, valueName: "PATTERN", key: .hide,
             help: "do not list entries matching PATTERN (overridden by -a or -A)"),
+        OptionSpec(
+            "k", "kibibytes", key: .kibibytes,
+            help: "with -s and totals, 1024-byte blocks whatever LS_BLOCK_SIZE, BLOCK_SIZE or BLOCKSIZE say"),
         OptionSpec("i", "inode", key: .inode, help: "print the index number of each file"),
         OptionSpec(
             "I", "ignore", value: .required, valueName: "PATTERN", key: .ignore,
@@ -54,6 +60,7 @@ public struct LsCommand: ShellCommand {
         OptionSpec("R", "recursive", key: .recursive, help: "list subdirectories recursively"),
         OptionSpec("s", "size", key: .size, help: "print the allocated size of each file, in blocks"),
         OptionSpec("S", key: .sortBySize, help: "sort by file size, largest first"),
+        OptionSpec(nil, "si", key: .si, help: "like -h, but use powers of 1000 not 1024"),
         OptionSpec(
             nil, "sort", value: .required, valueName: "WORD", key: .sortWord,
             help: "sort by WORD instead of name: none (-U), size (-S), time (-t), extension (-X)"),
@@ -161,8 +168,11 @@ public struct LsCommand: ShellCommand {
     public var ignored: [Glob]
     /// Names not listed unless `-a` or `-A` (`--hide`).
     public var hiddenPatterns: [Glob]
-    /// Show sizes with K, M, G…
-    public var humanSizes: Bool
+    /// The unit of sizes and block counts given by `-h`, `--si` or `--block-size`; nil when
+    /// none was, and the `BLOCK_SIZE` variables then apply.
+    var sizeUnit: SizeUnit?
+    /// `-k`: block counts in 1024-byte blocks whatever the variables say.
+    public var kibibytes: Bool
     /// List subdirectories too.
     public var recursive: Bool
     /// List directories named as operands themselves, not their contents.
@@ -222,7 +232,19 @@ public struct LsCommand: ShellCommand {
         ignored = arguments.allBytes(.ignore).map { Glob(bytes: $0) }
         hiddenPatterns = arguments.allBytes(.hide).map { Glob(bytes: $0) }
         reverse = arguments.has(.reverse)
-        humanSizes = arguments.has(.humanReadable)
+        switch arguments.last(of: [.humanReadable, .si, .blockSize]) {
+        case .humanReadable: sizeUnit = .humanReadable
+        case .si: sizeUnit = .si
+        case .blockSize:
+            let spec = arguments.bytes(.blockSize) ?? []
+            do throws(SizeUnitError) {
+                sizeUnit = try SizeUnit(spec: spec)
+            } catch {
+                throw .invalid(error.message(option: "--block-size", spec: spec))
+            }
+        default: sizeUnit = nil
+        }
+        kibibytes = arguments.has(.kibibytes)
         recursive = arguments.has(.recursive)
         directoriesThemselves = arguments.has(.directory)
         json = arguments.has(.json)
@@ -246,6 +268,24 @@ public struct LsCommand: ShellCommand {
             ("none", .never), ("auto", .terminal), ("tty", .terminal), ("if-tty", .terminal),
         ]
         return try ArgumentChoice(option: option, words).value(of: value)
+    }
+
+    /// The units of sizes (`-l`) and of block counts (`-s`, `total`): those of `-h`, `--si` or
+    /// `--block-size`; else, as GNU ls takes them, from `LS_BLOCK_SIZE`, `BLOCK_SIZE` or
+    /// `BLOCKSIZE` (sizes from the first two only, and a value that is no SIZE means 1024-byte
+    /// units), 1024-byte blocks by default (512 with `POSIXLY_CORRECT`), and with `-k` 1024-byte
+    /// blocks whatever the variables say.
+    func sizeUnits(_ environment: Environment) -> (file: SizeUnit, blocks: SizeUnit) {
+        if let sizeUnit { return (sizeUnit, sizeUnit) }
+        let lsBlockSize = environment["LS_BLOCK_SIZE"]
+        let blockSize = environment["BLOCK_SIZE"]
+        let standard = SizeUnit(blockSize: environment["POSIXLY_CORRECT"] == nil ? 1024 : 512)
+        var blocks = standard
+        if let spec = lsBlockSize ?? blockSize ?? environment["BLOCKSIZE"] {
+            blocks = (try? SizeUnit(spec: spec)) ?? standard
+        }
+        let file = lsBlockSize != nil || blockSize != nil ? blocks : SizeUnit(blockSize: 1)
+        return (file, kibibytes ? SizeUnit(blockSize: 1024) : blocks)
     }
 
     /// The words of `--time`.
@@ -319,13 +359,14 @@ private struct ListingRun {
         }
         if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
         if let width = command.width { lineLength = width }
+        let units = command.sizeUnits(environment)
         let style = ListingStyle(
-            format: format, humanSizes: command.humanSizes, showsOwner: command.showsOwner,
+            format: format, showsOwner: command.showsOwner,
             showsGroup: command.showsGroup, numericIDs: command.numericIDs, showsInodes: command.showsInodes,
             showsBlocks: command.showsBlocks, classify: classify,
             colored: colored,
             colors: writerColors,
-            quoted: terminal, lineLength: lineLength, timeField: command.timeField, dateStyle: dateStyle,
+            quoted: terminal, lineLength: lineLength, fileUnit: units.file, blockUnit: units.blocks, timeField: command.timeField, dateStyle: dateStyle,
             zone: Clock.Zone(environment: environment), now: Clock.now())
         writer = ListingWriter(style: style, output: context.stdout)
         if command.json { records = JSONArrayWriter(output: context.stdout) }

@@ -526,6 +526,19 @@ enum CommandDocs {
             over the whole listing. Each directory's listing starts with `total N`, the space its files take
             in 1 KiB blocks (scaled with `-h`).
 
+            Sizes (`-l`) and block counts (`-s`, `total`) are written in the unit `-h` (powers of 1024:
+            `1.5K`, `12M`), `--si` (powers of 1000: `1.5k`) or `--block-size=SIZE` chooses, the last of them
+            given. SIZE is a whole number with an optional unit — `K`, `M`, `G`, `T`, `P`, `E`, `Z`, `Y` as
+            powers of 1024, `KB`, `MB`… as powers of 1000, `KiB`, `MiB`… — counted in units of that many
+            bytes and rounded up (`--block-size=1K`: `5`), or a unit alone, which is then written after
+            each number (`--block-size=K`: `5K`; `KB`: `5kB`; `KiB`: `5KiB`), or `human-readable` or `si`.
+            A leading `'` (digit grouping) is accepted and changes nothing, since the C locale groups no
+            digits. Without any of them, as in GNU ls, `LS_BLOCK_SIZE`, else `BLOCK_SIZE`, gives the unit of
+            both, and `BLOCKSIZE` that of block counts only; a value that is no SIZE means 1024-byte units;
+            block counts are otherwise in 1024-byte blocks (512-byte with `POSIXLY_CORRECT`), and `-k` keeps
+            them in 1024-byte blocks whatever those variables say. A wrong SIZE gets GNU's message
+            (`ls: invalid suffix in --block-size argument '1Q'`), then shelf's pointer to `help ls`.
+
             Colours come from `LS_COLORS` in dircolors syntax (`di=01;34:ln=01;36:*.tar=01;31`), read as GNU
             ls 9.1 reads it: two-letter types (`di ln ex fi no or mi pi so bd cd su sg st ow tw mh`, and
             `lc rc ec rs` for the sequences around a name), `*SUFFIX` entries matched case-sensitively with

@@ -51,8 +51,6 @@ struct ListedFile {
 struct ListingStyle {
     /// The layout.
     var format: LsCommand.Format
-    /// `-h`: sizes as `1.0K`, `12M`.
-    var humanSizes = false
     /// The owner column of a long listing (not with `-g`).
     var showsOwner = true
     /// The group column of a long listing (not with `-o`, `-G`).
@@ -73,6 +71,10 @@ struct ListingStyle {
     var quoted = false
     /// The line width for columns and for the wrap check after a coloured name; 0 for no limit.
     var lineLength = 80
+    /// The unit of sizes in a long listing: bytes, or `-h`'s `1.0K`, `--block-size`'s.
+    var fileUnit = SizeUnit(blockSize: 1)
+    /// The unit of `-s` and `total`: 1 KiB blocks, or `-h`'s, `--block-size`'s.
+    var blockUnit = SizeUnit(blockSize: 1024)
     /// The time shown in a long listing.
     var timeField: LsCommand.TimeField = .modification
     /// How dates are written.
@@ -309,10 +311,9 @@ struct ListingWriter {
         return prefixes.width
     }
 
-    /// A count of 512-byte blocks as ls shows it: 1 KiB blocks rounded up, or scaled with `-h`.
+    /// A count of 512-byte blocks as ls shows it: in the block unit, rounded up.
     private func blockCount(_ blocks: UInt64) -> String {
-        FileFormat.humanSize(
-            blocks, fromBlockSize: 512, toBlockSize: style.humanSizes ? 1 : 1024, autoscale: style.humanSizes)
+        style.blockUnit.format(blocks, fromBlockSize: 512)
     }
 
     // MARK: Columns
@@ -359,14 +360,15 @@ struct ListingWriter {
     private mutating func writeLong(_ files: [ListedFile], order: [Int], shown: ShownNames?) {
         var widths = LongWidths()
         var sizes: [[UInt8]] = []
-        if style.humanSizes { sizes.reserveCapacity(files.count) }
+        let scaled = !style.fileUnit.isBytes
+        if scaled { sizes.reserveCapacity(files.count) }
         for index in files.indices {
             guard let info = files[index].info else {
                 widths.links = max(widths.links, 1)
                 widths.owner = max(widths.owner, 1)
                 widths.group = max(widths.group, 1)
                 widths.size = max(widths.size, 1)
-                if style.humanSizes { sizes.append([]) }
+                if scaled { sizes.append([]) }
                 continue
             }
             widths.links = max(
@@ -376,9 +378,9 @@ struct ListingWriter {
             if info.kind == .characterDevice || info.kind == .blockDevice {
                 widths.major = max(widths.major, Self.digitCount(FileFormat.major(info.representedDevice)))
                 widths.minor = max(widths.minor, Self.digitCount(FileFormat.minor(info.representedDevice)))
-                if style.humanSizes { sizes.append([]) }
-            } else if style.humanSizes {
-                let size = Array(FileFormat.humanSize(info.size).utf8)
+                if scaled { sizes.append([]) }
+            } else if scaled {
+                let size = Array(style.fileUnit.format(info.size).utf8)
                 widths.size = max(widths.size, size.count)
                 sizes.append(size)
             } else {
@@ -388,7 +390,7 @@ struct ListingWriter {
         if widths.major > 0 { widths.size = max(widths.size, widths.major + 2 + widths.minor) }
         for index in order {
             writeLongLine(
-                files, index, shown: shown, widths: widths, human: style.humanSizes ? sizes[index] : nil)
+                files, index, shown: shown, widths: widths, human: scaled ? sizes[index] : nil)
             flushIfFull()
         }
     }
