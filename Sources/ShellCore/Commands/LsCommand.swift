@@ -14,7 +14,8 @@ public struct LsCommand: ShellCommand {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
             sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
             hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size,
-            changeTime, accessTime, timeWord, timeStyle, fullTime, kibibytes, si, blockSize
+            changeTime, accessTime, timeWord, timeStyle, fullTime, kibibytes, si, blockSize, slash, fileType,
+            indicatorStyle
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
@@ -31,6 +32,7 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             "F", "classify", value: .optional, valueName: "WHEN",
             key: .classify, help: "append an indicator (one of */=@|) to entries; WHEN as for --color"),
+        OptionSpec(nil, "file-type", key: .fileType, help: "likewise, except do not append '*'"),
         OptionSpec(
             nil, "full-time", key: .fullTime, help: "like -l --time-style=full-iso"),
         OptionSpec("g", key: .longWithoutOwner, help: "like -l, but do not list the owner"),
@@ -50,12 +52,16 @@ public struct LsCommand: ShellCommand {
             help: "with -s and totals, 1024-byte blocks whatever LS_BLOCK_SIZE, BLOCK_SIZE or BLOCKSIZE say"),
         OptionSpec("i", "inode", key: .inode, help: "print the index number of each file"),
         OptionSpec(
+            nil, "indicator-style", value: .required, valueName: "WORD", key: .indicatorStyle,
+            help: "append indicators in style WORD to entry names: none, slash (-p), file-type (--file-type), classify (-F)"),
+        OptionSpec(
             "I", "ignore", value: .required, valueName: "PATTERN", key: .ignore,
             help: "do not list entries matching PATTERN"),
         OptionSpec("l", key: .long, help: "use a long listing format"),
         OptionSpec(
             "n", "numeric-uid-gid", key: .numericIDs, help: "like -l, but list numeric user and group IDs"),
         OptionSpec("o", key: .longWithoutGroup, help: "like -l, but do not list group information"),
+        OptionSpec("p", key: .slash, help: "append / indicator to directories"),
         OptionSpec("r", "reverse", key: .reverse, help: "reverse order while sorting"),
         OptionSpec("R", "recursive", key: .recursive, help: "list subdirectories recursively"),
         OptionSpec("s", "size", key: .size, help: "print the allocated size of each file, in blocks"),
@@ -132,6 +138,18 @@ public struct LsCommand: ShellCommand {
         case birth
     }
 
+    /// Which names get an indicator after them.
+    public enum IndicatorStyle: Sendable, Hashable {
+        /// None (the default).
+        case none
+        /// `-p`: `/` after directories.
+        case slash
+        /// `--file-type`: `/` after directories, `@` symlinks, `|` fifos, `=` sockets.
+        case fileType
+        /// `-F`: those, and `*` after executables.
+        case classify
+    }
+
     /// When a decoration applies.
     public enum When: Sendable, Hashable {
         case always, never
@@ -177,8 +195,12 @@ public struct LsCommand: ShellCommand {
     public var recursive: Bool
     /// List directories named as operands themselves, not their contents.
     public var directoriesThemselves: Bool
-    /// When to append type indicators.
+    /// When `-F` applies: given after the last of `-p`, `--file-type` and `--indicator-style`,
+    /// it wins over them when it applies.
     public var classify: When
+    /// The indicators of the last of `-p`, `--file-type` and `--indicator-style`, which apply
+    /// when `classify` does not.
+    public var indicatorStyle: IndicatorStyle
     /// When to colour names.
     public var color: When
     /// The line width given with `-w`.
@@ -248,9 +270,23 @@ public struct LsCommand: ShellCommand {
         recursive = arguments.has(.recursive)
         directoriesThemselves = arguments.has(.directory)
         json = arguments.has(.json)
-        classify =
-            arguments.has(.classify)
-            ? try Self.when(arguments.bytes(.classify), option: "--classify") : .never
+        // As GNU ls: each of these sets the style, but -F only when its WHEN applies.
+        let styleKeys: Set<Option> = [.slash, .fileType, .indicatorStyle]
+        let lastStyle = arguments.options.lastIndex { styleKeys.contains($0.key) }
+        switch lastStyle.map({ arguments.options[$0] }) {
+        case (.slash, _)?: indicatorStyle = .slash
+        case (.fileType, _)?: indicatorStyle = .fileType
+        case (_, let word)?: indicatorStyle = try Self.indicatorWords.value(of: word ?? [])
+        case nil: indicatorStyle = .none
+        }
+        classify = .never
+        for (key, value) in arguments.options[(lastStyle.map { $0 + 1 } ?? 0)...] where key == .classify {
+            switch try Self.when(value, option: "--classify") {
+            case .always: classify = .always
+            case .terminal where classify == .never: classify = .terminal
+            default: break
+            }
+        }
         color = arguments.has(.color) ? try Self.when(arguments.bytes(.color), option: "--color") : .never
         if let text = arguments.value(.width) {
             guard let value = Int(text), value >= 0 else { throw .invalid(Messages.invalidWidth(text)) }
@@ -296,6 +332,11 @@ public struct LsCommand: ShellCommand {
             ("birth", .birth), ("creation", .birth),
         ])
 
+    /// The words of `--indicator-style`.
+    static let indicatorWords = ArgumentChoice<IndicatorStyle>(
+        option: "--indicator-style",
+        [("none", .none), ("slash", .slash), ("file-type", .fileType), ("classify", .classify)])
+
     /// The orders `--sort=WORD` names.
     static let sortWords = ArgumentChoice<Sort>(
         option: "--sort", [("none", .none), ("size", .size), ("time", .time), ("extension", .extension)])
@@ -324,7 +365,10 @@ private struct ListingRun {
     let context: CommandContext
     var writer: ListingWriter
     let format: LsCommand.Format
+    /// Whether `-F` applies (or `--indicator-style=classify` was given).
     let classify: Bool
+    /// The indicators names get.
+    let indicators: LsCommand.IndicatorStyle
     let colored: Bool
     /// The colours, for deciding what to examine.
     let writerColors: ListingColors
@@ -342,7 +386,9 @@ private struct ListingRun {
         let terminal = context.stdout.isTerminal
         let environment = context.state.environment
         format = command.format ?? (terminal ? .columns : .onePerLine)
-        classify = command.classify == .always || (command.classify == .terminal && terminal)
+        let classifies = command.classify == .always || (command.classify == .terminal && terminal)
+        indicators = classifies ? .classify : command.indicatorStyle
+        classify = indicators == .classify
         // As GNU ls: LS_COLORS, or else a terminal type known to take colours, is needed even
         // for --color=always; NO_COLOR turns the automatic colours off.
         let wantsColor =
@@ -363,7 +409,7 @@ private struct ListingRun {
         let style = ListingStyle(
             format: format, showsOwner: command.showsOwner,
             showsGroup: command.showsGroup, numericIDs: command.numericIDs, showsInodes: command.showsInodes,
-            showsBlocks: command.showsBlocks, classify: classify,
+            showsBlocks: command.showsBlocks, indicators: indicators,
             colored: colored,
             colors: writerColors,
             quoted: terminal, lineLength: lineLength, fileUnit: units.file, blockUnit: units.blocks, timeField: command.timeField, dateStyle: dateStyle,
@@ -468,11 +514,12 @@ private struct ListingRun {
     /// Whether symlinks' targets are read: the long format and records show them.
     private var readsLinkTargets: Bool { format == .long || command.json }
 
-    /// Whether symlinks' targets are examined: for `-lF` indicators, for
+    /// Whether symlinks' targets are examined: for `-lF` and `-l --file-type` indicators (not
+    /// `-lp`'s, as in GNU ls), for
     /// `--group-directories-first` (a link to a directory is grouped with them, as in GNU ls), and
     /// for colours that mark dangling links (`or`, `mi`).
     private var followsTargets: Bool {
-        (format == .long && classify) || groupsDirectories || (colored && writerColors.marksOrphans)
+        (format == .long && (indicators == .fileType || indicators == .classify)) || groupsDirectories || (colored && writerColors.marksOrphans)
     }
 
     /// Whether directories come first: `--group-directories-first`, which `-U` undoes.
@@ -602,7 +649,7 @@ private struct ListingRun {
         if command.showsInodes || command.showsBlocks { return true }
         if groupsDirectories && (kind == nil || kind == .symlink) { return true }
         if kind == .symlink && colored && writerColors.marksOrphans { return true }
-        guard let kind else { return classify || colored || command.recursive }
+        guard let kind else { return indicators != .none || colored || command.recursive }
         if classify && kind == .regular { return true }
         return colored && (kind == .regular || kind == .directory)
     }

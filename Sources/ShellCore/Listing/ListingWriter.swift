@@ -62,7 +62,7 @@ struct ListingStyle {
     /// `-s`: the space each file takes, in 1 KiB blocks (scaled with `-h`), before it.
     var showsBlocks = false
     /// `-F`: a type indicator after each name.
-    var classify = false
+    var indicators = LsCommand.IndicatorStyle.none
     /// Colour names by type.
     var colored = false
     /// The colours, when `colored`.
@@ -144,7 +144,7 @@ struct ListingWriter {
         switch style.format {
         case .long:
             writeLong(files, order: order, shown: shown)
-        case .onePerLine where shown == nil && !style.colored && !style.classify && prefixes == nil:
+        case .onePerLine where shown == nil && !style.colored && style.indicators == .none && prefixes == nil:
             for index in order {
                 buffer.append(contentsOf: files[index].name)
                 buffer.append(0x0A)
@@ -209,7 +209,7 @@ struct ListingWriter {
         } else {
             width = DisplayWidth.of(files[index].name)
         }
-        if style.classify && Self.indicator(kind: files[index].kind, mode: files[index].info?.mode) != nil {
+        if indicatorByte(kind: files[index].kind, mode: files[index].info?.mode) != nil {
             width += 1
         }
         return width + (prefixes?.width ?? 0)
@@ -253,19 +253,22 @@ struct ListingWriter {
         writeName(
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: startColumn)
-        if style.classify, let indicator = Self.indicator(kind: kind, mode: mode) {
+        if let indicator = indicatorByte(kind: kind, mode: mode) {
             buffer.append(indicator)
         }
     }
 
-    /// The `-F` indicator: `/` directory, `*` executable, `@` symlink, `|` fifo, `=` socket.
-    static func indicator(kind: FileKind?, mode: UInt32?) -> UInt8? {
-        switch kind {
-        case .regular: return mode.map { $0 & 0o111 != 0 } == true ? 0x2A : nil
-        case .directory: return 0x2F
-        case .symlink: return 0x40
-        case .fifo: return 0x7C
-        case .socket: return 0x3D
+    /// The indicator the style gives a file: `/` directory (every style), `@` symlink, `|` fifo,
+    /// `=` socket (`--file-type` and `-F`), `*` executable (`-F`).
+    private func indicatorByte(kind: FileKind?, mode: UInt32?) -> UInt8? {
+        switch (kind, style.indicators) {
+        case (_, .none): return nil
+        case (.directory, _): return 0x2F
+        case (_, .slash): return nil
+        case (.regular, .classify): return mode.map { $0 & 0o111 != 0 } == true ? 0x2A : nil
+        case (.symlink, _): return 0x40
+        case (.fifo, _): return 0x7C
+        case (.socket, _): return 0x3D
         default: return nil
         }
     }
@@ -460,12 +463,13 @@ struct ListingWriter {
                 : files[index].targetMissing ? style.colors.missing(orphanFallback: true)
                 : targetMode != nil ? style.colors.sequence(name: targetBytes, kind: targetKind, mode: targetMode) : nil
             writeName(shownTarget, padded: false, color: targetColor, startColumn: column + nameLength + 4)
-            if style.classify, targetMode != nil,
-                let indicator = Self.indicator(kind: targetKind, mode: targetMode)
+            // `-p` leaves the target alone, as GNU ls does.
+            if targetMode != nil, style.indicators != .slash,
+                let indicator = indicatorByte(kind: targetKind, mode: targetMode)
             {
                 buffer.append(indicator)
             }
-        } else if style.classify, let indicator = Self.indicator(kind: info.kind, mode: info.mode) {
+        } else if let indicator = indicatorByte(kind: info.kind, mode: info.mode) {
             buffer.append(indicator)
         }
         buffer.append(0x0A)
@@ -500,7 +504,7 @@ struct ListingWriter {
         writeName(
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: buffer.count - prefixStart)
-        if style.classify, let indicator = Self.indicator(kind: kind, mode: nil) { buffer.append(indicator) }
+        if let indicator = indicatorByte(kind: kind, mode: nil) { buffer.append(indicator) }
         buffer.append(0x0A)
     }
 
