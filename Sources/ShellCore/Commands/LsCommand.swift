@@ -1,18 +1,21 @@
 import PathModel
 
-/// `ls [-aAdFghilnoGrRsStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
-/// [--group-directories-first] [--color[=WHEN]] [FILE...]`: list directory contents.
+/// `ls [-aAcdFghilnoGrRsStuUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
+/// [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]]
+/// [FILE...]`: list directory contents.
 public struct LsCommand: ShellCommand {
     public static let name = "ls"
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
     public static let synopsis =
-        "[-aAdFghilnoGrRsStUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
+        "[-aAcdFghilnoGrRsStuUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
             sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
-            hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size
+            hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size,
+            changeTime, accessTime, timeWord, timeStyle, fullTime, kibibytes, si, blockSize, slash, fileType,
+            indicatorStyle
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
@@ -20,22 +23,37 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             nil, "color", value: .optional, valueName: "WHEN",
             key: .color, help: "color the names: 'always' (when WHEN is omitted), 'auto' or 'never'"),
+        OptionSpec(
+            "c", key: .changeTime,
+            help: "with -lt: sort by, and show, ctime; with -l: show ctime and sort by name; otherwise: sort by ctime, newest first"),
         OptionSpec("C", key: .columns, help: "list entries by columns"),
         OptionSpec(
             "d", "directory", key: .directory, help: "list directories themselves, not their contents"),
         OptionSpec(
             "F", "classify", value: .optional, valueName: "WHEN",
             key: .classify, help: "append an indicator (one of */=@|) to entries; WHEN as for --color"),
+        OptionSpec(nil, "file-type", key: .fileType, help: "likewise, except do not append '*'"),
+        OptionSpec(
+            nil, "full-time", key: .fullTime, help: "like -l --time-style=full-iso"),
         OptionSpec("g", key: .longWithoutOwner, help: "like -l, but do not list the owner"),
         OptionSpec("G", "no-group", key: .noGroup, help: "in a long listing, do not print group names"),
         OptionSpec(
             nil, "group-directories-first", key: .groupDirectoriesFirst,
             help: "group directories before files, each group in the order asked for"),
+        OptionSpec(
+            nil, "block-size", value: .required, valueName: "SIZE", key: .blockSize,
+            help: "with -l, -s and totals, write sizes in units of SIZE (K, M, KB, KiB, 1000…; a unit alone is written after each size)"),
         OptionSpec("h", "human-readable", key: .humanReadable, help: "with -l, print sizes like 1K 234M 2G"),
         OptionSpec(
             nil, "hide", value: .required, valueName: "PATTERN", key: .hide,
             help: "do not list entries matching PATTERN (overridden by -a or -A)"),
+        OptionSpec(
+            "k", "kibibytes", key: .kibibytes,
+            help: "with -s and totals, 1024-byte blocks whatever LS_BLOCK_SIZE, BLOCK_SIZE or BLOCKSIZE say"),
         OptionSpec("i", "inode", key: .inode, help: "print the index number of each file"),
+        OptionSpec(
+            nil, "indicator-style", value: .required, valueName: "WORD", key: .indicatorStyle,
+            help: "append indicators in style WORD to entry names: none, slash (-p), file-type (--file-type), classify (-F)"),
         OptionSpec(
             "I", "ignore", value: .required, valueName: "PATTERN", key: .ignore,
             help: "do not list entries matching PATTERN"),
@@ -43,14 +61,27 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             "n", "numeric-uid-gid", key: .numericIDs, help: "like -l, but list numeric user and group IDs"),
         OptionSpec("o", key: .longWithoutGroup, help: "like -l, but do not list group information"),
+        OptionSpec("p", key: .slash, help: "append / indicator to directories"),
         OptionSpec("r", "reverse", key: .reverse, help: "reverse order while sorting"),
         OptionSpec("R", "recursive", key: .recursive, help: "list subdirectories recursively"),
         OptionSpec("s", "size", key: .size, help: "print the allocated size of each file, in blocks"),
         OptionSpec("S", key: .sortBySize, help: "sort by file size, largest first"),
+        OptionSpec(nil, "si", key: .si, help: "like -h, but use powers of 1000 not 1024"),
         OptionSpec(
             nil, "sort", value: .required, valueName: "WORD", key: .sortWord,
             help: "sort by WORD instead of name: none (-U), size (-S), time (-t), extension (-X)"),
-        OptionSpec("t", key: .sortByTime, help: "sort by modification time, newest first"),
+        OptionSpec("t", key: .sortByTime, help: "sort by time, newest first; see --time"),
+        OptionSpec(
+            nil, "time", value: .required, valueName: "WORD", key: .timeWord,
+            help:
+                "show and sort by WORD instead of the modification time: atime, access, use (-u); ctime, status (-c); birth, creation"
+        ),
+        OptionSpec(
+            nil, "time-style", value: .required, valueName: "STYLE", key: .timeStyle,
+            help: "time/date format with -l: full-iso, long-iso, iso, locale, or +FORMAT; see TIME_STYLE"),
+        OptionSpec(
+            "u", key: .accessTime,
+            help: "with -lt: sort by, and show, access time; with -l: show access time and sort by name; otherwise: sort by access time, newest first"),
         OptionSpec("U", key: .unsorted, help: "do not sort; list entries in directory order"),
         OptionSpec("X", key: .sortByExtension, help: "sort alphabetically by entry extension"),
         OptionSpec(
@@ -85,7 +116,7 @@ public struct LsCommand: ShellCommand {
     public enum Sort: Sendable, Hashable {
         /// By name, byte by byte.
         case name
-        /// `-t`: by modification time, newest first; equal times by name.
+        /// `-t`: by the time shown (`timeField`), newest first; equal times by name.
         case time
         /// `-S`: by size, largest first; equal sizes by name.
         case size
@@ -93,6 +124,30 @@ public struct LsCommand: ShellCommand {
         case `extension`
         /// `-U`: as the volume lists them, operands as given.
         case none
+    }
+
+    /// Which of a file's times a listing shows and `-t` sorts by.
+    public enum TimeField: Sendable, Hashable {
+        /// The last change of content (the default).
+        case modification
+        /// `-u`, `--time=atime`: the last access.
+        case access
+        /// `-c`, `--time=ctime`: the last change of content or metadata.
+        case change
+        /// `--time=birth`: the creation, where the volume records it.
+        case birth
+    }
+
+    /// Which names get an indicator after them.
+    public enum IndicatorStyle: Sendable, Hashable {
+        /// None (the default).
+        case none
+        /// `-p`: `/` after directories.
+        case slash
+        /// `--file-type`: `/` after directories, `@` symlinks, `|` fifos, `=` sockets.
+        case fileType
+        /// `-F`: those, and `*` after executables.
+        case classify
     }
 
     /// When a decoration applies.
@@ -110,6 +165,11 @@ public struct LsCommand: ShellCommand {
     public var sort: Sort
     /// Reverse the order.
     public var reverse: Bool
+    /// The time shown and sorted by.
+    public var timeField: TimeField
+    /// The `--time-style` given (`full-iso` with `--full-time`); nil when none was, and
+    /// `TIME_STYLE` then applies.
+    public var timeStyle: [UInt8]?
     /// Show the owner in a long listing (not with `-g`).
     public var showsOwner: Bool
     /// Show the group in a long listing (not with `-o` or `-G`).
@@ -126,14 +186,21 @@ public struct LsCommand: ShellCommand {
     public var ignored: [Glob]
     /// Names not listed unless `-a` or `-A` (`--hide`).
     public var hiddenPatterns: [Glob]
-    /// Show sizes with K, M, G…
-    public var humanSizes: Bool
+    /// The unit of sizes and block counts given by `-h`, `--si` or `--block-size`; nil when
+    /// none was, and the `BLOCK_SIZE` variables then apply.
+    var sizeUnit: SizeUnit?
+    /// `-k`: block counts in 1024-byte blocks whatever the variables say.
+    public var kibibytes: Bool
     /// List subdirectories too.
     public var recursive: Bool
     /// List directories named as operands themselves, not their contents.
     public var directoriesThemselves: Bool
-    /// When to append type indicators.
+    /// When `-F` applies: given after the last of `-p`, `--file-type` and `--indicator-style`,
+    /// it wins over them when it applies.
     public var classify: When
+    /// The indicators of the last of `-p`, `--file-type` and `--indicator-style`, which apply
+    /// when `classify` does not.
+    public var indicatorStyle: IndicatorStyle
     /// When to colour names.
     public var color: When
     /// The line width given with `-w`.
@@ -147,7 +214,7 @@ public struct LsCommand: ShellCommand {
         format = nil
         for (key, _) in arguments.options {
             switch key {
-            case .long, .longWithoutOwner, .longWithoutGroup, .numericIDs: format = .long
+            case .long, .longWithoutOwner, .longWithoutGroup, .numericIDs, .fullTime: format = .long
             case .onePerLine where format != .long: format = .onePerLine
             case .columns: format = .columns
             default: continue
@@ -158,13 +225,25 @@ public struct LsCommand: ShellCommand {
         case .almostAll: hidden = .almostAll
         default: hidden = .skipped
         }
+        switch arguments.last(of: [.changeTime, .accessTime, .timeWord]) {
+        case .changeTime: timeField = .change
+        case .accessTime: timeField = .access
+        case .timeWord: timeField = try Self.timeWords.value(of: arguments.bytes(.timeWord) ?? [])
+        default: timeField = .modification
+        }
         switch arguments.last(of: [.sortByTime, .sortBySize, .sortByExtension, .unsorted, .sortWord]) {
         case .sortByTime: sort = .time
         case .sortBySize: sort = .size
         case .sortByExtension: sort = .extension
         case .unsorted: sort = .none
-        case .sortWord: sort = try Self.sort(named: arguments.value(.sortWord) ?? "")
-        default: sort = .name
+        case .sortWord: sort = try Self.sortWords.value(of: arguments.bytes(.sortWord) ?? [])
+        // As GNU ls: another time than the modification time, without -l, sorts by it.
+        default: sort = timeField != .modification && format != .long ? .time : .name
+        }
+        switch arguments.last(of: [.timeStyle, .fullTime]) {
+        case .timeStyle: timeStyle = arguments.bytes(.timeStyle)
+        case .fullTime: timeStyle = Array("full-iso".utf8)
+        default: timeStyle = nil
         }
         directoriesFirst = arguments.has(.groupDirectoriesFirst)
         showsOwner = !arguments.has(.longWithoutOwner)
@@ -175,14 +254,40 @@ public struct LsCommand: ShellCommand {
         ignored = arguments.allBytes(.ignore).map { Glob(bytes: $0) }
         hiddenPatterns = arguments.allBytes(.hide).map { Glob(bytes: $0) }
         reverse = arguments.has(.reverse)
-        humanSizes = arguments.has(.humanReadable)
+        switch arguments.last(of: [.humanReadable, .si, .blockSize]) {
+        case .humanReadable: sizeUnit = .humanReadable
+        case .si: sizeUnit = .si
+        case .blockSize:
+            let spec = arguments.bytes(.blockSize) ?? []
+            do throws(SizeUnitError) {
+                sizeUnit = try SizeUnit(spec: spec)
+            } catch {
+                throw .invalid(error.message(option: "--block-size", spec: spec))
+            }
+        default: sizeUnit = nil
+        }
+        kibibytes = arguments.has(.kibibytes)
         recursive = arguments.has(.recursive)
         directoriesThemselves = arguments.has(.directory)
         json = arguments.has(.json)
-        classify =
-            arguments.has(.classify)
-            ? try Self.when(arguments.value(.classify), option: "--classify") : .never
-        color = arguments.has(.color) ? try Self.when(arguments.value(.color), option: "--color") : .never
+        // As GNU ls: each of these sets the style, but -F only when its WHEN applies.
+        let styleKeys: Set<Option> = [.slash, .fileType, .indicatorStyle]
+        let lastStyle = arguments.options.lastIndex { styleKeys.contains($0.key) }
+        switch lastStyle.map({ arguments.options[$0] }) {
+        case (.slash, _)?: indicatorStyle = .slash
+        case (.fileType, _)?: indicatorStyle = .fileType
+        case (_, let word)?: indicatorStyle = try Self.indicatorWords.value(of: word ?? [])
+        case nil: indicatorStyle = .none
+        }
+        classify = .never
+        for (key, value) in arguments.options[(lastStyle.map { $0 + 1 } ?? 0)...] where key == .classify {
+            switch try Self.when(value, option: "--classify") {
+            case .always: classify = .always
+            case .terminal where classify == .never: classify = .terminal
+            default: break
+            }
+        }
+        color = arguments.has(.color) ? try Self.when(arguments.bytes(.color), option: "--color") : .never
         if let text = arguments.value(.width) {
             guard let value = Int(text), value >= 0 else { throw .invalid(Messages.invalidWidth(text)) }
             width = value
@@ -190,39 +295,66 @@ public struct LsCommand: ShellCommand {
         operands = arguments.operands
     }
 
-    /// Reads a WHEN argument as GNU's argmatch does: exact words or unambiguous abbreviations.
-    static func when(_ value: String?, option: String) throws(UsageError) -> When {
+    /// Reads a WHEN argument as GNU's argmatch does: exact words or unambiguous abbreviations;
+    /// none is `always`.
+    static func when(_ value: [UInt8]?, option: String) throws(UsageError) -> When {
         guard let value else { return .always }
-        let words: [(String, When)] = [
+        let words: [(word: String, value: When)] = [
             ("always", .always), ("yes", .always), ("force", .always), ("never", .never), ("no", .never),
             ("none", .never), ("auto", .terminal), ("tty", .terminal), ("if-tty", .terminal),
         ]
-        if let exact = words.first(where: { $0.0 == value }) { return exact.1 }
-        let matches = value.isEmpty ? [] : words.filter { $0.0.hasPrefix(value) }
-        guard let first = matches.first else { throw .invalid(Messages.invalidWhen(value, option: option)) }
-        guard matches.allSatisfy({ $0.1 == first.1 }) else {
-            throw .invalid(Messages.ambiguousWhen(value, option: option))
-        }
-        return first.1
+        return try ArgumentChoice(option: option, words).value(of: value)
     }
 
-    /// The order `--sort=WORD` names, in full or by an unambiguous prefix.
-    static func sort(named word: String) throws(UsageError) -> Sort {
-        let words: [(String, Sort)] = [
-            ("none", .none), ("size", .size), ("time", .time), ("extension", .extension),
-        ]
-        if let exact = words.first(where: { $0.0 == word }) { return exact.1 }
-        let matches = word.isEmpty ? [] : words.filter { $0.0.hasPrefix(word) }
-        guard matches.count == 1 else {
-            throw .invalid(
-                "\(matches.isEmpty ? "invalid" : "ambiguous") argument \(Quoting.always(word)) for '--sort'\n"
-                    + Messages.validSort)
+    /// The units of sizes (`-l`) and of block counts (`-s`, `total`): those of `-h`, `--si` or
+    /// `--block-size`; else, as GNU ls takes them, from `LS_BLOCK_SIZE`, `BLOCK_SIZE` or
+    /// `BLOCKSIZE` (sizes from the first two only, and a value that is no SIZE means 1024-byte
+    /// units), 1024-byte blocks by default (512 with `POSIXLY_CORRECT`), and with `-k` 1024-byte
+    /// blocks whatever the variables say.
+    func sizeUnits(_ environment: Environment) -> (file: SizeUnit, blocks: SizeUnit) {
+        if let sizeUnit { return (sizeUnit, sizeUnit) }
+        let lsBlockSize = environment["LS_BLOCK_SIZE"]
+        let blockSize = environment["BLOCK_SIZE"]
+        let standard = SizeUnit(blockSize: environment["POSIXLY_CORRECT"] == nil ? 1024 : 512)
+        var blocks = standard
+        if let spec = lsBlockSize ?? blockSize ?? environment["BLOCKSIZE"] {
+            blocks = (try? SizeUnit(spec: spec)) ?? standard
         }
-        return matches[0].1
+        let file = lsBlockSize != nil || blockSize != nil ? blocks : SizeUnit(blockSize: 1)
+        return (file, kibibytes ? SizeUnit(blockSize: 1024) : blocks)
     }
+
+    /// The words of `--time`.
+    static let timeWords = ArgumentChoice<TimeField>(
+        option: "--time",
+        [
+            ("atime", .access), ("access", .access), ("use", .access), ("ctime", .change), ("status", .change),
+            ("birth", .birth), ("creation", .birth),
+        ])
+
+    /// The words of `--indicator-style`.
+    static let indicatorWords = ArgumentChoice<IndicatorStyle>(
+        option: "--indicator-style",
+        [("none", .none), ("slash", .slash), ("file-type", .fileType), ("classify", .classify)])
+
+    /// The orders `--sort=WORD` names.
+    static let sortWords = ArgumentChoice<Sort>(
+        option: "--sort", [("none", .none), ("size", .size), ("time", .time), ("extension", .extension)])
 
     public func run(in context: CommandContext) -> ExitStatus {
-        var run = ListingRun(command: self, context: context)
+        // As GNU ls, the style (and TIME_STYLE) is read only for a long listing.
+        var dateStyle = ListingTimeStyle.standard
+        if format == .long {
+            do throws(UsageError) {
+                let environment = context.state.environment
+                dateStyle = try ListingTimeStyle(
+                    named: timeStyle ?? environment["TIME_STYLE"] ?? Array("locale".utf8),
+                    timeLocaleIsC: ListingTimeStyle.timeLocaleIsC(environment))
+            } catch {
+                return context.usageError(Diagnostics.render(error))
+            }
+        }
+        var run = ListingRun(command: self, context: context, dateStyle: dateStyle)
         return run.start()
     }
 }
@@ -233,7 +365,10 @@ private struct ListingRun {
     let context: CommandContext
     var writer: ListingWriter
     let format: LsCommand.Format
+    /// Whether `-F` applies (or `--indicator-style=classify` was given).
     let classify: Bool
+    /// The indicators names get.
+    let indicators: LsCommand.IndicatorStyle
     let colored: Bool
     /// The colours, for deciding what to examine.
     let writerColors: ListingColors
@@ -245,13 +380,15 @@ private struct ListingRun {
     var records: JSONArrayWriter?
     /// Owner and group names for records.
     let names = OwnerNames()
-    init(command: LsCommand, context: CommandContext) {
+    init(command: LsCommand, context: CommandContext, dateStyle: ListingTimeStyle) {
         self.command = command
         self.context = context
         let terminal = context.stdout.isTerminal
         let environment = context.state.environment
         format = command.format ?? (terminal ? .columns : .onePerLine)
-        classify = command.classify == .always || (command.classify == .terminal && terminal)
+        let classifies = command.classify == .always || (command.classify == .terminal && terminal)
+        indicators = classifies ? .classify : command.indicatorStyle
+        classify = indicators == .classify
         // As GNU ls: LS_COLORS, or else a terminal type known to take colours, is needed even
         // for --color=always; NO_COLOR turns the automatic colours off.
         let wantsColor =
@@ -268,14 +405,15 @@ private struct ListingRun {
         }
         if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
         if let width = command.width { lineLength = width }
+        let units = command.sizeUnits(environment)
         let style = ListingStyle(
-            format: format, humanSizes: command.humanSizes, showsOwner: command.showsOwner,
+            format: format, showsOwner: command.showsOwner,
             showsGroup: command.showsGroup, numericIDs: command.numericIDs, showsInodes: command.showsInodes,
-            showsBlocks: command.showsBlocks, classify: classify,
+            showsBlocks: command.showsBlocks, indicators: indicators,
             colored: colored,
             colors: writerColors,
-            quoted: terminal, lineLength: lineLength, zone: Clock.Zone(environment: environment),
-            now: Clock.now())
+            quoted: terminal, lineLength: lineLength, fileUnit: units.file, blockUnit: units.blocks, timeField: command.timeField, dateStyle: dateStyle,
+            zone: Clock.Zone(environment: environment), now: Clock.now())
         writer = ListingWriter(style: style, output: context.stdout)
         if command.json { records = JSONArrayWriter(output: context.stdout) }
     }
@@ -376,11 +514,12 @@ private struct ListingRun {
     /// Whether symlinks' targets are read: the long format and records show them.
     private var readsLinkTargets: Bool { format == .long || command.json }
 
-    /// Whether symlinks' targets are examined: for `-lF` indicators, for
+    /// Whether symlinks' targets are examined: for `-lF` and `-l --file-type` indicators (not
+    /// `-lp`'s, as in GNU ls), for
     /// `--group-directories-first` (a link to a directory is grouped with them, as in GNU ls), and
     /// for colours that mark dangling links (`or`, `mi`).
     private var followsTargets: Bool {
-        (format == .long && classify) || groupsDirectories || (colored && writerColors.marksOrphans)
+        (format == .long && (indicators == .fileType || indicators == .classify)) || groupsDirectories || (colored && writerColors.marksOrphans)
     }
 
     /// Whether directories come first: `--group-directories-first`, which `-U` undoes.
@@ -527,7 +666,7 @@ private struct ListingRun {
         if command.showsInodes || command.showsBlocks { return true }
         if groupsDirectories && (kind == nil || kind == .symlink) { return true }
         if kind == .symlink && colored && writerColors.marksOrphans { return true }
-        guard let kind else { return classify || colored || command.recursive }
+        guard let kind else { return indicators != .none || colored || command.recursive }
         if classify && kind == .regular { return true }
         return colored && (kind == .regular || kind == .directory)
     }
@@ -540,9 +679,10 @@ private struct ListingRun {
             order = Self.nameOrder(files)
         case .time:
             order = Array(files.indices)
+            let field = command.timeField
             order.sort { left, right in
-                let a = files[left].info?.modificationTime ?? Timestamp(seconds: .min)
-                let b = files[right].info?.modificationTime ?? Timestamp(seconds: .min)
+                let a = files[left].info.flatMap { $0.time(field) } ?? Timestamp(seconds: .min)
+                let b = files[right].info.flatMap { $0.time(field) } ?? Timestamp(seconds: .min)
                 if a != b { return b < a }
                 return bytesPrecede(files[left].name, files[right].name)
             }
@@ -627,25 +767,6 @@ extension LsCommand {
         static let readingDirectory = "reading directory"
         static let alreadyListed = "not listing already-listed directory"
         static func invalidWidth(_ text: String) -> String { "invalid line width: \(Quoting.always(text))" }
-        static func invalidWhen(_ value: String, option: String) -> String {
-            "invalid argument \(Quoting.always(value)) for '\(option)'\n" + validWhen
-        }
-        static func ambiguousWhen(_ value: String, option: String) -> String {
-            "ambiguous argument \(Quoting.always(value)) for '\(option)'\n" + validWhen
-        }
-        static let validWhen = """
-            Valid arguments are:
-              - 'always', 'yes', 'force'
-              - 'never', 'no', 'none'
-              - 'auto', 'tty', 'if-tty'
-            """
         static func writeError(_ reason: String) -> String { "write error: \(reason)" }
-        static let validSort = """
-            Valid arguments are:
-              - 'none'
-              - 'size'
-              - 'time'
-              - 'extension'
-            """
     }
 }

@@ -119,6 +119,38 @@ public enum Quoting {
         return result
     }
 
+    /// GNU's `locale` style, which `quote` gives messages that name an argument rather than a
+    /// file (`invalid time style format 'a\nb\nc'`): always in quotes (`‘’` in a UTF-8 locale),
+    /// with C-style escapes for what is not printable and a backslash before a backslash or the
+    /// closing quote.
+    public static func locale(_ bytes: [UInt8]) -> String {
+        let encoding = CharacterEncoding.current
+        let (open, close) = encoding == .utf8 ? ("\u{2018}", "\u{2019}") : ("'", "'")
+        let closeBytes = Array(close.utf8)
+        var result = open
+        var index = 0
+        while index < bytes.count {
+            if bytes[index...].starts(with: closeBytes) {
+                result += "\\" + close
+                index += closeBytes.count
+                continue
+            }
+            let byte = bytes[index]
+            let length = sequenceLength(bytes, at: index, in: encoding)
+            if length > 1 {
+                result += String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+            } else if byte == 0x5C {
+                result += "\\\\"
+            } else if byte >= 0x20 && byte < 0x7F {
+                result.unicodeScalars.append(UnicodeScalar(byte))
+            } else {
+                result += escape(byte)
+            }
+            index += length
+        }
+        return result + close
+    }
+
     /// The length of a valid UTF-8 sequence of two or more bytes at `index` that is printable in a
     /// UTF-8 locale, else 1.
     private static func sequenceLength(

@@ -104,6 +104,15 @@ public enum Clock {
             utcOffset: zone == .utc ? 0 : Int(fields.tm_gmtoff))
     }
 
+    /// The abbreviation of the process's local zone at `seconds` since the epoch (`CET`, `EST`),
+    /// empty when libc has none. Corresponds to `localtime_r(3)`'s `tm_zone`.
+    public static func zoneAbbreviation(_ seconds: Int64) -> String {
+        var time = time_t(seconds)
+        var fields = tm()
+        guard localtime_r(&time, &fields) != nil, let zone = fields.tm_zone else { return "" }
+        return String(cString: zone)
+    }
+
     /// The seconds since the epoch of the calendar fields `civil` in `zone` (its `utcOffset` is
     /// ignored), or nil when they name no moment: a field out of range (February 30th, hour
     /// 25), or a local time that a change of clocks skips. Corresponds to `timegm(3)` or

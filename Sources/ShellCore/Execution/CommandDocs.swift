@@ -499,7 +499,8 @@ enum CommandDocs {
             symbolic link to a directory named as an operand is followed, unless `-d`, `-F` or `-l` asks
             about the link itself. A trailing slash (`dirlink/`) always follows it.
 
-            Names are sorted by their bytes. `-t` sorts by modification time, newest first, and `-S` by
+            Names are sorted by their bytes. `-t` sorts by time (the modification time unless `--time`, `-c`
+            or `-u` names another), newest first, and `-S` by
             size, largest first; equal times or sizes are ordered by name. `-X` sorts by extension (what
             follows the last `.`; a name without one comes first), then by name. `-U` does not sort: entries
             come in the order the volume lists them (the kernel's directory order on a disk), operands as
@@ -531,6 +532,19 @@ enum CommandDocs {
             over the whole listing. Each directory's listing starts with `total N`, the space its files take
             in 1 KiB blocks (scaled with `-h`).
 
+            Sizes (`-l`) and block counts (`-s`, `total`) are written in the unit `-h` (powers of 1024:
+            `1.5K`, `12M`), `--si` (powers of 1000: `1.5k`) or `--block-size=SIZE` chooses, the last of them
+            given. SIZE is a whole number with an optional unit — `K`, `M`, `G`, `T`, `P`, `E`, `Z`, `Y` as
+            powers of 1024, `KB`, `MB`… as powers of 1000, `KiB`, `MiB`… — counted in units of that many
+            bytes and rounded up (`--block-size=1K`: `5`), or a unit alone, which is then written after
+            each number (`--block-size=K`: `5K`; `KB`: `5kB`; `KiB`: `5KiB`), or `human-readable` or `si`.
+            A leading `'` (digit grouping) is accepted and changes nothing, since the C locale groups no
+            digits. Without any of them, as in GNU ls, `LS_BLOCK_SIZE`, else `BLOCK_SIZE`, gives the unit of
+            both, and `BLOCKSIZE` that of block counts only; a value that is no SIZE means 1024-byte units;
+            block counts are otherwise in 1024-byte blocks (512-byte with `POSIXLY_CORRECT`), and `-k` keeps
+            them in 1024-byte blocks whatever those variables say. A wrong SIZE gets GNU's message
+            (`ls: invalid suffix in --block-size argument '1Q'`), then shelf's pointer to `help ls`.
+
             Colours come from `LS_COLORS` in dircolors syntax (`di=01;34:ln=01;36:*.tar=01;31`), read as GNU
             ls 9.1 reads it: two-letter types (`di ln ex fi no or mi pi so bd cd su sg st ow tw mh`, and
             `lc rc ec rs` for the sequences around a name), `*SUFFIX` entries matched case-sensitively with
@@ -546,6 +560,24 @@ enum CommandDocs {
             With `-R`, a directory that is one of its own ancestors, by (device, inode) — a directory
             bind-mounted inside itself — is not listed again: `ls: x/sub/mnt: not listing already-listed
             directory`, and the exit status is 2, as with GNU ls.
+
+            `-u` (`--time=atime`) shows the access time instead of the modification time, `-c`
+            (`--time=ctime`) the change time of the file's status, and `--time=birth` the creation time
+            where the volume records it (a `?` where it does not). As in GNU ls, with `-l` that time is
+            shown and the order stays by name unless `-t` asks for it; without `-l` the listing is sorted by
+            that time, newest first, unless another order is given.
+
+            `--time-style=STYLE` (or, without it, the `TIME_STYLE` variable) chooses how a long listing
+            writes dates: `full-iso` (`2026-11-22 05:03:33.123456789 +0000`), `long-iso`
+            (`2026-11-22 05:03`), `iso` (`11-22 05:03` for recent times, `2020-01-02 ` for others),
+            `locale` (the default: `Nov 22 05:03`, `Jan  2  2020`), or `+FORMAT` in `date`'s format
+            (strftime's conversions in the C locale, with `%N` for nanoseconds, the flags `_ - 0 ^ #`, a
+            width, and `%:z`); `+OLD` and `RECENT` on two lines give one format for times older than six
+            months (or in the future) and one for recent ones. A `posix-` prefix (`posix-long-iso`) means
+            `locale` in the C locale, and the style after it in any other (the first of `LC_ALL`,
+            `LC_TIME` and `LANG` that is set decides). The style is read only for a long listing, so a
+            wrong one (`ls: invalid argument 'x' for 'time style'`, status 2) goes unnoticed without `-l`.
+            `--full-time` is `-l --time-style=full-iso`.
 
             Times are shown in UTC when the shell's `TZ` says UTC (`UTC`, `UTC0`, `:UTC`, `Etc/UTC`…), and
             otherwise in the process's local zone.

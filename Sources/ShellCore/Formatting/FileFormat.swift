@@ -67,19 +67,28 @@ public enum FileFormat {
     }
 
     /// A count of `fromBlockSize`-byte units written in `toBlockSize`-byte units, rounded up, as
-    /// coreutils' `human_readable` does. With `autoscale`, powers of 1024 get a letter (`K`,
-    /// `M`, `G`…) and values under 10 keep one decimal.
+    /// coreutils' `human_readable` does. With `autoscale`, powers of `base` (1024, or 1000 for
+    /// SI) get a letter (`K`, `M`, `G`…; `k` for 1000) and values under 10 keep one decimal.
+    /// Without it, `letter` writes the power of `base` that `toBlockSize` is (`--block-size=K`
+    /// gives `5K`); `bytes` adds `B`, or `iB` after a power of 1024 (`5KiB`, `5kB`).
     ///
     ///     FileFormat.humanSize(1024)                                  // "1.0K"
     ///     FileFormat.humanSize(10239)                                 // "10K"
     ///     FileFormat.humanSize(9, fromBlockSize: 512, toBlockSize: 1024, autoscale: false)  // "5"
-    ///
-    /// One block size must divide the other.
+    ///     FileFormat.humanSize(5000, base: 1000)                      // "5.0k"
     public static func humanSize(
-        _ count: UInt64, fromBlockSize: UInt64 = 1, toBlockSize: UInt64 = 1, autoscale: Bool = true
+        _ count: UInt64, fromBlockSize: UInt64 = 1, toBlockSize: UInt64 = 1, autoscale: Bool = true,
+        base: UInt64 = 1024, letter: Bool? = nil, bytes: Bool = false
     ) -> String {
-        let base: UInt64 = 1024
         let letters: [Character] = ["K", "M", "G", "T", "P", "E", "Z", "Y", "R", "Q"]
+        var count = count
+        var fromBlockSize = fromBlockSize
+        if toBlockSize % fromBlockSize != 0 && fromBlockSize % toBlockSize != 0 {
+            // Neither divides the other (512-byte blocks in units of 1000): count bytes.
+            let (product, overflow) = count.multipliedReportingOverflow(by: fromBlockSize)
+            count = overflow ? .max : product
+            fromBlockSize = 1
+        }
         var amount: UInt64
         var tenths: UInt64 = 0
         // 0: exact; 1: below a half; 2: exactly a half; 3: above a half (of the last digit kept).
@@ -129,7 +138,21 @@ public enum FileFormat {
                 amount = 1
             }
         }
-        return String(amount) + fraction + (exponent > 0 ? String(letters[exponent - 1]) : "")
+        let writesLetter = letter ?? autoscale
+        if !autoscale && writesLetter {
+            var power: UInt64 = 1
+            while power < toBlockSize && exponent < letters.count {
+                let (next, overflow) = power.multipliedReportingOverflow(by: base)
+                power = overflow ? .max : next
+                exponent += 1
+            }
+        }
+        var suffix = ""
+        if writesLetter && exponent > 0 {
+            suffix = base == 1000 && exponent == 1 ? "k" : String(letters[exponent - 1])
+        }
+        if bytes { suffix += (base == 1024 && exponent > 0 ? "iB" : "B") }
+        return String(amount) + fraction + suffix
     }
 
     /// Half of an average Gregorian year, in seconds: what `ls -l` calls recent.

@@ -209,62 +209,24 @@ public struct FindFormat: Sendable {
 
     /// `Fri Nov 20 10:00:01.5000000000 2026`, as GNU find's `%t` writes a time.
     private static func ctimeText(_ time: Timestamp, _ zone: Clock.Zone) -> [UInt8] {
-        guard let civil = Clock.civil(time.seconds, in: zone) else { return Array(String(time.seconds).utf8) }
-        let text =
-            "\(weekdayNames[weekday(civil)]) \(monthNames[civil.month - 1]) \(padded(civil.day, " ")) "
-            + "\(padded(civil.hour)):\(padded(civil.minute)):\(padded(civil.second)).\(fraction(time)) \(civil.year)"
-        return Array(text.utf8)
+        guard Clock.civil(time.seconds, in: zone) != nil else { return Array(String(time.seconds).utf8) }
+        return TimeFormat.format(Array("%a %b %e %H:%M:%S".utf8), time, zone: zone) + Array(".\(fraction(time)) ".utf8)
+            + TimeFormat.format(Array("%Y".utf8), time, zone: zone)
     }
 
-    /// One field of a time, `%T` and its letter.
+    /// One field of a time, `%T` and its letter: strftime's conversion of that letter, but with
+    /// the seconds' fraction after the seconds (`S`, `T`, `X`), and find's own `@` and `+`.
     private static func timeField(_ letter: UInt8, _ time: Timestamp, _ zone: Clock.Zone) -> [UInt8] {
         if letter == UInt8(ascii: "@") { return Array("\(time.seconds).\(fraction(time))".utf8) }
-        guard let civil = Clock.civil(time.seconds, in: zone) else { return Array(String(time.seconds).utf8) }
-        let weekday = weekday(civil)
-        let yearDay = days(civil.year, civil.month, civil.day) - days(civil.year, 1, 1)
-        let hour12 = civil.hour % 12 == 0 ? 12 : civil.hour % 12
-        let seconds = "\(padded(civil.second)).\(fraction(time))"
-        let date = "\(padded(civil.month))/\(padded(civil.day))/\(padded(civil.year % 100))"
-        let text: String
+        guard Clock.civil(time.seconds, in: zone) != nil else { return Array(String(time.seconds).utf8) }
+        let fraction = Array(".\(fraction(time))".utf8)
         switch letter {
-        case UInt8(ascii: "a"): text = weekdayNames[weekday]
-        case UInt8(ascii: "A"): text = fullWeekdayNames[weekday]
-        case UInt8(ascii: "b"), UInt8(ascii: "h"): text = monthNames[civil.month - 1]
-        case UInt8(ascii: "B"): text = fullMonthNames[civil.month - 1]
-        case UInt8(ascii: "c"):
-            text =
-                "\(weekdayNames[weekday]) \(monthNames[civil.month - 1]) \(padded(civil.day, " ")) "
-                + "\(padded(civil.hour)):\(padded(civil.minute)):\(padded(civil.second)) \(civil.year)"
-        case UInt8(ascii: "d"): text = padded(civil.day)
-        case UInt8(ascii: "D"), UInt8(ascii: "x"): text = date
-        case UInt8(ascii: "e"): text = padded(civil.day, " ")
-        case UInt8(ascii: "F"): text = "\(civil.year)-\(padded(civil.month))-\(padded(civil.day))"
-        case UInt8(ascii: "H"): text = padded(civil.hour)
-        case UInt8(ascii: "I"): text = padded(hour12)
-        case UInt8(ascii: "j"): text = String(repeating: "0", count: yearDay + 1 < 10 ? 2 : yearDay + 1 < 100 ? 1 : 0) + String(yearDay + 1)
-        case UInt8(ascii: "k"): text = padded(civil.hour, " ")
-        case UInt8(ascii: "l"): text = padded(hour12, " ")
-        case UInt8(ascii: "m"): text = padded(civil.month)
-        case UInt8(ascii: "M"): text = padded(civil.minute)
-        case UInt8(ascii: "p"): text = civil.hour < 12 ? "AM" : "PM"
-        case UInt8(ascii: "q"): text = String((civil.month - 1) / 3 + 1)
-        case UInt8(ascii: "r"): text = "\(padded(hour12)):\(padded(civil.minute)):\(padded(civil.second)) \(civil.hour < 12 ? "AM" : "PM")"
-        case UInt8(ascii: "S"): text = seconds
-        case UInt8(ascii: "T"), UInt8(ascii: "X"): text = "\(padded(civil.hour)):\(padded(civil.minute)):\(seconds)"
-        case UInt8(ascii: "U"): text = padded((yearDay + 7 - weekday) / 7)
-        case UInt8(ascii: "w"): text = String(weekday)
-        case UInt8(ascii: "W"): text = padded((yearDay + 7 - (weekday + 6) % 7) / 7)
-        case UInt8(ascii: "y"): text = padded(civil.year % 100)
-        case UInt8(ascii: "Y"): text = String(civil.year)
-        case UInt8(ascii: "z"):
-            let minutes = abs(civil.utcOffset) / 60
-            text = (civil.utcOffset < 0 ? "-" : "+") + padded(minutes / 60) + padded(minutes % 60)
-        default:
-            text =
-                "\(civil.year)-\(padded(civil.month))-\(padded(civil.day))+"
-                + "\(padded(civil.hour)):\(padded(civil.minute)):\(seconds)"
+        case UInt8(ascii: "S"): return TimeFormat.format(Array("%S".utf8), time, zone: zone) + fraction
+        case UInt8(ascii: "T"), UInt8(ascii: "X"):
+            return TimeFormat.format(Array("%H:%M:%S".utf8), time, zone: zone) + fraction
+        case UInt8(ascii: "+"): return TimeFormat.format(Array("%Y-%m-%d+%H:%M:%S".utf8), time, zone: zone) + fraction
+        default: return TimeFormat.format([0x25, letter], time, zone: zone)
         }
-        return Array(text.utf8)
     }
 
     /// Nanoseconds as GNU find writes them after the seconds: nine digits and a `0`.
@@ -272,32 +234,6 @@ public struct FindFormat: Sendable {
         let digits = String(time.nanoseconds)
         return String(repeating: "0", count: 9 - digits.count) + digits + "0"
     }
-
-    private static func padded(_ value: Int, _ pad: String = "0") -> String { value < 10 ? pad + String(value) : String(value) }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-    private static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The day of the week, 0 for Sunday.
-    private static func weekday(_ civil: Clock.CivilTime) -> Int {
-        let remainder = (days(civil.year, civil.month, civil.day) + 4) % 7
-        return remainder < 0 ? remainder + 7 : remainder
-    }
-
-    private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let fullWeekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    private static let fullMonthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-        "November", "December",
-    ]
 
     private enum Messages {
         static func unknownDirective(_ directive: String) -> String { "unrecognized format directive `\(directive)'" }

@@ -53,8 +53,6 @@ struct ListedFile {
 struct ListingStyle {
     /// The layout.
     var format: LsCommand.Format
-    /// `-h`: sizes as `1.0K`, `12M`.
-    var humanSizes = false
     /// The owner column of a long listing (not with `-g`).
     var showsOwner = true
     /// The group column of a long listing (not with `-o`, `-G`).
@@ -66,7 +64,7 @@ struct ListingStyle {
     /// `-s`: the space each file takes, in 1 KiB blocks (scaled with `-h`), before it.
     var showsBlocks = false
     /// `-F`: a type indicator after each name.
-    var classify = false
+    var indicators = LsCommand.IndicatorStyle.none
     /// Colour names by type.
     var colored = false
     /// The colours, when `colored`.
@@ -75,6 +73,14 @@ struct ListingStyle {
     var quoted = false
     /// The line width for columns and for the wrap check after a coloured name; 0 for no limit.
     var lineLength = 80
+    /// The unit of sizes in a long listing: bytes, or `-h`'s `1.0K`, `--block-size`'s.
+    var fileUnit = SizeUnit(blockSize: 1)
+    /// The unit of `-s` and `total`: 1 KiB blocks, or `-h`'s, `--block-size`'s.
+    var blockUnit = SizeUnit(blockSize: 1024)
+    /// The time shown in a long listing.
+    var timeField: LsCommand.TimeField = .modification
+    /// How dates are written.
+    var dateStyle: ListingTimeStyle = .standard
     /// The zone dates are shown in.
     var zone: Clock.Zone = .local
     /// The time "recent" is measured from.
@@ -94,6 +100,9 @@ struct ListingWriter {
     private var users: [UInt32: Owner] = [:]
     private var groups: [UInt32: Owner] = [:]
     private var dates: [Int64: [UInt8]] = [:]
+    /// The columns a date takes, which a `?` or `-` in its place is right-aligned to: those of
+    /// the epoch in the style's format for old times, as GNU ls measures it.
+    private let dateWidth: Int
 
     private static let blockSize = 1 << 16
 
@@ -116,6 +125,11 @@ struct ListingWriter {
         self.style = style
         self.output = output
         now = style.now
+        if case .formats(let oldFormat, _) = style.dateStyle {
+            dateWidth = DisplayWidth.of(TimeFormat.format(oldFormat, Timestamp(seconds: 0), zone: style.zone))
+        } else {
+            dateWidth = 12
+        }
         buffer.reserveCapacity(Self.blockSize + 4096)
     }
 
@@ -132,7 +146,7 @@ struct ListingWriter {
         switch style.format {
         case .long:
             writeLong(files, order: order, shown: shown)
-        case .onePerLine where shown == nil && !style.colored && !style.classify && prefixes == nil:
+        case .onePerLine where shown == nil && !style.colored && style.indicators == .none && prefixes == nil:
             for index in order {
                 buffer.append(contentsOf: files[index].name)
                 buffer.append(0x0A)
@@ -153,7 +167,7 @@ struct ListingWriter {
 
     /// Whether names are written bare, one per line, with nothing before or after them.
     var writesBareNames: Bool {
-        style.format == .onePerLine && !style.quoted && !style.colored && !style.classify && !style.showsInodes
+        style.format == .onePerLine && !style.quoted && !style.colored && style.indicators == .none && !style.showsInodes
             && !style.showsBlocks
     }
 
@@ -219,7 +233,7 @@ struct ListingWriter {
         } else {
             width = DisplayWidth.of(files[index].name)
         }
-        if style.classify && Self.indicator(kind: files[index].kind, mode: files[index].info?.mode) != nil {
+        if indicatorByte(kind: files[index].kind, mode: files[index].info?.mode) != nil {
             width += 1
         }
         return width + (prefixes?.width ?? 0)
@@ -263,19 +277,22 @@ struct ListingWriter {
         writeName(
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: startColumn)
-        if style.classify, let indicator = Self.indicator(kind: kind, mode: mode) {
+        if let indicator = indicatorByte(kind: kind, mode: mode) {
             buffer.append(indicator)
         }
     }
 
-    /// The `-F` indicator: `/` directory, `*` executable, `@` symlink, `|` fifo, `=` socket.
-    static func indicator(kind: FileKind?, mode: UInt32?) -> UInt8? {
-        switch kind {
-        case .regular: return mode.map { $0 & 0o111 != 0 } == true ? 0x2A : nil
-        case .directory: return 0x2F
-        case .symlink: return 0x40
-        case .fifo: return 0x7C
-        case .socket: return 0x3D
+    /// The indicator the style gives a file: `/` directory (every style), `@` symlink, `|` fifo,
+    /// `=` socket (`--file-type` and `-F`), `*` executable (`-F`).
+    private func indicatorByte(kind: FileKind?, mode: UInt32?) -> UInt8? {
+        switch (kind, style.indicators) {
+        case (_, .none): return nil
+        case (.directory, _): return 0x2F
+        case (_, .slash): return nil
+        case (.regular, .classify): return mode.map { $0 & 0o111 != 0 } == true ? 0x2A : nil
+        case (.symlink, _): return 0x40
+        case (.fifo, _): return 0x7C
+        case (.socket, _): return 0x3D
         default: return nil
         }
     }
@@ -321,10 +338,9 @@ struct ListingWriter {
         return prefixes.width
     }
 
-    /// A count of 512-byte blocks as ls shows it: 1 KiB blocks rounded up, or scaled with `-h`.
+    /// A count of 512-byte blocks as ls shows it: in the block unit, rounded up.
     private func blockCount(_ blocks: UInt64) -> String {
-        FileFormat.humanSize(
-            blocks, fromBlockSize: 512, toBlockSize: style.humanSizes ? 1 : 1024, autoscale: style.humanSizes)
+        style.blockUnit.format(blocks, fromBlockSize: 512)
     }
 
     // MARK: Columns
@@ -371,14 +387,15 @@ struct ListingWriter {
     private mutating func writeLong(_ files: [ListedFile], order: [Int], shown: ShownNames?) {
         var widths = LongWidths()
         var sizes: [[UInt8]] = []
-        if style.humanSizes { sizes.reserveCapacity(files.count) }
+        let scaled = !style.fileUnit.isBytes
+        if scaled { sizes.reserveCapacity(files.count) }
         for index in files.indices {
             guard let info = files[index].info else {
                 widths.links = max(widths.links, 1)
                 widths.owner = max(widths.owner, 1)
                 widths.group = max(widths.group, 1)
                 widths.size = max(widths.size, 1)
-                if style.humanSizes { sizes.append([]) }
+                if scaled { sizes.append([]) }
                 continue
             }
             widths.links = max(
@@ -388,9 +405,9 @@ struct ListingWriter {
             if info.kind == .characterDevice || info.kind == .blockDevice {
                 widths.major = max(widths.major, Self.digitCount(FileFormat.major(info.representedDevice)))
                 widths.minor = max(widths.minor, Self.digitCount(FileFormat.minor(info.representedDevice)))
-                if style.humanSizes { sizes.append([]) }
-            } else if style.humanSizes {
-                let size = Array(FileFormat.humanSize(info.size).utf8)
+                if scaled { sizes.append([]) }
+            } else if scaled {
+                let size = Array(style.fileUnit.format(info.size).utf8)
                 widths.size = max(widths.size, size.count)
                 sizes.append(size)
             } else {
@@ -400,7 +417,7 @@ struct ListingWriter {
         if widths.major > 0 { widths.size = max(widths.size, widths.major + 2 + widths.minor) }
         for index in order {
             writeLongLine(
-                files, index, shown: shown, widths: widths, human: style.humanSizes ? sizes[index] : nil)
+                files, index, shown: shown, widths: widths, human: scaled ? sizes[index] : nil)
             flushIfFull()
         }
     }
@@ -440,10 +457,14 @@ struct ListingWriter {
         buffer.append(0x20)
         if info.absent.contains(.times) {
             // Right-aligned under the dates, as the `?` of an entry that could not be examined.
-            appendBlanks(11)
+            appendBlanks(dateWidth - 1)
             buffer.append(Self.absentMark)
+        } else if let time = info.time(style.timeField) {
+            buffer.append(contentsOf: date(time))
         } else {
-            buffer.append(contentsOf: date(info.modificationTime))
+            // A birth time the volume does not record.
+            appendBlanks(dateWidth - 1)
+            buffer.append(0x3F)
         }
         buffer.append(0x20)
         let column = buffer.count - prefixStart
@@ -466,12 +487,13 @@ struct ListingWriter {
                 : files[index].targetMissing ? style.colors.missing(orphanFallback: true)
                 : targetMode != nil ? style.colors.sequence(name: targetBytes, kind: targetKind, mode: targetMode) : nil
             writeName(shownTarget[...], padded: false, color: targetColor, startColumn: column + nameLength + 4)
-            if style.classify, targetMode != nil,
-                let indicator = Self.indicator(kind: targetKind, mode: targetMode)
+            // `-p` leaves the target alone, as GNU ls does.
+            if targetMode != nil, style.indicators != .slash,
+                let indicator = indicatorByte(kind: targetKind, mode: targetMode)
             {
                 buffer.append(indicator)
             }
-        } else if style.classify, let indicator = Self.indicator(kind: info.kind, mode: info.mode) {
+        } else if let indicator = indicatorByte(kind: info.kind, mode: info.mode) {
             buffer.append(indicator)
         }
         buffer.append(0x0A)
@@ -500,13 +522,13 @@ struct ListingWriter {
         appendBlanks(widths.size - 1)
         buffer.append(0x3F)
         buffer.append(0x20)
-        appendBlanks(11)
+        appendBlanks(dateWidth - 1)
         buffer.append(contentsOf: [0x3F, 0x20])
         let color = style.colored ? style.colors.sequence(name: files[index].name, kind: kind, mode: nil) : nil
         writeName(
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: buffer.count - prefixStart)
-        if style.classify, let indicator = Self.indicator(kind: kind, mode: nil) { buffer.append(indicator) }
+        if let indicator = indicatorByte(kind: kind, mode: nil) { buffer.append(indicator) }
         buffer.append(0x0A)
     }
 
@@ -544,12 +566,16 @@ struct ListingWriter {
         buffer.append(0x20)
     }
 
-    /// The date column for a modification time; recent times show the clock, older ones the year.
+    /// The date column for a time; recent times show the clock, older ones the year (in the
+    /// standard style).
     private mutating func date(_ time: Timestamp) -> [UInt8] {
         if now < time { now = Clock.now() }
         let sixMonthsAgo = Timestamp(
             seconds: now.seconds - FileFormat.sixMonths, nanoseconds: now.nanoseconds)
         let recent = sixMonthsAgo < time && time < now
+        if case .formats(let oldFormat, let recentFormat) = style.dateStyle {
+            return TimeFormat.format(recent ? recentFormat : oldFormat, time, zone: style.zone)
+        }
         let minute = time.seconds >= 0 ? time.seconds / 60 : (time.seconds - 59) / 60
         let key = minute &* 2 &+ (recent ? 1 : 0)
         if let known = dates[key] { return known }
@@ -585,5 +611,17 @@ struct ListingWriter {
             count += 1
         }
         return count
+    }
+}
+
+extension FileInfo {
+    /// The time `field` names; nil for a birth time the volume does not record.
+    func time(_ field: LsCommand.TimeField) -> Timestamp? {
+        switch field {
+        case .modification: return modificationTime
+        case .access: return accessTime
+        case .change: return changeTime
+        case .birth: return creationTime
+        }
     }
 }

@@ -9,10 +9,15 @@ struct ArgumentChoice<Value: Equatable & Sendable>: Sendable {
     /// The words in the order GNU lists them; synonyms name the same value.
     let words: [(word: String, value: Value)]
 
-    /// A choice among `words` for `option`.
-    init(option: String, _ words: [(word: String, value: Value)]) {
+    /// How the words are listed after a mistake, when not one by one (`ls --time-style`'s
+    /// `[posix-]full-iso`).
+    let listing: [String]?
+
+    /// A choice among `words` for `option`; `listing`, when given, is what the message lists.
+    init(option: String, _ words: [(word: String, value: Value)], listing: [String]? = nil) {
         self.option = option
         self.words = words
+        self.listing = listing
     }
 
     /// The value `word` names.
@@ -22,7 +27,8 @@ struct ArgumentChoice<Value: Equatable & Sendable>: Sendable {
     func value(of word: [UInt8]) throws(UsageError) -> Value {
         let text = String(decoding: word, as: UTF8.self)
         if let exact = words.first(where: { $0.word == text }) { return exact.value }
-        let matches = text.isEmpty ? [] : words.filter { $0.word.hasPrefix(text) }
+        // An empty word abbreviates every word, as in argmatch.
+        let matches = words.filter { $0.word.hasPrefix(text) }
         if let first = matches.first, matches.allSatisfy({ $0.value == first.value }) { return first.value }
         let problem = matches.isEmpty ? Messages.invalid : Messages.ambiguous
         throw .invalid("\(problem) \(Quoting.always(word)) \(Messages.for) '\(option)'\n\(validArguments)")
@@ -30,6 +36,7 @@ struct ArgumentChoice<Value: Equatable & Sendable>: Sendable {
 
     /// `Valid arguments are:` and the words, synonyms on one line, as GNU lists them.
     var validArguments: String {
+        if let listing { return ([Messages.validArguments] + listing.map { "  - " + $0 }).joined(separator: "\n") }
         var lines: [[String]] = []
         var values: [Value] = []
         for (word, value) in words {

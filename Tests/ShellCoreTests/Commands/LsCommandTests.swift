@@ -117,6 +117,18 @@ func makeListingFixture(_ shell: TestShell) throws {
             "invalid argument 'bogus' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
         ),
         (
+            "an empty word abbreviates them all", ["--sort="],
+            "ambiguous argument '' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
+        ),
+        (
+            "an empty colour word", ["--color="],
+            "ambiguous argument '' for '--color'\nValid arguments are:\n  - 'always', 'yes', 'force'\n  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'"
+        ),
+        (
+            "an unknown indicator style", ["--indicator-style=x"],
+            "invalid argument 'x' for '--indicator-style'\nValid arguments are:\n  - 'none'\n  - 'slash'\n  - 'file-type'\n  - 'classify'"
+        ),
+        (
             "version sort is not there", ["--sort=version"],
             "invalid argument 'version' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
         ),
@@ -164,6 +176,12 @@ func makeListingFixture(_ shell: TestShell) throws {
         ["-i"], ["-s"], ["-1s"], ["-si", "d"], ["-ls"], ["-li"], ["-lsh"], ["-sh"], ["-Cs", "-w", "40"],
         ["-s", "a.txt", "d"], ["-isR"], ["-s", "-a", "d"], ["-ig"], ["--inode", "--size", "-F", "-C"],
         ["-s", "-l", "dangling", "nothere"], ["-1is", "--color=always"], ["-Ar"], ["-r", "d", "sub2"],
+        ["-p"], ["-lp"], ["-p", "dirlink"], ["-pR"], ["--file-type"], ["-l", "--file-type"], ["-C", "-p", "-w", "40"],
+        ["--indicator-style=slash"], ["--indicator-style=file-type", "-l"], ["--indicator-style=classify"],
+        ["--indicator-style=none", "-F"], ["-F", "-p"], ["-p", "-F"], ["-p", "--classify=never"],
+        ["-p", "--classify=auto"], ["-F", "--indicator-style=none"], ["-p", "--color=always"],
+        ["--file-type", "dirlink", "pipe", "tool"], ["-ld", "--file-type", "dirlink/", "dangling"], ["-ps"],
+        ["--indicator-style=sl", "-F", "--classify=never"],
     ]
 
     @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: comparisonRows)
