@@ -75,6 +75,15 @@ public final class S3Volume: Volume {
         try failing(.list, file) { () throws(S3Failure) in try openDirectory(at: Place(file), file: file) }
     }
 
+    /// The directory's listing, and those of the directories a walk opens from it, rebuilt from
+    /// listings of every key below it (`S3TreeListing`): a request per 1,000 keys rather than one
+    /// per directory.
+    public func openTree(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {
+        try failing(.list, file) { () throws(S3Failure) in
+            try openDirectory(at: Place(file), file: file, tree: S3TreeListing(volume: self))
+        }
+    }
+
     public func forEachEntry(
         of file: File, limit: Int?, _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError) {
@@ -293,9 +302,14 @@ public final class S3Volume: Volume {
         return page
     }
 
-    /// Opens the directory at `place` (reading its listing once), named `file`.
-    func openDirectory(at place: Place, file: File) throws(S3Failure) -> S3Directory {
-        S3Directory(volume: self, place: place, file: file, page: try existingListing(of: place))
+    /// Opens the directory at `place` (reading its listing once, from `tree` when it has it),
+    /// named `file`.
+    func openDirectory(at place: Place, file: File, tree: S3TreeListing? = nil) throws(S3Failure) -> S3Directory {
+        var listed: DirectoryPage?
+        if let tree { listed = try tree.page(prefix: place.directoryPrefix(in: self)) }
+        let page: DirectoryPage
+        if let listed { page = listed } else { page = try existingListing(of: place) }
+        return S3Directory(volume: self, place: place, file: file, page: page, tree: tree)
     }
 
     // MARK: Removing and renaming

@@ -2,11 +2,13 @@
 // is a prefix of its own in the shared server's bucket, and any other bucket name is asked of the
 // server as it is.
 
+import Dispatch
 import ObjectStorage
 import ObjectVolume
 import PathModel
 import SeaweedFixture
 import ShellCore
+import Synchronization
 import Testing
 
 @Suite struct ObjectStorageShellTests {
@@ -162,20 +164,24 @@ import Testing
     struct Cost: Sendable, CustomTestStringConvertible {
         let name: String
         let command: String
-        /// Listings: one for each of the three directories, and what examining the operand takes.
+        /// Listings: what examining the operand takes, and those of the walk.
         let listings: Int
         let heads: Int
         var testDescription: String { name }
     }
 
     /// The operand itself is examined once (a HEAD that misses, then a listing of one key that
-    /// finds the directory); below it, each directory is listed once and its entries are
-    /// described from that listing, never a HEAD per key.
+    /// finds the directory); below it, the walk reads every key in one listing without a
+    /// delimiter (30 keys: one page) and describes each entry from it, never a HEAD per key.
+    /// `ls -l` goes no deeper than the operand's entries: one listing with a delimiter.
     static let walkCosts: [Cost] = [
-        Cost(name: "du -s", command: "du -s s3://b/t", listings: 1 + 3, heads: 1),
-        Cost(name: "du -a", command: "du -a s3://b/t", listings: 1 + 3, heads: 1),
-        Cost(name: "find -size", command: "find s3://b/t -size -1k", listings: 1 + 3, heads: 1),
-        Cost(name: "ls -lR", command: "ls -lR s3://b/t", listings: 1 + 3, heads: 1),
+        Cost(name: "du -s", command: "du -s s3://b/t", listings: 1 + 1, heads: 1),
+        Cost(name: "du -a", command: "du -a s3://b/t", listings: 1 + 1, heads: 1),
+        Cost(name: "find -size", command: "find s3://b/t -size -1k", listings: 1 + 1, heads: 1),
+        Cost(name: "ls -lR", command: "ls -lR s3://b/t", listings: 1 + 1, heads: 1),
+        // tree examines its operand twice.
+        Cost(name: "tree", command: "tree s3://b/t", listings: 2 + 1, heads: 2),
+        Cost(name: "ls -l", command: "ls -l s3://b/t", listings: 1 + 1, heads: 1),
     ]
 
     @Test(arguments: walkCosts) func aWalkListsEachDirectoryOnceAndHeadsNoKey(_ cost: Cost) throws {
@@ -188,6 +194,29 @@ import Testing
             #expect(transcript.status == .success)
             #expect(volume.client.requestsSent(.listObjects) - listings == cost.listings)
             #expect(volume.client.requestsSent(.headObject) - heads == cost.heads)
+        }
+    }
+
+    /// Deep commands over 2,100 keys in 100 directories of 21 files, and the listings they take
+    /// to examine the operand (tree examines it twice).
+    static let deepWalks: [(command: String, examining: Int)] = [
+        ("du -s s3://b/t", 1), ("find s3://b/t -type f", 1), ("ls -R s3://b/t", 1), ("tree s3://b/t", 2),
+    ]
+
+    /// The walk reads the 2,100 keys in three listings of 1,000, and lists the top, which has
+    /// more keys below it than one listing holds, with a delimiter (100 directories: one
+    /// request): four listings and the operand's, not one per directory. (One tree for every
+    /// row: writing it is most of the test's time.)
+    @Test func aDeepWalkListsAThousandKeysARequestNotEachDirectory() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.put((0..<2_100).map { "t/d\($0 / 21)/f\($0 % 21)" }, on: volume)
+            for (command, examining) in Self.deepWalks {
+                let listings = volume.client.requestsSent(.listObjects)
+                let transcript = shell.run(command)
+                #expect(transcript.stderr == "", "\(command)")
+                #expect(transcript.status == .success, "\(command)")
+                #expect(volume.client.requestsSent(.listObjects) - listings == examining + 3 + 1, "\(command)")
+            }
         }
     }
 
@@ -207,6 +236,22 @@ import Testing
             #expect(lines[2].hasSuffix(" f") && !lines[2].hasSuffix(" - f"))
             #expect(shell.run("ls -ld s3://b/t/").stdout == "drwxr-xr-x - - - 0            - s3://b/t/\n")
         }
+    }
+
+    /// Writes `keys` (paths below `s3://b/`) of one byte each, four at a time.
+    static func put(_ keys: [String], on volume: S3Volume) throws {
+        let failures = Mutex<[any Error]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+            for index in keys.indices where index % 4 == lane {
+                do {
+                    try volume.client.putObject(
+                        bucket: volume.bucket, key: volume.prefix + Array(keys[index].utf8), bytes: [1])
+                } catch {
+                    failures.withLock { $0.append(error) }
+                }
+            }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
     }
 
     // MARK: Removing trees
