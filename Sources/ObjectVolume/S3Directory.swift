@@ -100,7 +100,7 @@ final class S3Directory: VolumeDirectory {
         if target.parent == place, let name = target.components.last {
             // A file of the same name as a directory is the one a path names.
             if let summary = page.files[name] {
-                return volume.fileInfo(key: summary.key, size: summary.size, modified: summary.lastModified)
+                return volume.fileInfo(summary)
             }
             if page.directories.contains(name) {
                 return volume.directoryInfo(prefix: target.directoryPrefix(in: volume))
@@ -119,7 +119,7 @@ final class S3Directory: VolumeDirectory {
                     prefix: Place(components: place.components + [name]).directoryPrefix(in: volume))
             }
             guard let summary = page.files[name] else { return nil }
-            return volume.fileInfo(key: summary.key, size: summary.size, modified: summary.lastModified)
+            return volume.fileInfo(summary)
         }
     }
 

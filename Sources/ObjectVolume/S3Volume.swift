@@ -209,7 +209,9 @@ public final class S3Volume: Volume {
     func info(at place: Place) throws(S3Failure) -> FileInfo {
         switch try presence(of: place) {
         case .file(let head):
-            return fileInfo(key: place.key(in: self)!, size: head.size, modified: head.lastModified)
+            return fileInfo(
+                key: place.key(in: self)!, size: head.size, modified: head.lastModified,
+                details: Self.details(eTag: head.eTag, storageClass: head.storageClass))
         case .directory:
             if place.isTop { try requireBucket() }
             return directoryInfo(prefix: place.directoryPrefix(in: self))
@@ -421,12 +423,27 @@ public final class S3Volume: Volume {
 
     /// A file's description from its key, size and last modification: no owner and no link
     /// count of its own (`absent`), and no times when the service gave none.
-    func fileInfo(key: [UInt8], size: Int64, modified: UTCTime?) -> FileInfo {
+    func fileInfo(key: [UInt8], size: Int64, modified: UTCTime?, details: ObjectDetails? = nil) -> FileInfo {
         FileInfo(
             kind: .regular, permissions: 0o644, size: UInt64(max(size, 0)),
             identity: FileIdentity(device: device, inode: Self.number(of: key, directory: false)),
             userID: owner.user, groupID: owner.group, modificationTime: Timestamp(modified),
-            absent: modified == nil ? [.owners, .linkCount, .times] : [.owners, .linkCount])
+            absent: modified == nil ? [.owners, .linkCount, .times] : [.owners, .linkCount], object: details)
+    }
+
+    /// A file's description from what a listing says of it.
+    func fileInfo(_ summary: ObjectSummary) -> FileInfo {
+        fileInfo(
+            key: summary.key, size: summary.size, modified: summary.lastModified,
+            details: Self.details(eTag: summary.eTag, storageClass: summary.storageClass))
+    }
+
+    /// An object's entity tag without its quotes and its storage class (`STANDARD` when the
+    /// service leaves it out, as HEAD does for that class); nil without an entity tag.
+    static func details(eTag: String?, storageClass: String?) -> ObjectDetails? {
+        guard var tag = eTag?[...] else { return nil }
+        if tag.count >= 2, tag.first == "\"", tag.last == "\"" { tag = tag.dropFirst().dropLast() }
+        return ObjectDetails(eTag: String(tag), storageClass: storageClass ?? "STANDARD")
     }
 
     /// A directory's description from its prefix; directories have no times, owner or link

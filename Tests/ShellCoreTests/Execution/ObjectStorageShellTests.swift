@@ -254,6 +254,29 @@ import Testing
         if let failure = failures.withLock({ $0.first }) { throw failure }
     }
 
+    // MARK: JSON
+
+    /// Where each command learns of the file: a listing with a delimiter, one without, a HEAD.
+    static let jsonCommands = ["ls --json s3://b/t", "find s3://b/t --json", "stat --json s3://b/t/f s3://b/t/d"]
+
+    @Test(arguments: jsonCommands) func jsonRecordsOfObjectsCarryTheirEntityTagAndStorageClass(_ command: String) throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(1, in: "t/d", on: volume)
+            try volume.client.putObject(
+                bucket: volume.bucket, key: volume.prefix + Array("t/f".utf8), bytes: Array("contents".utf8))
+            let head = try volume.client.headObject(bucket: volume.bucket, key: volume.prefix + Array("t/f".utf8))
+            let tag = try #require(head.eTag).filter { $0 != "\"" }
+            let transcript = shell.run(command)
+            #expect(transcript.stderr == "")
+            // Every record but the last ends its line with the comma before the next.
+            let lines = transcript.stdout.split(separator: "\n").map { String($0.hasSuffix(",") ? $0.dropLast() : $0) }
+            let file = try #require(lines.first { $0.contains("\"name\":\"f\"") })
+            #expect(file.hasSuffix(",\"etag\":\"\(tag)\",\"storage_class\":\"STANDARD\"}"))
+            let directory = try #require(lines.first { $0.contains("\"name\":\"d\"") })
+            #expect(!directory.contains("etag") && !directory.contains("storage_class"))
+        }
+    }
+
     // MARK: Removing trees
 
     @Test func rmRemovesEachDirectorysFilesInBatchesAndSaysSoInOrder() throws {
