@@ -93,6 +93,17 @@ public final class S3Volume: Volume {
         for entry in listing.entries.prefix(limit ?? Int.max) { try body(entry) }
     }
 
+    /// A listing with a delimiter of the keys that start with the directory's prefix and
+    /// `prefix`: one request per 1,000 matching entries, whatever else the directory holds.
+    public func forEachEntry(
+        of file: File, startingWith prefix: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError) {
+        let listing = try failing(.list, file) { () throws(S3Failure) in
+            try existingListing(of: Place(file), startingWith: prefix)
+        }
+        for entry in listing.entries { try body(entry) }
+    }
+
     public func open(_ file: File, _ mode: File.OpenMode, permissions: UInt32) throws(FileError) -> OpenFile {
         let place = Place(file)
         let stream: any FileStream = try failing(mode == .create ? .createFile : .open, file) {
@@ -260,15 +271,18 @@ public final class S3Volume: Volume {
 
     // MARK: Listing
 
-    /// Every entry of the directory at `place`, all pages of a delimiter listing.
-    func listing(of place: Place, limit: Int? = nil) throws(S3Failure) -> DirectoryPage {
+    /// Every entry of the directory at `place` (those whose names start with `namePrefix`), all
+    /// pages of a delimiter listing.
+    func listing(of place: Place, limit: Int? = nil, startingWith namePrefix: [UInt8] = []) throws(S3Failure)
+        -> DirectoryPage
+    {
         let directoryPrefix = place.directoryPrefix(in: self)
         var result = DirectoryPage()
         var token: String?
         repeat {
             let page = try call {
                 try client.listObjects(
-                    bucket: bucket, prefix: directoryPrefix, delimiter: "/", continuationToken: token)
+                    bucket: bucket, prefix: directoryPrefix + namePrefix, delimiter: "/", continuationToken: token)
             }
             for object in page.objects {
                 let name = Array(object.key[directoryPrefix.count...])
@@ -290,10 +304,13 @@ public final class S3Volume: Volume {
         return result
     }
 
-    /// The listing of the directory at `place`, which must exist: an empty listing of a place
-    /// without a marker is `ENOENT` (or `ENOTDIR` for a file).
-    func existingListing(of place: Place, limit: Int? = nil) throws(S3Failure) -> DirectoryPage {
-        let page = try listing(of: place, limit: limit)
+    /// The listing of the directory at `place` (the entries whose names start with
+    /// `namePrefix`), which must exist: an empty listing of a place without a marker is
+    /// `ENOENT` (or `ENOTDIR` for a file).
+    func existingListing(of place: Place, limit: Int? = nil, startingWith namePrefix: [UInt8] = []) throws(S3Failure)
+        -> DirectoryPage
+    {
+        let page = try listing(of: place, limit: limit, startingWith: namePrefix)
         if page.isEmpty && !page.hasMarker && !place.isTop {
             switch try presence(of: place) {
             case .file: throw .errno(.notDirectory)

@@ -42,6 +42,14 @@ public protocol Volume: AnyObject, Sendable {
     /// - Throws: `FileError` with operation `.list` (cannot open) or `.read` (reading failed).
     func forEachEntry(of file: File, limit: Int?, _ body: (DirectoryEntry) throws(FileError) -> Void) throws(FileError)
 
+    /// Calls `body` with the entries of the directory at `file` whose names start with `prefix`
+    /// (what completing a name offers), as `forEachEntry(of:limit:_:)` gives them. The default
+    /// lists every entry and keeps those; object storage asks for those keys alone.
+    /// - Throws: as `forEachEntry(of:limit:_:)`.
+    func forEachEntry(
+        of file: File, startingWith prefix: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError)
+
     /// Opens the file at `file` (following a final symlink) as a stream of bytes. `.read` starts
     /// at the first byte; `.truncate` creates or empties it; `.append` creates it and writes at
     /// the end; `.create` makes a new file and fails with `EEXIST` when anything is there (a
@@ -109,6 +117,16 @@ extension Volume {
 
     /// `/` on this volume.
     public var root: File { file(File.root) }
+
+    /// Every entry listed, those that start with `prefix` kept: the default for volumes that
+    /// list a directory whole.
+    public func forEachEntry(
+        of file: File, startingWith prefix: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError) {
+        try forEachEntry(of: file, limit: nil) { entry throws(FileError) in
+            if entry.name.starts(with: prefix) { try body(entry) }
+        }
+    }
 
     /// The directory opened as usual: the default for volumes that list one directory at a time.
     public func openTree(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {

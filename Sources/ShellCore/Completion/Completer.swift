@@ -182,7 +182,7 @@ public enum Completer {
         let showHidden = prefix.first == 0x2E
         var matches: [(name: [UInt8], isDirectory: Bool)] = []
         do {
-            try directory.forEachEntry { entry in
+            try directory.forEachEntry(startingWith: prefix) { entry in
                 guard entry.name.starts(with: prefix), showHidden || !entry.isHidden else { return }
                 var kind = entry.kind
                 if kind == nil || kind == .symlink {

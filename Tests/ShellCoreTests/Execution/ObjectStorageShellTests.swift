@@ -238,6 +238,47 @@ import Testing
         }
     }
 
+    // MARK: Completion
+
+    /// A line typed in a directory, and what one Tab makes of it (nil: nothing to insert).
+    struct Tab: Sendable, CustomTestStringConvertible {
+        let name: String
+        var directory = "s3://b/"
+        let line: String
+        let completed: String?
+        var testDescription: String { name }
+    }
+
+    static let tabs: [Tab] = [
+        Tab(name: "a key", line: "cat s3://b/t/be", completed: "cat s3://b/t/beta "),
+        Tab(name: "a prefix, as a directory", line: "cd s3://b/t/alp", completed: "cd s3://b/t/alps/"),
+        Tab(name: "cd offers directories only", line: "cd s3://b/t/al", completed: "cd s3://b/t/alps/"),
+        Tab(name: "what two names share", line: "cat s3://b/t/al", completed: "cat s3://b/t/alp"),
+        Tab(name: "a key below a prefix", line: "cat s3://b/t/alps/", completed: "cat s3://b/t/alps/x "),
+        Tab(name: "relative to a directory in the bucket", directory: "s3://b/t", line: "cat be", completed: "cat beta "),
+        Tab(name: "nothing matches", line: "cat s3://b/t/zz", completed: nil),
+        Tab(name: "a missing directory offers nothing", line: "cat s3://b/nope/a", completed: nil),
+    ]
+
+    /// `t` also holds 1,005 other keys: completing asks for the matching keys alone, in one
+    /// listing (and what examining the directory takes when nothing matches).
+    @Test func completionOffersKeysAndPrefixesThatStartWithTheWord() throws {
+        try withShellAndVolume { shell, volume in
+            let keys = ["t/alpha", "t/alps/x", "t/beta"] + (0..<1_005).map { "t/f\($0)" }
+            try Self.put(keys, on: volume)
+            for tab in Self.tabs {
+                shell.run("cd \(tab.directory)")
+                let line = Array(tab.line.utf8)
+                let listings = volume.client.requestsSent(.listObjects)
+                let completion = Completer.complete(line: line, cursor: line.count, state: shell.state)
+                let completed = completion.applied(to: line).map { String(decoding: $0, as: UTF8.self) }
+                #expect(completed == tab.completed, "\(tab.name)")
+                let sent = volume.client.requestsSent(.listObjects) - listings
+                #expect(tab.completed == nil ? sent <= 3 : sent == 1, "\(tab.name): \(sent) listings")
+            }
+        }
+    }
+
     /// Writes `keys` (paths below `s3://b/`) of one byte each, four at a time.
     static func put(_ keys: [String], on volume: S3Volume) throws {
         let failures = Mutex<[any Error]>([])
