@@ -295,6 +295,34 @@ import Testing
         if let failure = failures.withLock({ $0.first }) { throw failure }
     }
 
+    // MARK: Named remotes
+
+    @Test func aNamedRemoteIsAPlaceForEveryCommand() throws {
+        try check(
+            [
+                Step(name: "defined", lines: "remote backup s3://b/backups"),
+                Step(name: "written to and listed", lines: "touch @backup/f; ls @backup s3://b/backups/", stdout: "s3://b/backups:\nf\n\ns3://b/backups/:\nf\n"),
+                Step(name: "a directory to go to", lines: "cd @backup; pwd; cd @backup/..; pwd", stdout: "s3://b/backups\ns3://b/\n"),
+                Step(name: "listed as it reads back", lines: "remote", stdout: "remote backup 's3://b/backups'\n"),
+                Step(name: "quoted, a name", lines: "ls '@backup'", stderr: "ls: cannot access '@backup': No such file or directory\n", status: .usage),
+                Step(
+                    name: "not a URL", lines: "remote x backups",
+                    stderr: "shelf: remote: 'backups': not a URL (s3://BUCKET/PREFIX)\n", status: .failure),
+            ],
+            prepare: { shell in shell.run("mkdir s3://b/backups") })
+    }
+
+    @Test func aNamedRemoteCompletes() throws {
+        try withShell { shell in
+            shell.run("remote backup s3://b/backups; mkdir s3://b/backups; touch s3://b/backups/file")
+            for (line, completed) in [("cat @ba", "cat @backup/"), ("cat @backup/fi", "cat @backup/file ")] {
+                let bytes = Array(line.utf8)
+                let completion = Completer.complete(line: bytes, cursor: bytes.count, state: shell.state)
+                #expect(completion.applied(to: bytes).map { String(decoding: $0, as: UTF8.self) } == completed, "\(line)")
+            }
+        }
+    }
+
     // MARK: JSON
 
     /// Where each command learns of the file: a listing with a delimiter, one without, a HEAD.
