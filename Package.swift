@@ -68,7 +68,8 @@ let package = Package(
             dependencies: ["ShellCore", "PathModel", "ObjectVolume", "SeaweedFixture"],
             exclude: ["Transcripts"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "shelfTests", dependencies: ["shelf", "ShellCore", "PathModel", "CPseudoTerminal"]),
+        .testTarget(
+            name: "shelfTests", dependencies: ["shelf", "ShellCore", "PathModel", "CPseudoTerminal", "SeaweedFixture"]),
     ],
     swiftLanguageModes: [.v6]
 )

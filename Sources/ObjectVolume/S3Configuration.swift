@@ -116,9 +116,10 @@ public final class S3Volumes: Sendable {
         self.read = read
     }
 
-    /// The volume of `bucket`; one that refuses every call with the reason when there are no
+    /// The volume of `bucket`, below `prefix` (keys that start with it and `/`; empty for the
+    /// whole bucket); one that refuses every call with the reason when there are no
     /// credentials or the configuration cannot be used.
-    public func volume(bucket: [UInt8]) -> any Volume {
+    public func volume(bucket: [UInt8], prefix: [UInt8] = []) -> any Volume {
         guard let name = String(validating: bucket, as: UTF8.self) else {
             return RefusingVolume(.noSuchFileOrDirectory, serviceFailure: .noSuchBucket)
         }
@@ -143,7 +144,7 @@ public final class S3Volumes: Sendable {
         guard let client = made.client else {
             return RefusingVolume(.permissionDenied, serviceFailure: made.problem ?? .missingCredentials)
         }
-        return S3Volume(client: client, bucket: name)
+        return S3Volume(client: client, bucket: name, prefix: prefix)
     }
 
     /// Closes the client's connections, if one was made; no volume may be used after.

@@ -4,26 +4,36 @@ import SystemPackage
 
 /// An open directory of an `S3Volume`: its listing, read once when it was opened, answers for
 /// its entries (a walk examines them without a request each); deeper paths are asked of the
-/// service.
+/// service. A directory opened for a walk (`S3Volume.openTree`) shares the walk's
+/// `S3TreeListing` with the directories opened from it.
 final class S3Directory: VolumeDirectory {
     let file: File
     private let volume: S3Volume
     private let place: Place
     private let page: DirectoryPage
+    /// The listings of the tree a walk goes through, when this directory is part of one.
+    private let tree: S3TreeListing?
 
-    init(volume: S3Volume, place: Place, file: File, page: DirectoryPage) {
+    init(volume: S3Volume, place: Place, file: File, page: DirectoryPage, tree: S3TreeListing? = nil) {
         self.volume = volume
         self.place = place
         self.file = file
         self.page = page
+        self.tree = tree
     }
 
     func openDirectory(at relative: [UInt8], following: Bool, path: File) throws(FileError)
         -> any VolumeDirectory
     {
         let target = place.appending(relative)
+        // A child, as a walk enters it, may be in the tree's listing; a way back up is not.
+        let isChild = target.parent == place && !relative.contains(0x2F)
         return try volume.failing(.list, path) { () throws(S3Failure) in
-            try volume.openDirectory(at: target, file: path)
+            var listed: DirectoryPage?
+            if isChild, let tree { listed = try tree.page(prefix: target.directoryPrefix(in: volume)) }
+            let page: DirectoryPage
+            if let listed { page = listed } else { page = try volume.existingListing(of: target) }
+            return S3Directory(volume: volume, place: target, file: path, page: page, tree: tree)
         }
     }
 
@@ -90,7 +100,7 @@ final class S3Directory: VolumeDirectory {
         if target.parent == place, let name = target.components.last {
             // A file of the same name as a directory is the one a path names.
             if let summary = page.files[name] {
-                return volume.fileInfo(key: summary.key, size: summary.size, modified: summary.lastModified)
+                return volume.fileInfo(summary)
             }
             if page.directories.contains(name) {
                 return volume.directoryInfo(prefix: target.directoryPrefix(in: volume))
@@ -109,7 +119,7 @@ final class S3Directory: VolumeDirectory {
                     prefix: Place(components: place.components + [name]).directoryPrefix(in: volume))
             }
             guard let summary = page.files[name] else { return nil }
-            return volume.fileInfo(key: summary.key, size: summary.size, modified: summary.lastModified)
+            return volume.fileInfo(summary)
         }
     }
 

@@ -75,6 +75,15 @@ public final class S3Volume: Volume {
         try failing(.list, file) { () throws(S3Failure) in try openDirectory(at: Place(file), file: file) }
     }
 
+    /// The directory's listing, and those of the directories a walk opens from it, rebuilt from
+    /// listings of every key below it (`S3TreeListing`): a request per 1,000 keys rather than one
+    /// per directory.
+    public func openTree(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {
+        try failing(.list, file) { () throws(S3Failure) in
+            try openDirectory(at: Place(file), file: file, tree: S3TreeListing(volume: self))
+        }
+    }
+
     public func forEachEntry(
         of file: File, limit: Int?, _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError) {
@@ -82,6 +91,17 @@ public final class S3Volume: Volume {
             try existingListing(of: Place(file), limit: limit)
         }
         for entry in listing.entries.prefix(limit ?? Int.max) { try body(entry) }
+    }
+
+    /// A listing with a delimiter of the keys that start with the directory's prefix and
+    /// `prefix`: one request per 1,000 matching entries, whatever else the directory holds.
+    public func forEachEntry(
+        of file: File, startingWith prefix: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError) {
+        let listing = try failing(.list, file) { () throws(S3Failure) in
+            try existingListing(of: Place(file), startingWith: prefix)
+        }
+        for entry in listing.entries { try body(entry) }
     }
 
     public func open(_ file: File, _ mode: File.OpenMode, permissions: UInt32) throws(FileError) -> OpenFile {
@@ -200,7 +220,9 @@ public final class S3Volume: Volume {
     func info(at place: Place) throws(S3Failure) -> FileInfo {
         switch try presence(of: place) {
         case .file(let head):
-            return fileInfo(key: place.key(in: self)!, size: head.size, modified: head.lastModified)
+            return fileInfo(
+                key: place.key(in: self)!, size: head.size, modified: head.lastModified,
+                details: Self.details(eTag: head.eTag, storageClass: head.storageClass))
         case .directory:
             if place.isTop { try requireBucket() }
             return directoryInfo(prefix: place.directoryPrefix(in: self))
@@ -249,15 +271,18 @@ public final class S3Volume: Volume {
 
     // MARK: Listing
 
-    /// Every entry of the directory at `place`, all pages of a delimiter listing.
-    func listing(of place: Place, limit: Int? = nil) throws(S3Failure) -> DirectoryPage {
+    /// Every entry of the directory at `place` (those whose names start with `namePrefix`), all
+    /// pages of a delimiter listing.
+    func listing(of place: Place, limit: Int? = nil, startingWith namePrefix: [UInt8] = []) throws(S3Failure)
+        -> DirectoryPage
+    {
         let directoryPrefix = place.directoryPrefix(in: self)
         var result = DirectoryPage()
         var token: String?
         repeat {
             let page = try call {
                 try client.listObjects(
-                    bucket: bucket, prefix: directoryPrefix, delimiter: "/", continuationToken: token)
+                    bucket: bucket, prefix: directoryPrefix + namePrefix, delimiter: "/", continuationToken: token)
             }
             for object in page.objects {
                 let name = Array(object.key[directoryPrefix.count...])
@@ -279,10 +304,13 @@ public final class S3Volume: Volume {
         return result
     }
 
-    /// The listing of the directory at `place`, which must exist: an empty listing of a place
-    /// without a marker is `ENOENT` (or `ENOTDIR` for a file).
-    func existingListing(of place: Place, limit: Int? = nil) throws(S3Failure) -> DirectoryPage {
-        let page = try listing(of: place, limit: limit)
+    /// The listing of the directory at `place` (the entries whose names start with
+    /// `namePrefix`), which must exist: an empty listing of a place without a marker is
+    /// `ENOENT` (or `ENOTDIR` for a file).
+    func existingListing(of place: Place, limit: Int? = nil, startingWith namePrefix: [UInt8] = []) throws(S3Failure)
+        -> DirectoryPage
+    {
+        let page = try listing(of: place, limit: limit, startingWith: namePrefix)
         if page.isEmpty && !page.hasMarker && !place.isTop {
             switch try presence(of: place) {
             case .file: throw .errno(.notDirectory)
@@ -293,9 +321,14 @@ public final class S3Volume: Volume {
         return page
     }
 
-    /// Opens the directory at `place` (reading its listing once), named `file`.
-    func openDirectory(at place: Place, file: File) throws(S3Failure) -> S3Directory {
-        S3Directory(volume: self, place: place, file: file, page: try existingListing(of: place))
+    /// Opens the directory at `place` (reading its listing once, from `tree` when it has it),
+    /// named `file`.
+    func openDirectory(at place: Place, file: File, tree: S3TreeListing? = nil) throws(S3Failure) -> S3Directory {
+        var listed: DirectoryPage?
+        if let tree { listed = try tree.page(prefix: place.directoryPrefix(in: self)) }
+        let page: DirectoryPage
+        if let listed { page = listed } else { page = try existingListing(of: place) }
+        return S3Directory(volume: self, place: place, file: file, page: page, tree: tree)
     }
 
     // MARK: Removing and renaming
@@ -407,12 +440,27 @@ public final class S3Volume: Volume {
 
     /// A file's description from its key, size and last modification: no owner and no link
     /// count of its own (`absent`), and no times when the service gave none.
-    func fileInfo(key: [UInt8], size: Int64, modified: UTCTime?) -> FileInfo {
+    func fileInfo(key: [UInt8], size: Int64, modified: UTCTime?, details: ObjectDetails? = nil) -> FileInfo {
         FileInfo(
             kind: .regular, permissions: 0o644, size: UInt64(max(size, 0)),
             identity: FileIdentity(device: device, inode: Self.number(of: key, directory: false)),
             userID: owner.user, groupID: owner.group, modificationTime: Timestamp(modified),
-            absent: modified == nil ? [.owners, .linkCount, .times] : [.owners, .linkCount])
+            absent: modified == nil ? [.owners, .linkCount, .times] : [.owners, .linkCount], object: details)
+    }
+
+    /// A file's description from what a listing says of it.
+    func fileInfo(_ summary: ObjectSummary) -> FileInfo {
+        fileInfo(
+            key: summary.key, size: summary.size, modified: summary.lastModified,
+            details: Self.details(eTag: summary.eTag, storageClass: summary.storageClass))
+    }
+
+    /// An object's entity tag without its quotes and its storage class (`STANDARD` when the
+    /// service leaves it out, as HEAD does for that class); nil without an entity tag.
+    static func details(eTag: String?, storageClass: String?) -> ObjectDetails? {
+        guard var tag = eTag?[...] else { return nil }
+        if tag.count >= 2, tag.first == "\"", tag.last == "\"" { tag = tag.dropFirst().dropLast() }
+        return ObjectDetails(eTag: String(tag), storageClass: storageClass ?? "STANDARD")
     }
 
     /// A directory's description from its prefix; directories have no times, owner or link

@@ -50,6 +50,16 @@ extension File {
         try volume.forEachEntry(of: self, limit: nil, body)
     }
 
+    /// Calls `body` for each entry of this directory whose name starts with `prefix`, in the
+    /// volume's order: on object storage, only those keys are listed.
+    /// - Throws: `FileError` with operation `.list` or `.read`.
+    /// Corresponds to `openat(2)` and `getdents64(2)`.
+    public func forEachEntry(
+        startingWith prefix: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError) {
+        try volume.forEachEntry(of: self, startingWith: prefix, body)
+    }
+
     /// The entries of this directory, sorted by bytes, without `.` and `..`.
     /// - Throws: `FileError` with operation `.list`.
     /// Corresponds to `openat(2)` and `getdents64(2)`.

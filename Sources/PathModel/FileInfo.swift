@@ -71,8 +71,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable {
 }
 
 /// What the kernel knows about one file: the result of `statx(2)` (`lstat`/`stat`). A plain
-/// value with no references, so walks copy it for free; a symlink's target is read on its own
-/// (`File.linkTarget()`, `readlink(2)`).
+/// value, with no references but object storage's details, so walks copy it for free; a
+/// symlink's target is read on its own (`File.linkTarget()`, `readlink(2)`).
 public struct FileInfo: Sendable, Hashable {
     /// The type of the entry.
     public var kind: FileKind
@@ -107,6 +107,9 @@ public struct FileInfo: Sendable, Hashable {
     public var changeTime: Timestamp
     /// Birth time, when the file system records it.
     public var creationTime: Timestamp?
+    /// What object storage says of an object beyond this (its entity tag, its storage class);
+    /// nil on every other volume.
+    public var object: ObjectDetails?
 
     /// The permission bits, including set-user-id, set-group-id and sticky (`mode & 0o7777`).
     public var permissions: UInt32 { mode & 0o7777 }
@@ -125,7 +128,8 @@ public struct FileInfo: Sendable, Hashable {
     public init(
         kind: FileKind, permissions: UInt32, size: UInt64, identity: FileIdentity, linkCount: UInt32 = 1,
         userID: UInt32 = 0, groupID: UInt32 = 0, modificationTime: Timestamp = Timestamp(seconds: 0),
-        accessTime: Timestamp? = nil, changeTime: Timestamp? = nil, absent: AbsentAttributes = []
+        accessTime: Timestamp? = nil, changeTime: Timestamp? = nil, absent: AbsentAttributes = [],
+        object: ObjectDetails? = nil
     ) {
         self.kind = kind
         self.absent = absent
@@ -143,6 +147,7 @@ public struct FileInfo: Sendable, Hashable {
         self.accessTime = accessTime ?? modificationTime
         self.changeTime = changeTime ?? modificationTime
         creationTime = nil
+        self.object = object
     }
 
     init(_ raw: pathmodel_stat) {
@@ -162,6 +167,7 @@ public struct FileInfo: Sendable, Hashable {
         modificationTime = Timestamp(seconds: raw.mtime_sec, nanoseconds: raw.mtime_nsec)
         changeTime = Timestamp(seconds: raw.ctime_sec, nanoseconds: raw.ctime_nsec)
         creationTime = raw.has_btime != 0 ? Timestamp(seconds: raw.btime_sec, nanoseconds: raw.btime_nsec) : nil
+        object = nil
     }
 
     /// Hashes the fields that tell files and their versions apart.
@@ -170,6 +176,21 @@ public struct FileInfo: Sendable, Hashable {
         hasher.combine(mode)
         hasher.combine(size)
         hasher.combine(modificationTime)
+    }
+}
+
+/// What object storage says of an object that a file system has no field for.
+public struct ObjectDetails: Sendable, Hashable {
+    /// The entity tag, without the quotes S3 puts around it (an MD5 of the contents for an
+    /// object sent in one PUT).
+    public var eTag: String
+    /// The storage class (`STANDARD`, `GLACIER`…).
+    public var storageClass: String
+
+    /// Details from an entity tag and a storage class.
+    public init(eTag: String, storageClass: String) {
+        self.eTag = eTag
+        self.storageClass = storageClass
     }
 }
 

@@ -37,6 +37,10 @@ public struct FileRecord: Codable, Sendable, Hashable {
     public var targetBase64: String?
     /// Space used in bytes, counted as `du` counts it (`du --json` only).
     public var diskUsage: UInt64?
+    /// An object's entity tag, without quotes (object storage only).
+    public var eTag: String?
+    /// An object's storage class (object storage only).
+    public var storageClass: String?
 
     enum CodingKeys: String, CodingKey {
         case name
@@ -46,6 +50,8 @@ public struct FileRecord: Codable, Sendable, Hashable {
         case type, size, mode, owner, group, modified, accessed, changed, created, target
         case targetBase64 = "target_base64"
         case diskUsage = "disk_usage"
+        case eTag = "etag"
+        case storageClass = "storage_class"
     }
 
     /// The record of the file at `path` (as shown) whose metadata is `info`; owner and group
@@ -68,6 +74,8 @@ public struct FileRecord: Codable, Sendable, Hashable {
         changed = info.changeTime.iso8601
         created = info.creationTime?.iso8601
         if let linkTarget { (target, targetBase64) = FileRecord.text(linkTarget) }
+        eTag = info.object?.eTag
+        storageClass = info.object?.storageClass
     }
 
     /// tree(1)'s name for a kind of file.

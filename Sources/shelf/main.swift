@@ -9,11 +9,26 @@ let environment = ProcessEnvironment.current()
 let commandString = options.commands
 let scriptPath = options.commands == nil ? options.script.first : nil
 
+// `s3://BUCKET/KEY` paths: object storage, configured as AWS's tools are (environment, ~/.aws),
+// read and connected to only when a path first names a bucket.
+let objectStorage = S3Volumes {
+    Result { () throws(S3Configuration.Problem) in
+        try S3Configuration(variable: environment.text, home: environment.text("HOME").map(File.init(path:)))
+    }
+}
+
 let cwd: File
 if let root = options.root {
-    // Inside a root the session starts at its top, which is `/` for every path it names.
-    do {
-        cwd = try Sandbox(File(bytes: root)).root
+    // Inside a root the session starts at its top, which is `/` for every path it names: a
+    // directory, or a bucket or a prefix in one (`s3://BUCKET/PREFIX`).
+    do throws(FileError) {
+        if let (bucket, prefix) = objectStorageRoot(root) {
+            let top = objectStorage.volume(bucket: bucket, prefix: prefix).root
+            guard try top.info().kind == .directory else { throw FileError(.list, top, .notDirectory) }
+            cwd = top
+        } else {
+            cwd = try Sandbox(File(bytes: root)).root
+        }
     } catch {
         ProcessEnvironment.fail("shelf: --root: " + Diagnostics.renderBare(error, as: root))
     }
@@ -42,14 +57,10 @@ standardError.flushedFirst = standardOutput
 let shell = Shell(state: state, stdout: standardOutput, stderr: standardError)
 ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 
-// `s3://BUCKET/KEY` paths: object storage, configured as AWS's tools are (environment, ~/.aws),
-// read and connected to only when a path first names a bucket.
-let objectStorage = S3Volumes {
-    Result { () throws(S3Configuration.Problem) in
-        try S3Configuration(variable: environment.text, home: environment.text("HOME").map(File.init(path:)))
-    }
+// Inside a root no URL leads out of it.
+if options.root == nil {
+    state.schemes.register(VolumeScheme(name: "s3", open: { objectStorage.volume(bucket: $0) }))
 }
-state.schemes.register(VolumeScheme(name: "s3", open: objectStorage.volume(bucket:)))
 
 // cp -i, mv -i and rm -i ask on the controlling terminal in scripts too; without one they answer no.
 state.asker = TerminalAsker.ask
@@ -131,3 +142,14 @@ Interruption.isRequested = { LineEditor.isInterrupted }
 let status = runSession()
 // A SIGTERM or SIGHUP stopped the session: its status says so, whatever the command made of it.
 ProcessEnvironment.exit(LineEditor.terminationStatus ?? status)
+
+/// The bucket and key prefix of a `--root` that is an `s3://BUCKET[/PREFIX]` URL (slashes around
+/// the prefix dropped), else nil.
+func objectStorageRoot(_ root: [UInt8]) -> (bucket: [UInt8], prefix: [UInt8])? {
+    let scheme = Array("s3://".utf8)
+    guard root.starts(with: scheme) else { return nil }
+    let rest = root.dropFirst(scheme.count)
+    let bucket = Array(rest.prefix { $0 != 0x2F })
+    let names = rest.dropFirst(bucket.count).split(separator: 0x2F).map(Array.init)
+    return (bucket, names.isEmpty ? [] : Array(names.joined(separator: [0x2F])) + [0x2F])
+}

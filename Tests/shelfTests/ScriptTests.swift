@@ -26,9 +26,10 @@ import Testing
         try run(binary, arguments, input: input, in: directory)
     }
 
-    /// Runs `executable` as `shelf(_:input:in:)` runs shelf.
+    /// Runs `executable` as `shelf(_:input:in:)` runs shelf, with `environment`'s variables too.
     static func run(
-        _ executable: String, _ arguments: [String], input: String? = nil, in directory: URL? = nil
+        _ executable: String, _ arguments: [String], input: String? = nil, in directory: URL? = nil,
+        environment: [String: String] = [:]
     ) throws -> Result {
         let workDirectory = try directory ?? makeDirectory()
         defer { if directory == nil { try? FileManager.default.removeItem(at: workDirectory) } }
@@ -36,7 +37,8 @@ import Testing
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = workDirectory
-        process.environment = ["HOME": workDirectory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+        process.environment = ["HOME": workDirectory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"].merging(
+            environment) { $1 }
         let out = Pipe()
         let err = Pipe()
         let inPipe = Pipe()

@@ -29,10 +29,26 @@ public protocol Volume: AnyObject, Sendable {
     /// - Throws: `FileError` with operation `.list`.
     func openDirectory(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory
 
+    /// Opens the directory at `file` as `openDirectory(_:following:)` does, for a walk through
+    /// everything below it: a volume that can list a whole tree at once (object storage's
+    /// listing without a delimiter) gives a directory whose descendants, opened from it, read
+    /// their entries from that listing rather than with a request each. The default opens it
+    /// as usual.
+    /// - Throws: `FileError` with operation `.list`.
+    func openTree(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory
+
     /// Calls `body` with the entries of the directory at `file` (following a final symlink), in
     /// the volume's own order, without `.` and `..`; stops after `limit` entries when given.
     /// - Throws: `FileError` with operation `.list` (cannot open) or `.read` (reading failed).
     func forEachEntry(of file: File, limit: Int?, _ body: (DirectoryEntry) throws(FileError) -> Void) throws(FileError)
+
+    /// Calls `body` with the entries of the directory at `file` whose names start with `prefix`
+    /// (what completing a name offers), as `forEachEntry(of:limit:_:)` gives them. The default
+    /// lists every entry and keeps those; object storage asks for those keys alone.
+    /// - Throws: as `forEachEntry(of:limit:_:)`.
+    func forEachEntry(
+        of file: File, startingWith prefix: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError)
 
     /// Opens the file at `file` (following a final symlink) as a stream of bytes. `.read` starts
     /// at the first byte; `.truncate` creates or empties it; `.append` creates it and writes at
@@ -101,6 +117,21 @@ extension Volume {
 
     /// `/` on this volume.
     public var root: File { file(File.root) }
+
+    /// Every entry listed, those that start with `prefix` kept: the default for volumes that
+    /// list a directory whole.
+    public func forEachEntry(
+        of file: File, startingWith prefix: [UInt8], _ body: (DirectoryEntry) throws(FileError) -> Void
+    ) throws(FileError) {
+        try forEachEntry(of: file, limit: nil) { entry throws(FileError) in
+            if entry.name.starts(with: prefix) { try body(entry) }
+        }
+    }
+
+    /// The directory opened as usual: the default for volumes that list one directory at a time.
+    public func openTree(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {
+        try openDirectory(file, following: following)
+    }
 
     /// No copy without the bytes: the default for volumes that have none.
     public func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool {

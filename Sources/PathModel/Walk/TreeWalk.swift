@@ -338,7 +338,11 @@ public struct TreeWalk {
             // A start the caller found to be a directory (perhaps `link/`) is opened as such;
             // otherwise a symlink is followed only as the options say.
             let follows = options.following != .never || startInfo?.kind == .directory
-            directory = try start.volume.openDirectory(start, following: follows)
+            // A walk that goes below the start's own entries lets the volume list the tree at once.
+            directory =
+                options.maxDepth.map({ $0 > 1 }) ?? true
+                ? try start.volume.openTree(start, following: follows)
+                : try start.volume.openDirectory(start, following: follows)
         } catch {
             return .unreadable(error)
         }

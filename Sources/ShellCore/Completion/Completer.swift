@@ -80,7 +80,7 @@ public enum Completer {
                 switch type?.operandCompletion ?? .files {
                 case .files, .directories:
                     let directoriesOnly = type?.operandCompletion == .directories
-                    candidates = places(matching: word) + paths(matching: word, directoriesOnly: directoriesOnly, state: state)
+                    candidates = places(matching: word, remotes: state.remotes) + paths(matching: word, directoriesOnly: directoriesOnly, state: state)
                 case .commands:
                     candidates = commands(matching: word)
                 case .nothing:
@@ -160,10 +160,11 @@ public enum Completer {
             .map { word.candidate(name: $0, rest: $0[word.value.count...], isDirectory: false) }
     }
 
-    /// Named places (`@docs/`) for an unquoted word that starts with `@` and has no `/` yet.
-    private static func places(matching word: TypedWord) -> [Completion.Candidate] {
+    /// Named places and remotes (`@docs/`, `@backup/`) for an unquoted word that starts with `@`
+    /// and has no `/` yet.
+    private static func places(matching word: TypedWord, remotes: Remotes) -> [Completion.Candidate] {
         guard word.quote == .none, word.typed.first == 0x40, !word.typed.contains(0x2F) else { return [] }
-        return WellKnownPlaces.names.map { Array("@\($0)".utf8) }
+        return (WellKnownPlaces.names.map { Array("@\($0)".utf8) } + remotes.names.map { [0x40] + $0 })
             .filter { $0.starts(with: word.typed) }
             .map { word.candidate(name: $0, rest: $0[word.typed.count...], isDirectory: true) }
     }
@@ -182,7 +183,7 @@ public enum Completer {
         let showHidden = prefix.first == 0x2E
         var matches: [(name: [UInt8], isDirectory: Bool)] = []
         do {
-            try directory.forEachEntry { entry in
+            try directory.forEachEntry(startingWith: prefix) { entry in
                 guard entry.name.starts(with: prefix), showHidden || !entry.isHidden else { return }
                 var kind = entry.kind
                 if kind == nil || kind == .symlink {

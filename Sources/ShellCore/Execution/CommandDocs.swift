@@ -699,6 +699,27 @@ enum CommandDocs {
             base, in which case every path is absolute. A DIR that cannot be resolved ends `realpath` before
             any FILE, with its message even under `-q`.
             """#,
+        "remote": #"""
+            `remote NAME URL` makes `@NAME` stand for URL, a bucket or a prefix in one
+            (`s3://BUCKET/PREFIX`; see [remote.md](../remote.md#named-remotes)): an unquoted word that
+            starts with `@NAME` followed by `/` or the end of the word starts with URL instead, as the named
+            places do (`@docs`). After `remote backup s3://photos/backups`, `cp -r 2024 @backup/` copies
+            to `s3://photos/backups/2024`, `cd @backup` goes there, and Tab completes `@ba` to `@backup/`
+            and the keys below it.
+
+            - `remote` alone lists every remote, sorted by name, as `remote NAME URL` lines that the shell
+              reads back to the same remotes.
+            - `remote NAME` shows that remote, or reports `shelf: remote: NAME: not found` (status 1).
+            - `remote -d NAME...` forgets each remote NAME.
+            - A NAME is made of ASCII letters, digits, `-` and `_`, and is not a named place's (`docs`,
+              `home`…): `shelf: remote: 'a/b': invalid remote name (letters, digits, '-' and '_'; not a
+              named place)` (status 1). A URL is `SCHEME://…`: `shelf: remote: 'backups': not a URL
+              (s3://BUCKET/PREFIX)` (status 1). Whether the bucket exists is found out when a path uses it.
+
+            Remotes last for the session; put `remote` lines in the start-up file, `~/.config/shelf/rc`, to
+            have them in every interactive session (see
+            [interactive.md](../interactive.md#the-start-up-file)).
+            """#,
         "rm": #"""
             Removes each FILE. A directory is removed only with `-r` (with everything in it) or `-d` (when it
             is empty); otherwise rm says `rm: cannot remove 'd': Is a directory`.

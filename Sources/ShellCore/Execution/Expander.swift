@@ -126,12 +126,14 @@ public enum Expander {
         return matches.map { Argument(bytes: $0.bytes + suffix, fromGlob: true) }
     }
 
-    /// The named place an unquoted word starts with (`@docs`, `@config/shelf`): its path and
-    /// where the rest of the word starts. Only a known name followed by `/` or the end of the word
-    /// counts; anything else (`@foo`, `@docs.txt`) stays as written.
+    /// The named place or remote an unquoted word starts with (`@docs`, `@config/shelf`,
+    /// `@backup/2024`): its path or URL and where the rest of the word starts. Only a known name
+    /// followed by `/` or the end of the word counts; anything else (`@foo`, `@docs.txt`) stays
+    /// as written.
     private static func place(at text: [UInt8], alone: Bool, _ state: ShellState) -> (path: [UInt8], rest: Int)? {
         let end = text.firstIndex(of: 0x2F) ?? text.endIndex
         guard end < text.endIndex || alone else { return nil }
+        if let url = state.remotes[Array(text[1..<end])] { return (url, end) }
         let name = String(decoding: text[1..<end], as: UTF8.self)
         guard WellKnownPlaces.names.contains(name), let place = state.places.place(named: name) else { return nil }
         return (place.bytes, end)

@@ -23,6 +23,8 @@ public final class ShellState {
     public var exportedNames: Set<[UInt8]>
     /// The aliases (`alias ll='ls -l'`), expanded as statements are read.
     public var aliases = Aliases()
+    /// The named remotes (`remote backup s3://bucket/backups`), which `@NAME` stands for.
+    public var remotes = Remotes()
     /// `$0`: the script's path as given, else `shelf`.
     public var scriptName: [UInt8] = Array("shelf".utf8)
     /// The positional parameters `$1`, `$2`…: the words after the script (or after `-c COMMANDS`).
@@ -77,6 +79,7 @@ public final class ShellState {
         let copy = ShellState(cwd: cwd, environment: environment, isInteractive: isInteractive, stopOnError: stopOnError)
         copy.exportedNames = exportedNames
         copy.aliases = aliases
+        copy.remotes = remotes
         copy.scriptName = scriptName
         copy.arguments = arguments
         copy.lastStatus = lastStatus

@@ -84,6 +84,8 @@ enum JSONText {
         if let target = record.target { fields.append(("target", string(target))) }
         if let base64 = record.targetBase64 { fields.append(("target_base64", string(base64))) }
         if let usage = record.diskUsage { fields.append(("disk_usage", String(usage))) }
+        if let eTag = record.eTag { fields.append(("etag", string(eTag))) }
+        if let storageClass = record.storageClass { fields.append(("storage_class", string(storageClass))) }
         return fields
     }
 

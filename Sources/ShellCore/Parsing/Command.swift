@@ -31,6 +31,7 @@ public enum Command {
     case pwd(PwdCommand)
     case readlink(ReadlinkCommand)
     case realpath(RealpathCommand)
+    case remote(RemoteCommand)
     case rm(RmCommand)
     case rmdir(RmdirCommand)
     case set(SetCommand)
@@ -50,7 +51,7 @@ public enum Command {
         Entry(alias), Entry(basename), Entry(cat), Entry(cd), Entry(chgrp), Entry(chmod), Entry(chown), Entry(command), Entry(cp),
         Entry(df), Entry(dirname), Entry(du), Entry(echo),
         Entry(exit), Entry(export), Entry(find), Entry(head), Entry(help), Entry(history), Entry(ln), Entry(ls),
-        Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(rm),
+        Entry(mkdir), Entry(mktemp), Entry(mv), Entry(pwd), Entry(readlink), Entry(realpath), Entry(remote), Entry(rm),
         Entry(rmdir),
         Entry(set),
         Entry(stat), Entry(sync), Entry(tail), Entry(touch), Entry(tree), Entry(truncate), Entry(unalias), Entry(unset), Entry(wc),
@@ -102,6 +103,7 @@ public enum Command {
         case .pwd(let command): return command
         case .readlink(let command): return command
         case .realpath(let command): return command
+        case .remote(let command): return command
         case .rm(let command): return command
         case .rmdir(let command): return command
         case .set(let command): return command

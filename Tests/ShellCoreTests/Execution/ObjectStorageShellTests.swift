@@ -2,11 +2,13 @@
 // is a prefix of its own in the shared server's bucket, and any other bucket name is asked of the
 // server as it is.
 
+import Dispatch
 import ObjectStorage
 import ObjectVolume
 import PathModel
 import SeaweedFixture
 import ShellCore
+import Synchronization
 import Testing
 
 @Suite struct ObjectStorageShellTests {
@@ -162,20 +164,24 @@ import Testing
     struct Cost: Sendable, CustomTestStringConvertible {
         let name: String
         let command: String
-        /// Listings: one for each of the three directories, and what examining the operand takes.
+        /// Listings: what examining the operand takes, and those of the walk.
         let listings: Int
         let heads: Int
         var testDescription: String { name }
     }
 
     /// The operand itself is examined once (a HEAD that misses, then a listing of one key that
-    /// finds the directory); below it, each directory is listed once and its entries are
-    /// described from that listing, never a HEAD per key.
+    /// finds the directory); below it, the walk reads every key in one listing without a
+    /// delimiter (30 keys: one page) and describes each entry from it, never a HEAD per key.
+    /// `ls -l` goes no deeper than the operand's entries: one listing with a delimiter.
     static let walkCosts: [Cost] = [
-        Cost(name: "du -s", command: "du -s s3://b/t", listings: 1 + 3, heads: 1),
-        Cost(name: "du -a", command: "du -a s3://b/t", listings: 1 + 3, heads: 1),
-        Cost(name: "find -size", command: "find s3://b/t -size -1k", listings: 1 + 3, heads: 1),
-        Cost(name: "ls -lR", command: "ls -lR s3://b/t", listings: 1 + 3, heads: 1),
+        Cost(name: "du -s", command: "du -s s3://b/t", listings: 1 + 1, heads: 1),
+        Cost(name: "du -a", command: "du -a s3://b/t", listings: 1 + 1, heads: 1),
+        Cost(name: "find -size", command: "find s3://b/t -size -1k", listings: 1 + 1, heads: 1),
+        Cost(name: "ls -lR", command: "ls -lR s3://b/t", listings: 1 + 1, heads: 1),
+        // tree examines its operand twice.
+        Cost(name: "tree", command: "tree s3://b/t", listings: 2 + 1, heads: 2),
+        Cost(name: "ls -l", command: "ls -l s3://b/t", listings: 1 + 1, heads: 1),
     ]
 
     @Test(arguments: walkCosts) func aWalkListsEachDirectoryOnceAndHeadsNoKey(_ cost: Cost) throws {
@@ -188,6 +194,29 @@ import Testing
             #expect(transcript.status == .success)
             #expect(volume.client.requestsSent(.listObjects) - listings == cost.listings)
             #expect(volume.client.requestsSent(.headObject) - heads == cost.heads)
+        }
+    }
+
+    /// Deep commands over 2,100 keys in 100 directories of 21 files, and the listings they take
+    /// to examine the operand (tree examines it twice).
+    static let deepWalks: [(command: String, examining: Int)] = [
+        ("du -s s3://b/t", 1), ("find s3://b/t -type f", 1), ("ls -R s3://b/t", 1), ("tree s3://b/t", 2),
+    ]
+
+    /// The walk reads the 2,100 keys in three listings of 1,000, and lists the top, which has
+    /// more keys below it than one listing holds, with a delimiter (100 directories: one
+    /// request): four listings and the operand's, not one per directory. (One tree for every
+    /// row: writing it is most of the test's time.)
+    @Test func aDeepWalkListsAThousandKeysARequestNotEachDirectory() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.put((0..<2_100).map { "t/d\($0 / 21)/f\($0 % 21)" }, on: volume)
+            for (command, examining) in Self.deepWalks {
+                let listings = volume.client.requestsSent(.listObjects)
+                let transcript = shell.run(command)
+                #expect(transcript.stderr == "", "\(command)")
+                #expect(transcript.status == .success, "\(command)")
+                #expect(volume.client.requestsSent(.listObjects) - listings == examining + 3 + 1, "\(command)")
+            }
         }
     }
 
@@ -206,6 +235,114 @@ import Testing
             #expect(lines[2].hasPrefix("-rw-r--r-- - - - 3 "))
             #expect(lines[2].hasSuffix(" f") && !lines[2].hasSuffix(" - f"))
             #expect(shell.run("ls -ld s3://b/t/").stdout == "drwxr-xr-x - - - 0            - s3://b/t/\n")
+        }
+    }
+
+    // MARK: Completion
+
+    /// A line typed in a directory, and what one Tab makes of it (nil: nothing to insert).
+    struct Tab: Sendable, CustomTestStringConvertible {
+        let name: String
+        var directory = "s3://b/"
+        let line: String
+        let completed: String?
+        var testDescription: String { name }
+    }
+
+    static let tabs: [Tab] = [
+        Tab(name: "a key", line: "cat s3://b/t/be", completed: "cat s3://b/t/beta "),
+        Tab(name: "a prefix, as a directory", line: "cd s3://b/t/alp", completed: "cd s3://b/t/alps/"),
+        Tab(name: "cd offers directories only", line: "cd s3://b/t/al", completed: "cd s3://b/t/alps/"),
+        Tab(name: "what two names share", line: "cat s3://b/t/al", completed: "cat s3://b/t/alp"),
+        Tab(name: "a key below a prefix", line: "cat s3://b/t/alps/", completed: "cat s3://b/t/alps/x "),
+        Tab(name: "relative to a directory in the bucket", directory: "s3://b/t", line: "cat be", completed: "cat beta "),
+        Tab(name: "nothing matches", line: "cat s3://b/t/zz", completed: nil),
+        Tab(name: "a missing directory offers nothing", line: "cat s3://b/nope/a", completed: nil),
+    ]
+
+    /// `t` also holds 1,005 other keys: completing asks for the matching keys alone, in one
+    /// listing (and what examining the directory takes when nothing matches).
+    @Test func completionOffersKeysAndPrefixesThatStartWithTheWord() throws {
+        try withShellAndVolume { shell, volume in
+            let keys = ["t/alpha", "t/alps/x", "t/beta"] + (0..<1_005).map { "t/f\($0)" }
+            try Self.put(keys, on: volume)
+            for tab in Self.tabs {
+                shell.run("cd \(tab.directory)")
+                let line = Array(tab.line.utf8)
+                let listings = volume.client.requestsSent(.listObjects)
+                let completion = Completer.complete(line: line, cursor: line.count, state: shell.state)
+                let completed = completion.applied(to: line).map { String(decoding: $0, as: UTF8.self) }
+                #expect(completed == tab.completed, "\(tab.name)")
+                let sent = volume.client.requestsSent(.listObjects) - listings
+                #expect(tab.completed == nil ? sent <= 3 : sent == 1, "\(tab.name): \(sent) listings")
+            }
+        }
+    }
+
+    /// Writes `keys` (paths below `s3://b/`) of one byte each, four at a time.
+    static func put(_ keys: [String], on volume: S3Volume) throws {
+        let failures = Mutex<[any Error]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+            for index in keys.indices where index % 4 == lane {
+                do {
+                    try volume.client.putObject(
+                        bucket: volume.bucket, key: volume.prefix + Array(keys[index].utf8), bytes: [1])
+                } catch {
+                    failures.withLock { $0.append(error) }
+                }
+            }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
+    }
+
+    // MARK: Named remotes
+
+    @Test func aNamedRemoteIsAPlaceForEveryCommand() throws {
+        try check(
+            [
+                Step(name: "defined", lines: "remote backup s3://b/backups"),
+                Step(name: "written to and listed", lines: "touch @backup/f; ls @backup s3://b/backups/", stdout: "s3://b/backups:\nf\n\ns3://b/backups/:\nf\n"),
+                Step(name: "a directory to go to", lines: "cd @backup; pwd; cd @backup/..; pwd", stdout: "s3://b/backups\ns3://b/\n"),
+                Step(name: "listed as it reads back", lines: "remote", stdout: "remote backup 's3://b/backups'\n"),
+                Step(name: "quoted, a name", lines: "ls '@backup'", stderr: "ls: cannot access '@backup': No such file or directory\n", status: .usage),
+                Step(
+                    name: "not a URL", lines: "remote x backups",
+                    stderr: "shelf: remote: 'backups': not a URL (s3://BUCKET/PREFIX)\n", status: .failure),
+            ],
+            prepare: { shell in shell.run("mkdir s3://b/backups") })
+    }
+
+    @Test func aNamedRemoteCompletes() throws {
+        try withShell { shell in
+            shell.run("remote backup s3://b/backups; mkdir s3://b/backups; touch s3://b/backups/file")
+            for (line, completed) in [("cat @ba", "cat @backup/"), ("cat @backup/fi", "cat @backup/file ")] {
+                let bytes = Array(line.utf8)
+                let completion = Completer.complete(line: bytes, cursor: bytes.count, state: shell.state)
+                #expect(completion.applied(to: bytes).map { String(decoding: $0, as: UTF8.self) } == completed, "\(line)")
+            }
+        }
+    }
+
+    // MARK: JSON
+
+    /// Where each command learns of the file: a listing with a delimiter, one without, a HEAD.
+    static let jsonCommands = ["ls --json s3://b/t", "find s3://b/t --json", "stat --json s3://b/t/f s3://b/t/d"]
+
+    @Test(arguments: jsonCommands) func jsonRecordsOfObjectsCarryTheirEntityTagAndStorageClass(_ command: String) throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(1, in: "t/d", on: volume)
+            try volume.client.putObject(
+                bucket: volume.bucket, key: volume.prefix + Array("t/f".utf8), bytes: Array("contents".utf8))
+            let head = try volume.client.headObject(bucket: volume.bucket, key: volume.prefix + Array("t/f".utf8))
+            let tag = try #require(head.eTag).filter { $0 != "\"" }
+            let transcript = shell.run(command)
+            #expect(transcript.stderr == "")
+            // Every record but the last ends its line with the comma before the next.
+            let lines = transcript.stdout.split(separator: "\n").map { String($0.hasSuffix(",") ? $0.dropLast() : $0) }
+            let file = try #require(lines.first { $0.contains("\"name\":\"f\"") })
+            #expect(file.hasSuffix(",\"etag\":\"\(tag)\",\"storage_class\":\"STANDARD\"}"))
+            let directory = try #require(lines.first { $0.contains("\"name\":\"d\"") })
+            #expect(!directory.contains("etag") && !directory.contains("storage_class"))
         }
     }
 
