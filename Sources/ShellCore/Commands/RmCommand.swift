@@ -1,6 +1,6 @@
 import PathModel
 
-/// `rm [-rfiIdv] [--dry-run] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE...`:
+/// `rm [-rfiIdv] [--interactive[=WHEN]] [--dry-run] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE...`:
 /// remove files, and with `-r` directory trees, never following a symlink.
 public struct RmCommand: ShellCommand {
     public static let name = "rm"
@@ -8,21 +8,24 @@ public struct RmCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Remove (unlink) the FILE(s); with -r, directories and everything in them."
     public static let synopsis =
-        "[-rfiIdv] [--dry-run] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE..."
+        "[-rfiIdv] [--interactive[=WHEN]] [--dry-run] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case dir, dryRun, force, interactive, interactiveOnce, noPreserveRoot, oneFileSystem, preserveRoot
-        case recursive, verbose
+        case dir, dryRun, force, interactive, interactiveOnce, interactiveWhen, noPreserveRoot, oneFileSystem
+        case preserveRoot, recursive, verbose
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("d", "dir", key: .dir, help: "remove empty directories"),
         OptionSpec(
             nil, "dry-run", key: .dryRun, help: "print what would be removed, as -v does, and remove nothing"),
         OptionSpec("f", "force", key: .force, help: "ignore nonexistent files and arguments, never prompt"),
-        OptionSpec("i", "interactive", key: .interactive, help: "prompt before every removal"),
+        OptionSpec("i", nil, key: .interactive, help: "prompt before every removal"),
         OptionSpec(
             "I", nil, key: .interactiveOnce,
             help: "prompt once before removing more than three files, or when removing recursively"),
+        OptionSpec(
+            nil, "interactive", value: .optional, valueName: "WHEN", key: .interactiveWhen,
+            help: "prompt according to WHEN: never, once (-I), or always (-i, the default WHEN)"),
         OptionSpec(
             nil, "one-file-system", key: .oneFileSystem,
             help: "when removing recursively, skip directories on another file system than their operand"),
@@ -78,10 +81,24 @@ public struct RmCommand: ShellCommand {
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         recursive = arguments.has(.recursive)
         emptyDirectories = arguments.has(.dir)
-        let last = arguments.last(of: [.force, .interactive, .interactiveOnce])
-        ignoreMissing = last == .force
-        prompt = last == .interactive ? .always : last == .force ? .never : .writeProtected
-        asksOnce = last == .interactiveOnce
+        ignoreMissing = false
+        prompt = .writeProtected
+        asksOnce = false
+        // GNU reads these in order; `--interactive=never` leaves -f's silence as it was.
+        for (key, value) in arguments.options {
+            switch key {
+            case .force: (ignoreMissing, prompt, asksOnce) = (true, .never, false)
+            case .interactive: (ignoreMissing, prompt, asksOnce) = (false, .always, false)
+            case .interactiveOnce: (ignoreMissing, prompt, asksOnce) = (false, .writeProtected, true)
+            case .interactiveWhen:
+                switch try Self.whenChoice.value(of: value ?? Array("always".utf8)) {
+                case .never: (prompt, asksOnce) = (.never, false)
+                case .once: (ignoreMissing, prompt, asksOnce) = (false, .writeProtected, true)
+                case .always: (ignoreMissing, prompt, asksOnce) = (false, .always, false)
+                }
+            default: break
+            }
+        }
         preservesRoot = arguments.last(of: [.noPreserveRoot, .preserveRoot]) != .noPreserveRoot
         preservesMountPoints = false
         for (key, value) in arguments.options where key == .preserveRoot {
@@ -96,6 +113,16 @@ public struct RmCommand: ShellCommand {
         dryRun = arguments.has(.dryRun)
         operands = arguments.operands
     }
+
+    /// When `--interactive=WHEN` asks.
+    private enum When: Sendable, Equatable {
+        case never, once, always
+    }
+
+    /// The words of `--interactive=WHEN`, with GNU's synonyms.
+    private static let whenChoice = ArgumentChoice<When>(
+        option: "--interactive",
+        [("never", .never), ("no", .never), ("none", .never), ("once", .once), ("always", .always), ("yes", .always)])
 
     /// Parses with the option table, refusing `--no-preserve-root` abbreviated, as GNU rm does:
     /// that option must be meant.
