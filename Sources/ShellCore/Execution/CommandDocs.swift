@@ -243,8 +243,18 @@ enum CommandDocs {
             Sizes are GNU du's: the space allocated (`st_blocks`) in units of 1024 bytes, rounded up, or
             with `--apparent-size` the bytes in the files. A file with several hard links counts once,
             the first time it is met, across all PATHs; so does a directory met twice. Symlinks are counted
-            as themselves, never followed, except that a PATH written with a trailing slash (`link/`) names
-            the directory the link leads to.
+            as themselves, not followed (`-P`, the default), except that a PATH written with a trailing
+            slash (`link/`) names the directory the link leads to; with `-L` every symlink is followed and
+            what it leads to is counted instead, once, whatever the name it is met by.
+
+            `-b`, `-k` and `-m` print sizes in units of 1 byte (with `--apparent-size`), 1024 bytes and
+            1 MiB, rounded up; the last of them and `-h` counts. `--inodes` counts files instead: each
+            entry is 1, a directory 1 and its entries.
+
+            `--exclude=PATTERN` leaves out every entry whose path (as du prints it), or the end of it after
+            any `/`, matches the glob PATTERN, in which `*` matches `/` too, as in GNU du: an excluded
+            directory is not entered and nothing in it is counted, and an excluded PATH prints nothing.
+            `-X FILE` reads such patterns from FILE, one a line.
 
             A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
             inside itself — is counted once and reported: `du: File system loop detected; 'x/sub/mnt' is
