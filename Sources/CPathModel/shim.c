@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -73,6 +74,12 @@ int pathmodel_fstatfs(int fd, pathmodel_statfs *out) {
     out->available_blocks = raw.f_bavail;
     out->total_inodes = raw.f_files;
     out->free_inodes = raw.f_ffree;
+    out->io_block_size = (uint64_t)raw.f_bsize;
+    out->type = (uint64_t)(unsigned long)raw.f_type;
+    unsigned int words[2];
+    memcpy(words, &raw.f_fsid, sizeof words);
+    out->id = ((uint64_t)words[0] << 32) | words[1];
+    out->name_max = (uint64_t)raw.f_namelen;
     return 0;
 }
 

@@ -164,6 +164,10 @@ public struct Copier {
     /// by the source's identity. Kept across `copy(_:to:)` calls, so that operands that are
     /// links to one file are copied as links to one file too.
     public var linkedCopies: [FileIdentity: File] = [:]
+    /// Make nothing (`cp --dry-run`): every decision is taken on what is there, and each file,
+    /// link and directory the copy would make is told to `copied` (after `backUp`, which is then
+    /// to keep nothing either) without being made; directories made so are taken as empty.
+    public var rehearsing = false
 
     /// Whether a file's copy was stopped by `isCancelled`: the copy of a tree ends there.
     private var stopped = false
@@ -358,16 +362,16 @@ public struct Copier {
             return nil
         }
         let madeHere = existing == nil
-        if madeHere {
+        if madeHere && !rehearsing {
             do {
                 try target.makeDirectory(mode: info.permissions | 0o700)
             } catch {
                 failed(.file(error))
                 return nil
             }
-            // Only a directory made here was copied; one that existed is merged into.
-            copied(directory, target)
         }
+        // Only a directory made here was copied; one that existed is merged into.
+        if madeHere { copied(directory, target) }
         return Level(
             source: directory.anchored(), target: target.anchored(), madeHere: madeHere, info: info,
             pathLength: pathLength)
@@ -385,6 +389,7 @@ public struct Copier {
 
     /// Gives a copied directory its mode (and with `preserve`, its times) from `sourceInfo`.
     private func finish(_ target: File, like sourceInfo: FileInfo) -> Bool {
+        if rehearsing { return true }
         do {
             // A volume without permission bits (object storage) has no attributes to give.
             guard target.volume.capabilities.contains(.permissions) else { return true }
@@ -459,7 +464,9 @@ public struct Copier {
             }
         }
         do {
-            if copiesData {
+            if rehearsing {
+                // Nothing is made: the entry counts as copied.
+            } else if copiesData {
                 try copyData(
                     source, info: info, to: target, named: destination, existing: existing, isNew: isNew)
             } else if info.kind == .symlink {
@@ -507,6 +514,7 @@ public struct Copier {
         }
         copied(source, destination)
         guard let target = target ?? symlinkTarget(source, destination) else { return false }
+        if rehearsing { return true }
         do {
             try destination.makeLink(kind, to: target, replacing: replacing)
         } catch {

@@ -56,6 +56,8 @@ extension File {
     ///     the walk moves on from them, and `removed` and `failed` are told of them then, in
     ///     order. Only for a `confirm` that asks no one: a question would come before the report
     ///     of a removal confirmed earlier.
+    ///   - rehearsing: remove nothing: every removal the walk comes to counts as made and is
+    ///     told to `removed` (`rm --dry-run`); what cannot be read is reported as in a removal.
     ///   - removed: told of each entry removed.
     ///   - failed: told of each error.
     /// - Returns: whether everything was removed.
@@ -63,13 +65,14 @@ extension File {
     public func removeTree(
         ignoringVanished: Bool = false,
         inBatches: Bool = false,
+        rehearsing: Bool = false,
         confirm: (RemovalStep) -> Bool = { _ in true },
         removed: (File, FileKind) -> Void = { _, _ in },
         failed: (FileError) -> Void
     ) -> Bool {
         removeTree(
-            keepingTop: false, ignoringVanished: ignoringVanished, inBatches: inBatches, confirm: confirm,
-            removed: removed, failed: failed)
+            keepingTop: false, ignoringVanished: ignoringVanished, inBatches: inBatches && !rehearsing,
+            rehearsing: rehearsing, confirm: confirm, removed: removed, failed: failed)
     }
 
     /// `removeTree(ignoringVanished:confirm:removed:failed:)`, or with `keepingTop` only what is inside this
@@ -80,7 +83,7 @@ extension File {
     /// symlink and its entries are removed through it, so a directory swapped for a symlink
     /// meanwhile is refused (ENOTDIR), never followed out of the tree.
     private func removeTree(
-        keepingTop: Bool, ignoringVanished: Bool = false, inBatches: Bool = false,
+        keepingTop: Bool, ignoringVanished: Bool = false, inBatches: Bool = false, rehearsing: Bool = false,
         confirm: (RemovalStep) -> Bool,
         removed: (File, FileKind) -> Void, failed: (FileError) -> Void
     ) -> Bool {
@@ -142,7 +145,7 @@ extension File {
                     continue
                 }
                 do {
-                    try walk.remove()
+                    if !rehearsing { try walk.remove() }
                     removed(walk.file, kind)
                     if walk.depth == 0 { result = true }
                 } catch {
@@ -178,7 +181,7 @@ extension File {
                 var done = everything && confirm(.remove(walk.file, .directory))
                 if done {
                     do {
-                        try walk.remove()
+                        if !rehearsing { try walk.remove() }
                         removed(walk.file, .directory)
                     } catch {
                         // A directory that is gone was removed by someone else.

@@ -48,6 +48,10 @@ typedef struct {
     uint64_t available_blocks; // f_bavail
     uint64_t total_inodes;     // f_files
     uint64_t free_inodes;      // f_ffree
+    uint64_t io_block_size;    // f_bsize
+    uint64_t type;             // f_type, the file system's magic number
+    uint64_t id;               // f_fsid, its two words as one number, the first word high
+    uint64_t name_max;         // f_namelen
 } pathmodel_statfs;
 
 /// fstatfs(2) of a descriptor (an O_PATH one will do): 0, or -1 with errno set.

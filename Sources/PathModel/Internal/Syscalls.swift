@@ -162,7 +162,8 @@ enum Sys {
         _ = try retrying(.statfs, path) { pathmodel_fstatfs(fd, &raw) }
         return FileSystemUsage(
             blockSize: raw.block_size, totalBlocks: raw.total_blocks, freeBlocks: raw.free_blocks,
-            availableBlocks: raw.available_blocks, totalInodes: raw.total_inodes, freeInodes: raw.free_inodes)
+            availableBlocks: raw.available_blocks, totalInodes: raw.total_inodes, freeInodes: raw.free_inodes,
+            ioBlockSize: raw.io_block_size, type: raw.type, identifier: raw.id, nameMax: raw.name_max)
     }
 
     static func stat(fd: Int32) throws(Errno) -> pathmodel_stat {

@@ -15,12 +15,21 @@ public struct FileSystemUsage: Sendable, Hashable {
     public var totalInodes: UInt64
     /// File nodes free (`f_ffree`).
     public var freeInodes: UInt64
+    /// The block size best for transfers, in bytes (`f_bsize`); `blockSize` where not told.
+    public var ioBlockSize: UInt64
+    /// The kind of file system, as the kernel's magic number (`f_type`: 0xef53 for ext2/3/4);
+    /// 0 where not told.
+    public var type: UInt64
+    /// The file system's identifier (`f_fsid`, its first word high); 0 where not told.
+    public var identifier: UInt64
+    /// The longest name a directory entry may have, in bytes (`f_namelen`); 0 where not told.
+    public var nameMax: UInt64
 
     /// A usage from its counts.
     public init(
         blockSize: UInt64, totalBlocks: UInt64, freeBlocks: UInt64, availableBlocks: UInt64,
         totalInodes: UInt64,
-        freeInodes: UInt64
+        freeInodes: UInt64, ioBlockSize: UInt64? = nil, type: UInt64 = 0, identifier: UInt64 = 0, nameMax: UInt64 = 0
     ) {
         self.blockSize = blockSize
         self.totalBlocks = totalBlocks
@@ -28,6 +37,10 @@ public struct FileSystemUsage: Sendable, Hashable {
         self.availableBlocks = availableBlocks
         self.totalInodes = totalInodes
         self.freeInodes = freeInodes
+        self.ioBlockSize = ioBlockSize ?? blockSize
+        self.type = type
+        self.identifier = identifier
+        self.nameMax = nameMax
     }
 }
 

@@ -1,6 +1,6 @@
 import PathModel
 
-/// `cp [-adfHilLnPprsTuvx] [-b | --backup[=CONTROL]] [-S SUFFIX] [--preserve[=LIST]] … SOURCE...
+/// `cp [-adfHilLnPprsTuvx] [--dry-run] [-b | --backup[=CONTROL]] [-S SUFFIX] [--preserve[=LIST]] … SOURCE...
 /// DEST`: copy files and directory trees.
 public struct CpCommand: ShellCommand {
     public static let name = "cp"
@@ -8,10 +8,10 @@ public struct CpCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Copy SOURCE to DEST, or several SOURCEs into the directory DEST."
     public static let synopsis =
-        "[-adfHilLnPprsTuvx] [-b | --backup[=CONTROL]] [-S SUFFIX] [--preserve[=LIST]] SOURCE... DEST | -t DIRECTORY SOURCE..."
+        "[-adfHilLnPprsTuvx] [--dry-run] [-b | --backup[=CONTROL]] [-S SUFFIX] [--preserve[=LIST]] SOURCE... DEST | -t DIRECTORY SOURCE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case archive, backup, backupSimple, commandLineSymlinks, dereference, force, interactive, link
+        case archive, backup, backupSimple, commandLineSymlinks, dereference, dryRun, force, interactive, link
         case noClobber, noDereference, noDereferencePreserveLinks, noPreserve, noTargetDirectory
         case oneFileSystem, parents, preserve, preserveList, recursive, reflink, removeDestination, sparse, suffix
         case symbolicLink, targetDirectory, update, updateWhen, verbose
@@ -23,6 +23,8 @@ public struct CpCommand: ShellCommand {
             help: "make a backup of each existing destination file"),
         OptionSpec("b", nil, key: .backupSimple, help: "like --backup but does not accept an argument"),
         OptionSpec("d", nil, key: .noDereferencePreserveLinks, help: "same as --no-dereference --preserve=links"),
+        OptionSpec(
+            nil, "dry-run", key: .dryRun, help: "print what would be copied, as -v does, and copy nothing"),
         OptionSpec(
             "f", "force", key: .force,
             help: "if an existing destination file cannot be opened, remove it and try again"),
@@ -126,6 +128,8 @@ public struct CpCommand: ShellCommand {
     public var sparse: CopyOptions.Sparse
     /// Print `'a' -> 'b'` for each file copied.
     public var verbose: Bool
+    /// Say what would be copied, and copy nothing (`--dry-run`).
+    public var dryRun: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
@@ -191,6 +195,7 @@ public struct CpCommand: ShellCommand {
             ? Self.reflinkChoice.value(of: arguments.bytes(.reflink) ?? Array("always".utf8)) : .kernelChooses
         sparse = try arguments.bytes(.sparse).map { (word) throws(UsageError) in try Self.sparseChoice.value(of: word) } ?? .never
         verbose = arguments.has(.verbose)
+        dryRun = arguments.has(.dryRun)
         operands = arguments.operands
     }
 
@@ -282,12 +287,12 @@ public struct CpCommand: ShellCommand {
             if made.exists { continue }
             do {
                 let info = try context.resolve(Argument(bytes: source)).info(followSymlinks: true)
-                _ = try made.makeDirectory(mode: info.permissions)
+                if !dryRun { _ = try made.makeDirectory(mode: info.permissions) }
             } catch {
                 context.error(Diagnostics.render(placed.spelling.respell(error), phrase: nil))
                 return nil
             }
-            if verbose {
+            if verbose || dryRun {
                 // GNU writes these two unquoted unless they need quotes.
                 let spelledMade = spelledDirectory + source.dropFirst(source.prefix { $0 == 0x2F }.count)
                 context.stdout.line("\(Quoting.ifNeeded(source)) -> \(Quoting.ifNeeded(spelledMade))")
@@ -349,6 +354,7 @@ public struct CpCommand: ShellCommand {
                 specialFiles: recursive ? .recreate : .copyContents,
                 destinations: removeDestination ? .replace : .writeThrough))
         copier.linkedCopies = linkedCopies
+        copier.rehearsing = dryRun
         defer { linkedCopies = copier.linkedCopies }
         copier.isCancelled = { context.isCancelled }
         let progress = ProgressLine(context, totalBytes: info.kind == .regular ? info.size : nil)
@@ -366,7 +372,7 @@ public struct CpCommand: ShellCommand {
             guard force || removeDestination || linksInstead != nil
                 || self.mayWrite(target, name: name, context: context, everything: &everything)
             else { return false }
-            if removeDestination && verbose && backup == nil { context.stdout.line("\(Messages.removed) \(name)") }
+            if removeDestination && (verbose || dryRun) && backup == nil { context.stdout.line("\(Messages.removed) \(name)") }
             return true
         }
         // The backup each destination was kept under, as spelled, for -v.
@@ -375,7 +381,7 @@ public struct CpCommand: ShellCommand {
             copier.backUp = { target in
                 do throws(FileError) {
                     let kept = try backup.path(for: target)
-                    try target.moveByRenaming(to: kept, replacing: true)
+                    if !dryRun { try target.moveByRenaming(to: kept, replacing: true) }
                     keptAs[target] = spelling.bytes(target) + kept.nameBytes.dropFirst(target.nameBytes.count)
                     return true
                 } catch {
@@ -398,7 +404,7 @@ public struct CpCommand: ShellCommand {
         }
         copier.copied = { from, to in
             progress?.add(files: 1)
-            guard verbose else { return }
+            guard verbose || dryRun else { return }
             progress?.erase()
             let note = keptAs[to].map { " (\(Messages.backup): \(Quoting.always($0)))" } ?? ""
             context.stdout.line("\(spelling.quoted(from)) -> \(spelling.quoted(to))\(note)")

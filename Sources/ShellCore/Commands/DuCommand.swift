@@ -1,34 +1,56 @@
 import PathModel
 
-/// `du [-achs] [-d N] [--apparent-size] [PATH...]`: summarize disk usage of each PATH, recursively.
+/// `du [-abchkmsxL0] [-d N] [-t SIZE] [--apparent-size] [--inodes] [--exclude=PATTERN] [-X FILE]
+/// [PATH...]`: summarize disk usage of each PATH, recursively.
 ///
-/// Numbers are GNU du's: space allocated (`st_blocks`) in 1024-byte units rounded up, or bytes
-/// (`--apparent-size`); a file with several hard links counts once. Directories come after their
-/// entries, entries in the order the kernel lists them; symlinks are never followed.
+/// Numbers are GNU du's: space allocated (`st_blocks`) in 1024-byte units rounded up (or other
+/// units: `-b`, `-m`), bytes (`--apparent-size`) or file counts (`--inodes`); a file with several
+/// hard links counts once. Directories come after their entries, entries in the order the kernel
+/// lists them; symlinks are followed only with `-L`.
 public struct DuCommand: ShellCommand {
     public static let name = "du"
     public static let summary = "Summarize the disk usage of each PATH (. by default), recursively for directories."
-    public static let synopsis = "[-a] [-c] [-h] [-s] [-d N] [--apparent-size] [--json] [PATH]..."
+    public static let synopsis =
+        "[-abchkmsxL0] [-d N] [-t SIZE] [--apparent-size] [--inodes] [--exclude=PATTERN] [-X FILE] [--json] [PATH]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case all, apparentSize, total, maxDepth, humanReadable, json, summarize
+        case all, apparentSize, bytes, dereference, exclude, excludeFrom, humanReadable, inodes, json, kibibytes
+        case maxDepth, mebibytes, noDereference, null, oneFileSystem, summarize, threshold, total
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "write counts for all files, not just directories"),
         OptionSpec(
             nil, "apparent-size", key: .apparentSize,
             help: "print apparent sizes (bytes in the file) rather than disk usage"),
+        OptionSpec("b", "bytes", key: .bytes, help: "equivalent to '--apparent-size --block-size=1'"),
         OptionSpec("c", "total", key: .total, help: "produce a grand total"),
         OptionSpec(
             "d", "max-depth", value: .required, valueName: "N", key: .maxDepth,
             help: "print the total for a directory only if it is N or fewer levels below the PATH"),
         OptionSpec(
+            nil, "exclude", value: .required, valueName: "PATTERN", key: .exclude,
+            help: "exclude files that match PATTERN"),
+        OptionSpec(
             "h", "human-readable", key: .humanReadable,
             help: "print sizes in human readable format (e.g., 1K 234M 2G)"),
         OptionSpec(
+            nil, "inodes", key: .inodes, help: "list inode usage information instead of block usage"),
+        OptionSpec(
             nil, "json", key: .json,
             help: "write a JSON array of file records with disk_usage (see docs/json.md)"),
+        OptionSpec("k", nil, key: .kibibytes, help: "like --block-size=1K"),
+        OptionSpec("L", "dereference", key: .dereference, help: "dereference all symbolic links"),
+        OptionSpec("m", nil, key: .mebibytes, help: "like --block-size=1M"),
+        OptionSpec("P", "no-dereference", key: .noDereference, help: "don't follow any symbolic links (the default)"),
         OptionSpec("s", "summarize", key: .summarize, help: "display only a total for each argument"),
+        OptionSpec(
+            "t", "threshold", value: .required, valueName: "SIZE", key: .threshold,
+            help: "exclude entries smaller than SIZE if positive, or entries greater than SIZE if negative"),
+        OptionSpec("x", "one-file-system", key: .oneFileSystem, help: "skip directories on different file systems"),
+        OptionSpec(
+            "X", "exclude-from", value: .required, valueName: "FILE", key: .excludeFrom,
+            help: "exclude files that match any pattern in FILE"),
+        OptionSpec("0", "null", key: .null, help: "end each output line with NUL, not newline"),
     ]
 
     /// Print files too, not only directories.
@@ -41,16 +63,57 @@ public struct DuCommand: ShellCommand {
     public var maxDepth: Int?
     /// Sizes like `1.5K`, `234M`.
     public var humanReadable: Bool
+    /// The unit of the numbers printed, in bytes (1024; 1 with `-b`, 1 MiB with `-m`).
+    public var blockSize: UInt64
+    /// Count files (inodes) instead of space (`--inodes`).
+    public var inodes: Bool
+    /// Follow every symlink (`-L`); a file reached twice counts once.
+    public var dereference: Bool
+    /// Leave directories on another file system than their operand unentered (`-x`).
+    public var oneFileSystem: Bool
+    /// Print only entries at least this big, or with a negative value at most its size (`-t`).
+    public var threshold: Int64?
+    /// End each line with NUL rather than a newline (`-0`).
+    public var nullTerminated: Bool
+    /// Patterns of paths left out, counted nowhere (`--exclude`); `-X` files add theirs when run.
+    public var excluded: [[UInt8]]
+    /// Files of patterns, one a line (`-X`), read when the command runs.
+    public var excludeFiles: [[UInt8]]
     /// Write file records with their usage as a JSON array instead of lines.
     public var json: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         all = arguments.has(.all)
-        apparentSize = arguments.has(.apparentSize)
+        apparentSize = false
+        humanReadable = false
+        blockSize = 1024
+        dereference = false
+        excluded = []
+        excludeFiles = []
+        // GNU reads these in order: a later unit undoes an earlier one.
+        for (key, value) in arguments.options {
+            switch key {
+            case .apparentSize: apparentSize = true
+            case .bytes: (apparentSize, humanReadable, blockSize) = (true, false, 1)
+            case .humanReadable: humanReadable = true
+            case .kibibytes: (humanReadable, blockSize) = (false, 1024)
+            case .mebibytes: (humanReadable, blockSize) = (false, 1024 * 1024)
+            case .dereference: dereference = true
+            case .noDereference: dereference = false
+            case .exclude: excluded.append(value ?? [])
+            case .excludeFrom: excludeFiles.append(value ?? [])
+            default: break
+            }
+        }
         grandTotal = arguments.has(.total)
-        humanReadable = arguments.has(.humanReadable)
+        inodes = arguments.has(.inodes)
+        oneFileSystem = arguments.has(.oneFileSystem)
+        nullTerminated = arguments.has(.null)
         json = arguments.has(.json)
+        if let option = arguments.options.last(where: { $0.key == .threshold }) {
+            threshold = try Self.parseThreshold(option.value ?? [])
+        }
         if let text = arguments.value(.maxDepth) {
             guard let depth = Int(text), depth >= 0, text.allSatisfy(\.isASCII) else {
                 throw .invalid(Messages.invalidDepth(text))
@@ -66,8 +129,65 @@ public struct DuCommand: ShellCommand {
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
-        var walk = DuWalk(command: self, context: context)
+        var patterns = excluded
+        for name in excludeFiles {
+            do {
+                let text = try context.resolve(Argument(bytes: name)).readBytes()
+                patterns += text.split(separator: 0x0A).map(Array.init)
+            } catch {
+                context.error("\(Quoting.ifNeeded(name)): \(error.reason)")
+                return .failure
+            }
+        }
+        if inodes && apparentSize { context.error(Messages.ineffectiveWithInodes) }
+        var walk = DuWalk(command: self, context: context, excluded: patterns.map { WholeTextGlob(bytes: $0) })
         return walk.run()
+    }
+
+    /// SIZE of `-t`: a signed number with GNU's units (`K`, `M`, `G`… of 1024, `KB`… of 1000,
+    /// `KiB`… of 1024); `-0` is refused, as GNU refuses it.
+    /// - Throws: `UsageError` with GNU's words.
+    static func parseThreshold(_ text: [UInt8]) throws(UsageError) -> Int64 {
+        let spelled = String(decoding: text, as: UTF8.self)
+        var rest = text[...]
+        let negative = rest.first == 0x2D
+        if negative || rest.first == 0x2B { rest = rest.dropFirst() }
+        let digits = rest.prefix { $0 >= 0x30 && $0 <= 0x39 }
+        guard !digits.isEmpty, let magnitude = Int64(String(decoding: digits, as: UTF8.self)) else {
+            throw .invalid(Messages.invalidThreshold(spelled))
+        }
+        let unit = rest.dropFirst(digits.count)
+        let letters: [UInt8: Int] = [
+            UInt8(ascii: "k"): 1, UInt8(ascii: "K"): 1, UInt8(ascii: "m"): 2, UInt8(ascii: "M"): 2,
+            UInt8(ascii: "g"): 3, UInt8(ascii: "G"): 3, UInt8(ascii: "t"): 4, UInt8(ascii: "T"): 4,
+            UInt8(ascii: "P"): 5, UInt8(ascii: "E"): 6, UInt8(ascii: "Z"): 7, UInt8(ascii: "Y"): 8,
+        ]
+        var multiplier: Int64 = 1
+        if let letter = unit.first {
+            guard let power = letters[letter] else { throw .invalid(Messages.invalidSuffix(spelled)) }
+            let base: Int64
+            switch Array(unit.dropFirst()) {
+            case []: base = 1024
+            case [UInt8(ascii: "B")]: base = 1000
+            case Array("iB".utf8): base = 1024
+            default: throw .invalid(Messages.invalidSuffix(spelled))
+            }
+            for _ in 0..<power {
+                let (product, overflow) = multiplier.multipliedReportingOverflow(by: base)
+                guard !overflow else { throw .invalid(Messages.invalidThreshold(spelled)) }
+                multiplier = product
+            }
+        }
+        let (value, overflow) = magnitude.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { throw .invalid(Messages.invalidThreshold(spelled)) }
+        if negative && value == 0 { throw .invalid(Messages.invalidThreshold(spelled)) }
+        return negative ? -value : value
+    }
+
+    /// Whether a line for `size` is printed under `-t`.
+    func passesThreshold(_ size: UInt64) -> Bool {
+        guard let threshold else { return true }
+        return threshold >= 0 ? size >= UInt64(threshold) : size <= threshold.magnitude
     }
 
     fileprivate enum Messages {
@@ -76,6 +196,11 @@ public struct DuCommand: ShellCommand {
             "warning: summarizing conflicts with --max-depth=\(depth)"
         }
         static let summarizeWithAll = "cannot both summarize and show all entries"
+        static let ineffectiveWithInodes = "warning: options --apparent-size and -b are ineffective with --inodes"
+        static func invalidThreshold(_ text: String) -> String { "invalid --threshold argument \(Quoting.always(text))" }
+        static func invalidSuffix(_ text: String) -> String {
+            "invalid suffix in --threshold argument \(Quoting.always(text))"
+        }
         static let cannotAccess = "cannot access"
         static let cannotReadDirectory = "cannot read directory"
         static let total = "total"
@@ -90,11 +215,27 @@ private struct DuWalk {
     var status = ExitStatus.success
     var records: JSONArrayWriter?
     let names = OwnerNames()
+    /// `--exclude` and `-X` patterns.
+    let excluded: [WholeTextGlob]
 
-    init(command: DuCommand, context: CommandContext) {
+    init(command: DuCommand, context: CommandContext, excluded: [WholeTextGlob]) {
         self.command = command
         self.context = context
+        self.excluded = excluded
         if command.json { records = JSONArrayWriter(output: context.stdout) }
+    }
+
+    /// Whether `path` is left out: a pattern matches it whole, or its end after any `/`, as
+    /// GNU du matches `--exclude` (`*` matching `/` too).
+    func isExcluded(_ path: [UInt8]) -> Bool {
+        guard !excluded.isEmpty else { return false }
+        for pattern in excluded {
+            if pattern.matches(path) { return true }
+            for index in path.indices where path[index] == 0x2F && index + 1 < path.count && path[index + 1] != 0x2F {
+                if pattern.matches(path[(index + 1)...]) { return true }
+            }
+        }
+        return false
     }
 
     mutating func run() -> ExitStatus {
@@ -125,13 +266,15 @@ private struct DuWalk {
         let info: FileInfo
         do {
             // `link/` names the directory a symlink leads to, as in GNU du.
-            info = try operand.info(at: file, followSymlinks: false)
+            info = try operand.info(at: file, followSymlinks: command.dereference)
         } catch {
             report(DuCommand.Messages.cannotAccess, operand.bytes, error)
             return 0
         }
+        if isExcluded(operand.bytes) { return 0 }
         var walk = TreeWalk(
-            file, spelled: operand.bytes, info: info, options: TreeWalk.Options(examinesEveryEntry: true))
+            file, spelled: operand.bytes, info: info,
+            options: TreeWalk.Options(following: command.dereference ? .always : .never, examinesEveryEntry: true))
         // The totals of the directories entered; nil for one that was counted already.
         var totals: [UInt64?] = []
         var events = 0
@@ -159,6 +302,13 @@ private struct DuWalk {
             case .directory:
                 continue
             case .enter, .entry, .unreadable:
+                if walk.depth > 0 && isExcluded(walk.path) {
+                    if case .enter = event {
+                        walk.visit([])
+                        totals.append(nil)
+                    }
+                    continue
+                }
                 do { entryInfo = try walk.info() } catch { continue }
             }
             if entryInfo.kind != .directory {
@@ -179,6 +329,14 @@ private struct DuWalk {
                 }
                 continue
             }
+            if command.oneFileSystem && entryInfo.identity.device != info.identity.device {
+                // Another file system: its mount point is left out with all below it, as GNU du does.
+                if case .enter = event {
+                    walk.visit([])
+                    totals.append(nil)
+                }
+                continue
+            }
             if case .unreadable(let error) = event {
                 report(DuCommand.Messages.cannotReadDirectory, walk.path, error)
                 let own = usage(entryInfo)
@@ -188,7 +346,7 @@ private struct DuWalk {
                 continue
             }
             totals.append(usage(entryInfo))
-            if case .enter = event, !command.all { countFiles(&walk, into: &totals) }
+            if case .enter = event, !command.all, excluded.isEmpty { countFiles(&walk, into: &totals) }
         }
         // Stopped early (Ctrl-C, a closed output): what was counted so far.
         return totals.compactMap { $0 }.reduce(0, +)
@@ -216,7 +374,7 @@ private struct DuWalk {
                 report(DuCommand.Messages.cannotAccess, path + children.name(index), error)
                 continue
             }
-            if info.kind == .directory || info.linkCount > 1 {
+            if info.kind == .directory || info.linkCount > 1 || command.dereference {
                 rest.append(index)
             } else {
                 add(usage(info), to: &totals)
@@ -233,19 +391,21 @@ private struct DuWalk {
 
     /// A file's usage, or nil when it is a further hard link to a file already counted.
     private mutating func count(_ info: FileInfo) -> UInt64? {
-        if info.linkCount > 1 {
+        // Following symlinks, a file may be met again under any name.
+        if info.linkCount > 1 || command.dereference {
             guard seen.insert(info.identity).inserted else { return nil }
         }
         return usage(info)
     }
 
-    /// Bytes allocated, or bytes in the file with `--apparent-size`.
+    /// Bytes allocated, bytes in the file with `--apparent-size`, or 1 with `--inodes`.
     private func usage(_ info: FileInfo) -> UInt64 {
-        command.apparentSize ? info.size : info.blocks * 512
+        command.inodes ? 1 : command.apparentSize ? info.size : info.blocks * 512
     }
 
     /// One line of du's output for the walk's current entry, or with `--json` one record.
     private mutating func emit(_ bytes: UInt64, _ walk: inout TreeWalk) {
+        guard command.passesThreshold(bytes) else { return }
         guard records != nil, let info = try? walk.info() else { return printLine(bytes, walk.path) }
         var record = JSONText.record(path: walk.path, name: Array(walk.name), info: info, names: names)
         record.diskUsage = bytes
@@ -253,14 +413,15 @@ private struct DuWalk {
     }
 
     private func printLine(_ bytes: UInt64, _ name: [UInt8]) {
+        let unit = command.inodes ? 1 : command.blockSize
         let size =
             command.humanReadable
             ? FileFormat.humanSize(bytes)
-            : String((bytes + 1023) / 1024)
+            : String(bytes / unit + (bytes % unit == 0 ? 0 : 1))
         context.stdout.write(size)
         context.stdout.write(byte: 0x09)
         context.stdout.write(bytes: name)
-        context.stdout.write(byte: 0x0A)
+        context.stdout.write(byte: command.nullTerminated ? 0 : 0x0A)
     }
 
     /// `du: PHRASE 'path': Reason`, and the status becomes 1.

@@ -1,6 +1,6 @@
 import PathModel
 
-/// `ln [-s [-r]] [-f] [-n] [-v] [-b | --backup[=CONTROL]] [-S SUFFIX] [-T] TARGET [LINK]`,
+/// `ln [-s [-r]] [-f] [-n] [-v] [--dry-run] [-b | --backup[=CONTROL]] [-S SUFFIX] [-T] TARGET [LINK]`,
 /// `ln ... TARGET... DIRECTORY` or `ln ... -t DIRECTORY TARGET...`: make links.
 ///
 /// With `-f` an existing LINK is replaced in one step (the new link is made under a temporary
@@ -12,10 +12,10 @@ public struct LnCommand: ShellCommand {
     public static let summary =
         "Make a link to TARGET named LINK, or links in DIRECTORY, or in the current directory; hard links by default."
     public static let synopsis =
-        "[-s [-r]] [-fnvT] [-b | --backup[=CONTROL]] [-S SUFFIX] TARGET [LINK] | TARGET... DIRECTORY | -t DIRECTORY TARGET..."
+        "[-s [-r]] [-fnvT] [--dry-run] [-b | --backup[=CONTROL]] [-S SUFFIX] TARGET [LINK] | TARGET... DIRECTORY | -t DIRECTORY TARGET..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case backup, backupSimple, force, noDereference, noTargetDirectory, relative, suffix, symbolic
+        case backup, backupSimple, dryRun, force, noDereference, noTargetDirectory, relative, suffix, symbolic
         case targetDirectory, verbose
     }
     public static let options: [OptionSpec<Option>] = [
@@ -23,6 +23,8 @@ public struct LnCommand: ShellCommand {
             nil, "backup", value: .optional, valueName: "CONTROL", key: .backup,
             help: "make a backup of each existing destination file"),
         OptionSpec("b", nil, key: .backupSimple, help: "like --backup but does not accept an argument"),
+        OptionSpec(
+            nil, "dry-run", key: .dryRun, help: "print the links that would be made, as -v does, and make none"),
         OptionSpec("f", "force", key: .force, help: "replace existing destination files (in one step)"),
         OptionSpec(
             "n", "no-dereference",
@@ -56,6 +58,8 @@ public struct LnCommand: ShellCommand {
     var target: TransferOperands.Target
     /// Report each link made.
     public var verbose: Bool
+    /// Say which links would be made, and make none (`--dry-run`).
+    public var dryRun: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
@@ -71,6 +75,7 @@ public struct LnCommand: ShellCommand {
             directory: arguments.bytes(.targetDirectory), itself: arguments.has(.noTargetDirectory),
             conflict: Messages.targetAndNoTarget)
         verbose = arguments.has(.verbose)
+        dryRun = arguments.has(.dryRun)
         operands = arguments.operands
         guard !operands.isEmpty else { throw .invalid(Messages.missingOperand) }
     }
@@ -130,9 +135,13 @@ public struct LnCommand: ShellCommand {
             }
         }
         var status = ExitStatus.success
+        // In a dry run, the links earlier operands would have made.
+        var madeEarlier: Set<File> = []
         for (target, link) in pairs {
             if context.isCancelled { return .interrupted }
-            if !makeLink(to: target, named: link, backup: backup, in: context) { status = .failure }
+            if !makeLink(to: target, named: link, backup: backup, madeEarlier: &madeEarlier, in: context) {
+                status = .failure
+            }
         }
         return status
     }
@@ -149,7 +158,8 @@ public struct LnCommand: ShellCommand {
     }
 
     private func makeLink(
-        to target: Argument, named link: [UInt8], backup: Backup?, in context: CommandContext
+        to target: Argument, named link: [UInt8], backup: Backup?, madeEarlier: inout Set<File>,
+        in context: CommandContext
     ) -> Bool {
         let linkFile = context.state.resolve(File(bytes: link))
         var targetFile = symbolic ? File(bytes: target.bytes) : context.resolve(target)
@@ -178,8 +188,9 @@ public struct LnCommand: ShellCommand {
                 context.error("\(target.text): \(Messages.hardLinkToDirectory)")
                 return false
             }
-            let existing: FileInfo?
+            var existing: FileInfo?
             do { existing = try linkFile.info() } catch { existing = nil }  // nothing there: no clash to check
+            if madeEarlier.contains(linkFile.normalized) { existing = info }
             // Linking a name to itself would remove the only name: refused, as GNU ln does.
             if force, let existing, existing.identity == info.identity,
                 linkFile.normalized == targetFile.normalized
@@ -196,24 +207,55 @@ public struct LnCommand: ShellCommand {
                 // `y/` names a directory, and this one is not: the kernel would refuse the name.
                 throw FileError(.makeLink, linkFile, linkFile.exists ? .fileExists : .noSuchFileOrDirectory)
             }
-            if let backup, (try? linkFile.info()) != nil {
+            let taken = madeEarlier.contains(linkFile.normalized) || (try? linkFile.info()) != nil
+            if let backup, taken {
                 let kept = try backup.path(for: linkFile)
-                try linkFile.moveByRenaming(to: kept, replacing: true)
+                if !dryRun { try linkFile.moveByRenaming(to: kept, replacing: true) }
                 backupNote = "\(Quoting.always(link + kept.nameBytes.dropFirst(linkFile.nameBytes.count))) ~ "
             }
-            try linkFile.makeLink(symbolic ? .symbolic : .hard, to: targetFile, replacing: force)
+            if dryRun {
+                try rehearseLink(linkFile, to: targetFile, taken: taken, replacing: force || backup != nil)
+                madeEarlier.insert(linkFile.normalized)
+            } else {
+                try linkFile.makeLink(symbolic ? .symbolic : .hard, to: targetFile, replacing: force)
+            }
         } catch {
             context.error(
                 "\(Self.failure(linking: link, to: target.bytes, symbolic: symbolic, error)): \(error.reason)"
             )
             return false
         }
-        if verbose {
+        if verbose || dryRun {
             let shown = relative ? targetFile.bytes : target.bytes
             context.stdout.line(
                 "\(backupNote)\(Quoting.always(link)) \(symbolic ? "->" : "=>") \(Quoting.always(shown))")
         }
         return true
+    }
+
+    /// What making the link `linkFile` to `target` would meet, changing nothing: `EEXIST` for a
+    /// name `taken` (unless `replacing`), `EISDIR` for a directory to replace, `ENOENT` or
+    /// `ENOTDIR` for a directory to put it in that is missing or is none, and for a hard link
+    /// `EXDEV` when that directory is on another file system than the target.
+    /// - Throws: `FileError` with operation `.makeLink`, as the link would.
+    private func rehearseLink(_ linkFile: File, to target: File, taken: Bool, replacing: Bool) throws(FileError) {
+        if replacing {
+            if (try? linkFile.info())?.kind == .directory {
+                throw FileError(.makeLink, linkFile, .isDirectory, destination: target)
+            }
+        } else if taken {
+            throw FileError(.makeLink, linkFile, .fileExists, destination: target)
+        }
+        let directory: FileInfo
+        do { directory = try linkFile.parent.info(followSymlinks: true) } catch {
+            throw FileError(.makeLink, linkFile, error.errno, destination: target)
+        }
+        guard directory.kind == .directory else {
+            throw FileError(.makeLink, linkFile, .notDirectory, destination: target)
+        }
+        if !symbolic, try target.info().identity.device != directory.identity.device {
+            throw FileError(.makeLink, linkFile, .improperLink, destination: target)
+        }
     }
 
     /// GNU ln's words for a link it could not make: a hard link names its source too, unless the

@@ -1,6 +1,6 @@
 import PathModel
 
-/// `rm [-rfiIdv] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE...`:
+/// `rm [-rfiIdv] [--interactive[=WHEN]] [--dry-run] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE...`:
 /// remove files, and with `-r` directory trees, never following a symlink.
 public struct RmCommand: ShellCommand {
     public static let name = "rm"
@@ -8,19 +8,24 @@ public struct RmCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary = "Remove (unlink) the FILE(s); with -r, directories and everything in them."
     public static let synopsis =
-        "[-rfiIdv] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE..."
+        "[-rfiIdv] [--interactive[=WHEN]] [--dry-run] [--one-file-system] [--preserve-root[=all] | --no-preserve-root] FILE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case dir, force, interactive, interactiveOnce, noPreserveRoot, oneFileSystem, preserveRoot, recursive
-        case verbose
+        case dir, dryRun, force, interactive, interactiveOnce, interactiveWhen, noPreserveRoot, oneFileSystem
+        case preserveRoot, recursive, verbose
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("d", "dir", key: .dir, help: "remove empty directories"),
+        OptionSpec(
+            nil, "dry-run", key: .dryRun, help: "print what would be removed, as -v does, and remove nothing"),
         OptionSpec("f", "force", key: .force, help: "ignore nonexistent files and arguments, never prompt"),
-        OptionSpec("i", "interactive", key: .interactive, help: "prompt before every removal"),
+        OptionSpec("i", nil, key: .interactive, help: "prompt before every removal"),
         OptionSpec(
             "I", nil, key: .interactiveOnce,
             help: "prompt once before removing more than three files, or when removing recursively"),
+        OptionSpec(
+            nil, "interactive", value: .optional, valueName: "WHEN", key: .interactiveWhen,
+            help: "prompt according to WHEN: never, once (-I), or always (-i, the default WHEN)"),
         OptionSpec(
             nil, "one-file-system", key: .oneFileSystem,
             help: "when removing recursively, skip directories on another file system than their operand"),
@@ -69,15 +74,31 @@ public struct RmCommand: ShellCommand {
     public var staysOnOneFileSystem: Bool
     /// Print `removed 'x'` for each entry removed.
     public var verbose: Bool
+    /// Say what would be removed, and remove nothing (`--dry-run`).
+    public var dryRun: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         recursive = arguments.has(.recursive)
         emptyDirectories = arguments.has(.dir)
-        let last = arguments.last(of: [.force, .interactive, .interactiveOnce])
-        ignoreMissing = last == .force
-        prompt = last == .interactive ? .always : last == .force ? .never : .writeProtected
-        asksOnce = last == .interactiveOnce
+        ignoreMissing = false
+        prompt = .writeProtected
+        asksOnce = false
+        // GNU reads these in order; `--interactive=never` leaves -f's silence as it was.
+        for (key, value) in arguments.options {
+            switch key {
+            case .force: (ignoreMissing, prompt, asksOnce) = (true, .never, false)
+            case .interactive: (ignoreMissing, prompt, asksOnce) = (false, .always, false)
+            case .interactiveOnce: (ignoreMissing, prompt, asksOnce) = (false, .writeProtected, true)
+            case .interactiveWhen:
+                switch try Self.whenChoice.value(of: value ?? Array("always".utf8)) {
+                case .never: (prompt, asksOnce) = (.never, false)
+                case .once: (ignoreMissing, prompt, asksOnce) = (false, .writeProtected, true)
+                case .always: (ignoreMissing, prompt, asksOnce) = (false, .always, false)
+                }
+            default: break
+            }
+        }
         preservesRoot = arguments.last(of: [.noPreserveRoot, .preserveRoot]) != .noPreserveRoot
         preservesMountPoints = false
         for (key, value) in arguments.options where key == .preserveRoot {
@@ -89,8 +110,19 @@ public struct RmCommand: ShellCommand {
         }
         staysOnOneFileSystem = arguments.has(.oneFileSystem)
         verbose = arguments.has(.verbose)
+        dryRun = arguments.has(.dryRun)
         operands = arguments.operands
     }
+
+    /// When `--interactive=WHEN` asks.
+    private enum When: Sendable, Equatable {
+        case never, once, always
+    }
+
+    /// The words of `--interactive=WHEN`, with GNU's synonyms.
+    private static let whenChoice = ArgumentChoice<When>(
+        option: "--interactive",
+        [("never", .never), ("no", .never), ("none", .never), ("once", .once), ("always", .always), ("yes", .always)])
 
     /// Parses with the option table, refusing `--no-preserve-root` abbreviated, as GNU rm does:
     /// that option must be meant.
@@ -139,16 +171,22 @@ public struct RmCommand: ShellCommand {
             }
         }
         var status = ExitStatus.success
+        // In a dry run, the paths (normalized) of what earlier operands would have removed.
+        var removedEarlier: Set<[UInt8]> = []
         for operand in operands {
             if context.isCancelled { return .interrupted }
-            if !remove(operand, confirmation: confirmation, context: context) { status = .failure }
+            if !remove(operand, removedEarlier: &removedEarlier, confirmation: confirmation, context: context) {
+                status = .failure
+            }
             if context.isCancelled { return .interrupted }
         }
         return status
     }
 
     /// Removes one operand; returns false when something failed (already reported).
-    private func remove(_ operand: Argument, confirmation: Confirmation, context: CommandContext) -> Bool {
+    private func remove(
+        _ operand: Argument, removedEarlier: inout Set<[UInt8]>, confirmation: Confirmation, context: CommandContext
+    ) -> Bool {
         let spelled = operand.walkSpelling
         let quoted = Quoting.always(spelled)
         let target = context.resolve(operand)
@@ -168,7 +206,9 @@ public struct RmCommand: ShellCommand {
         }
         let info: FileInfo
         do throws(FileError) {
-            if operand.bytes.isEmpty { throw FileError(.stat, target, .noSuchFileOrDirectory) }
+            if operand.bytes.isEmpty || isRemovedEarlier(target, removedEarlier) {
+                throw FileError(.stat, target, .noSuchFileOrDirectory)
+            }
             info = try target.info()
         } catch {
             let missing = error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory
@@ -196,12 +236,19 @@ public struct RmCommand: ShellCommand {
             else {
                 return true
             }
-            do {
-                try target.removeEmptyDirectory()
+            do throws(FileError) {
+                if !dryRun {
+                    try target.removeEmptyDirectory()
+                } else if try target.entries().contains(where: {
+                    !removedEarlier.contains((target + File(bytes: $0.name)).normalized.bytes)
+                }) {
+                    throw FileError(.removeDirectory, target, .directoryNotEmpty)
+                }
             } catch {
                 return fail(error)
             }
-            if verbose { context.stdout.line("\(Messages.removedDirectory) \(quoted)") }
+            if dryRun { removedEarlier.insert(target.normalized.bytes) }
+            if verbose || dryRun { context.stdout.line("\(Messages.removedDirectory) \(quoted)") }
             return true
         }
         if recursive && preservesMountPoints && info.kind == .directory, isMountPoint(target) {
@@ -219,7 +266,7 @@ public struct RmCommand: ShellCommand {
         // Under -f an entry that another process removed first is no failure, as in GNU rm.
         // Without questions, each directory's files go together (one request on object storage).
         target.removeTree(
-            ignoringVanished: ignoreMissing, inBatches: !asks,
+            ignoringVanished: ignoreMissing, inBatches: !asks, rehearsing: dryRun,
             confirm: { step in
                 if context.isCancelled { return false }
                 if let topDevice, case .descend(let directory) = step,
@@ -231,6 +278,8 @@ public struct RmCommand: ShellCommand {
                     everything = false
                     return false
                 }
+                // A dry run has already counted what an earlier operand removed: no question.
+                if dryRun && removedEarlier.contains(step.file.normalized.bytes) { return true }
                 guard asks else { return true }
                 progress?.erase()
                 return confirm(
@@ -238,7 +287,9 @@ public struct RmCommand: ShellCommand {
             },
             removed: { file, kind in
                 progress?.add(files: 1)
-                guard verbose else { return }
+                // Said once, for the first operand that would remove it.
+                if dryRun && !removedEarlier.insert(file.normalized.bytes).inserted { return }
+                guard verbose || dryRun else { return }
                 progress?.erase()
                 context.stdout.line(
                     "\(kind == .directory ? Messages.removedDirectory : Messages.removed) \(spelling.quoted(file))"
@@ -250,6 +301,17 @@ public struct RmCommand: ShellCommand {
                 context.error("\(Messages.cannotRemove) \(spelling.quoted(error.path)): \(error.reason)")
             })
         return everything
+    }
+
+    /// Whether a dry run has taken `file` away already, itself or a directory above it.
+    private func isRemovedEarlier(_ file: File, _ removedEarlier: Set<[UInt8]>) -> Bool {
+        guard !removedEarlier.isEmpty else { return false }
+        var cursor = file.normalized
+        while true {
+            if removedEarlier.contains(cursor.bytes) { return true }
+            if cursor.isRoot || cursor.depth == 0 { return false }
+            cursor = cursor.parent
+        }
     }
 
     /// Whether the user agrees to `step`: always without asking under -f; asked for every step

@@ -1,6 +1,6 @@
 import PathModel
 
-/// `touch [-a] [-m] [-c] [-h] [-d DATE | -t STAMP | -r FILE] FILE...`: set the access and
+/// `touch [-a] [-m] [-c] [-h] [--dry-run] [-d DATE | -t STAMP | -r FILE] FILE...`: set the access and
 /// modification times of each FILE (to now, unless told), creating missing files, as GNU touch.
 public struct TouchCommand: ShellCommand {
     public static let name = "touch"
@@ -8,10 +8,10 @@ public struct TouchCommand: ShellCommand {
     public static let changesDisk = true
     public static let summary =
         "Update the access and modification times of each FILE to now (or a given time), creating it if missing."
-    public static let synopsis = "[-a] [-m] [-c] [-h] [-d DATE | -t STAMP | -r FILE] [--time=WORD] FILE..."
+    public static let synopsis = "[-a] [-m] [-c] [-h] [--dry-run] [-d DATE | -t STAMP | -r FILE] [--time=WORD] FILE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case accessOnly, noCreate, date, noDereference, modificationOnly, reference, stamp, time
+        case accessOnly, noCreate, date, dryRun, noDereference, modificationOnly, reference, stamp, time
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", nil, key: .accessOnly, help: "change only the access time"),
@@ -19,6 +19,9 @@ public struct TouchCommand: ShellCommand {
         OptionSpec(
             "d", "date", value: .required, valueName: "DATE", key: .date,
             help: "use DATE (@SECONDS, YYYY-MM-DD, YYYY-MM-DD HH:MM[:SS]) instead of now"),
+        OptionSpec(
+            nil, "dry-run", key: .dryRun,
+            help: "print each file that would be created or get new times, and change nothing"),
         OptionSpec(
             "h", "no-dereference", key: .noDereference,
             help: "change a symlink itself rather than the file it leads to (creates nothing)"),
@@ -57,11 +60,14 @@ public struct TouchCommand: ShellCommand {
     public var setsModification: Bool
     /// Where the times come from.
     public var source: Source
+    /// Say which files would be created or get new times, and change nothing (`--dry-run`).
+    public var dryRun: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         noCreate = arguments.has(.noCreate)
         noDereference = arguments.has(.noDereference)
+        dryRun = arguments.has(.dryRun)
         var access = arguments.has(.accessOnly)
         var modification = arguments.has(.modificationOnly)
         if let word = arguments.value(.time) {
@@ -98,6 +104,8 @@ public struct TouchCommand: ShellCommand {
             access: setsAccess ? times.access : .keep,
             modification: setsModification ? times.modification : .keep)
         var status = ExitStatus.success
+        // In a dry run, the files earlier operands would have created.
+        var createdEarlier: Set<File> = []
         for operand in operands {
             let target = context.resolve(operand)
             // `x/` names a directory: touch makes none and sets no file's times through it.
@@ -108,6 +116,10 @@ public struct TouchCommand: ShellCommand {
                     status = .failure
                     continue
                 }
+            }
+            if dryRun {
+                if !rehearse(operand, target, createdEarlier: &createdEarlier, in: context) { status = .failure }
+                continue
             }
             do {
                 do {
@@ -127,6 +139,43 @@ public struct TouchCommand: ShellCommand {
             }
         }
         return status
+    }
+
+    /// What touching `target` would do, said and not done: `created 'x'` for a file it would
+    /// create, `changed times of 'x'` for one whose times it would set, or the run's message
+    /// for what it could not reach. Returns false when the run would fail.
+    private func rehearse(
+        _ operand: Argument, _ target: File, createdEarlier: inout Set<File>, in context: CommandContext
+    ) -> Bool {
+        let quoted = Quoting.always(operand.bytes)
+        do {
+            if createdEarlier.contains(target.normalized) {
+                context.stdout.line("\(Messages.changedTimes) \(quoted)")
+                return true
+            }
+            _ = try target.info(followSymlinks: !noDereference)
+            context.stdout.line("\(Messages.changedTimes) \(quoted)")
+            return true
+        } catch  where error.errno == .noSuchFileOrDirectory && !noDereference {
+            if noCreate { return true }
+            do throws(FileError) {
+                let directory = try target.parent.info(followSymlinks: true)
+                guard directory.kind == .directory else { throw FileError(.createFile, target, .notDirectory) }
+            } catch {
+                context.report(FileError(.createFile, operand.file, error.errno), Messages.cannotTouch)
+                return false
+            }
+            createdEarlier.insert(target.normalized)
+            context.stdout.line("\(Messages.created) \(quoted)")
+            return true
+        } catch  where noDereference {
+            if noCreate && error.errno == .noSuchFileOrDirectory { return true }
+            context.error("\(Messages.settingTimes) \(quoted): \(error.reason)")
+            return false
+        } catch {
+            context.report(FileError(error.operation, operand.file, error.errno), Messages.cannotTouch)
+            return false
+        }
     }
 
     /// The access and modification times the source gives; nil, after saying why, when a date
@@ -167,6 +216,8 @@ public struct TouchCommand: ShellCommand {
     private enum Messages {
         static let missingOperand = "missing file operand"
         static let cannotTouch = "cannot touch"
+        static let created = "created"
+        static let changedTimes = "changed times of"
         static let settingTimes = "setting times of"
         static let invalidDate = "invalid date format"
         static let cannotGetAttributes = "failed to get attributes of"

@@ -1,19 +1,22 @@
 import PathModel
 
-/// `truncate -s SIZE | -r RFILE [-c] [-o] FILE...`: cut or extend each FILE to a size, as GNU
+/// `truncate -s SIZE | -r RFILE [-c] [-o] [--dry-run] FILE...`: cut or extend each FILE to a size, as GNU
 /// truncate does, creating missing files unless `-c`.
 public struct TruncateCommand: ShellCommand {
     public static let name = "truncate"
     /// Refused in a read-only shell.
     public static let changesDisk = true
     public static let summary = "Shrink or extend the size of each FILE to the specified size."
-    public static let synopsis = "[-c] [-o] (-s SIZE | -r RFILE [-s RELATIVE-SIZE]) FILE..."
+    public static let synopsis = "[-c] [-o] [--dry-run] (-s SIZE | -r RFILE [-s RELATIVE-SIZE]) FILE..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case noCreate, ioBlocks, reference, size
+        case dryRun, noCreate, ioBlocks, reference, size
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("c", "no-create", key: .noCreate, help: "do not create any files"),
+        OptionSpec(
+            nil, "dry-run", key: .dryRun,
+            help: "print each file that would be created or resized, and its sizes, and change nothing"),
         OptionSpec(
             "o", "io-blocks", key: .ioBlocks, help: "treat SIZE as a number of IO blocks instead of bytes"),
         OptionSpec(
@@ -50,11 +53,14 @@ public struct TruncateCommand: ShellCommand {
     public var noCreate: Bool
     /// SIZE counts the file's IO blocks, not bytes (`-o`).
     public var inBlocks: Bool
+    /// Say which files would be created or resized, and change nothing (`--dry-run`).
+    public var dryRun: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         noCreate = arguments.has(.noCreate)
         inBlocks = arguments.has(.ioBlocks)
+        dryRun = arguments.has(.dryRun)
         reference = arguments.bytes(.reference).map { Argument(bytes: $0) }
         operands = arguments.operands
         if let text = arguments.bytes(.size) {
@@ -90,9 +96,17 @@ public struct TruncateCommand: ShellCommand {
             }
         }
         var status = ExitStatus.success
+        // In a dry run, the sizes earlier operands would have given.
+        var sizedEarlier: [File: Int64] = [:]
         for operand in operands {
             if context.isCancelled { return .interrupted }
             let file = context.resolve(operand)
+            if dryRun {
+                if !rehearse(operand, file, base: referenceSize, sizedEarlier: &sizedEarlier, in: context) {
+                    status = .failure
+                }
+                continue
+            }
             let output: OpenFile
             do {
                 if operand.hasTrailingSlash {
@@ -132,43 +146,98 @@ public struct TruncateCommand: ShellCommand {
         -> Bool
     {
         let name = Quoting.always(operand.bytes)
-        var newSize: Int64
+        let info: FileInfo
         do {
-            let info = try output.info()
-            guard let (given, adjustment) = size else { return set(output, to: base ?? 0, name, context) }
-            var amount = given
-            if inBlocks {
-                let (product, overflow) = amount.multipliedReportingOverflow(by: Int64(info.blockSize))
-                guard !overflow else {
-                    context.error(
-                        "\(Messages.overflowIn) \(given) * \(info.blockSize) \(Messages.byteBlocksFor) \(name)"
-                    )
-                    return false
-                }
-                amount = product
-            }
-            let current = base ?? Int64(clamping: info.size)
-            switch adjustment {
-            case .set: newSize = amount
-            case .atLeast: newSize = max(current, amount)
-            case .atMost: newSize = min(current, amount)
-            case .roundDown: newSize = current / amount * amount
-            case .roundUp:
-                let remainder = current % amount
-                newSize = remainder == 0 ? current : current - remainder + amount
-            case .extend:
-                let (sum, overflow) = current.addingReportingOverflow(amount)
-                guard !overflow else {
-                    context.error("\(Messages.overflowExtending) \(name)")
-                    return false
-                }
-                newSize = sum
-            }
+            info = try output.info()
         } catch {
             context.error("\(Messages.cannotFstat) \(name): \(error.reason)")
             return false
         }
-        return set(output, to: max(0, newSize), name, context)
+        let current = Int64(clamping: info.size)
+        guard let newSize = resultingSize(from: current, blockSize: info.blockSize, base: base, name, context) else {
+            return false
+        }
+        return set(output, to: newSize, name, context)
+    }
+
+    /// What a dry run says of `operand` (the file `file`): `size of 'f' changed from 3 to 10`
+    /// (`kept at 3` when it stays), `created 'f' of size 10` for a file it would create, or
+    /// the run's message for one it could not open. Returns false when the run would fail.
+    private func rehearse(
+        _ operand: Argument, _ file: File, base: Int64?, sizedEarlier: inout [File: Int64],
+        in context: CommandContext
+    ) -> Bool {
+        let name = Quoting.always(operand.bytes)
+        let key = file.normalized
+        var current: Int64?
+        let blockSize: UInt32
+        do throws(FileError) {
+            if operand.hasTrailingSlash {
+                try Self.refuseDirectorySpelling(operand, at: file, creating: !noCreate)
+            }
+            do throws(FileError) {
+                let info = try file.info(followSymlinks: true)
+                if info.kind == .directory { throw FileError(.open, file, .isDirectory) }
+                current = sizedEarlier[key] ?? Int64(clamping: info.size)
+                blockSize = info.blockSize
+            } catch  where error.errno == .noSuchFileOrDirectory && sizedEarlier[key] == nil {
+                if noCreate { return true }
+                let directory = try file.parent.info(followSymlinks: true)
+                guard directory.kind == .directory else { throw FileError(.open, file, .notDirectory) }
+                blockSize = directory.blockSize
+            }
+        } catch {
+            if noCreate && error.errno == .noSuchFileOrDirectory { return true }
+            context.error("\(Messages.cannotOpen) \(name) \(Messages.forWriting): \(error.reason)")
+            return false
+        }
+        guard let newSize = resultingSize(from: current ?? 0, blockSize: blockSize, base: base, name, context) else {
+            return false
+        }
+        sizedEarlier[key] = newSize
+        if let current {
+            let change = current == newSize ? "\(Messages.keptAt) \(current)" : "\(Messages.changedFrom) \(current) to \(newSize)"
+            context.stdout.line("\(Messages.sizeOf) \(name) \(change)")
+        } else {
+            context.stdout.line("\(Messages.created) \(name) \(Messages.ofSize) \(newSize)")
+        }
+        return true
+    }
+
+    /// The size SIZE (or the reference's `base`) gives a file of `current` bytes whose IO blocks
+    /// are `blockSize` bytes; nil, after saying why, when it overflows.
+    private func resultingSize(
+        from current: Int64, blockSize: UInt32, base: Int64?, _ name: String, _ context: CommandContext
+    ) -> Int64? {
+        guard let (given, adjustment) = size else { return max(0, base ?? 0) }
+        var amount = given
+        if inBlocks {
+            let (product, overflow) = amount.multipliedReportingOverflow(by: Int64(blockSize))
+            guard !overflow else {
+                context.error("\(Messages.overflowIn) \(given) * \(blockSize) \(Messages.byteBlocksFor) \(name)")
+                return nil
+            }
+            amount = product
+        }
+        let current = base ?? current
+        let newSize: Int64
+        switch adjustment {
+        case .set: newSize = amount
+        case .atLeast: newSize = max(current, amount)
+        case .atMost: newSize = min(current, amount)
+        case .roundDown: newSize = current / amount * amount
+        case .roundUp:
+            let remainder = current % amount
+            newSize = remainder == 0 ? current : current - remainder + amount
+        case .extend:
+            let (sum, overflow) = current.addingReportingOverflow(amount)
+            guard !overflow else {
+                context.error("\(Messages.overflowExtending) \(name)")
+                return nil
+            }
+            newSize = sum
+        }
+        return max(0, newSize)
     }
 
     /// Cuts or extends `output` to `size` bytes; false, after saying why, when it cannot.
@@ -292,5 +361,10 @@ public struct TruncateCommand: ShellCommand {
         static let failedToTruncate = "failed to truncate"
         static let at = "at"
         static let bytes = "bytes"
+        static let sizeOf = "size of"
+        static let changedFrom = "changed from"
+        static let keptAt = "kept at"
+        static let created = "created"
+        static let ofSize = "of size"
     }
 }

@@ -243,8 +243,18 @@ enum CommandDocs {
             Sizes are GNU du's: the space allocated (`st_blocks`) in units of 1024 bytes, rounded up, or
             with `--apparent-size` the bytes in the files. A file with several hard links counts once,
             the first time it is met, across all PATHs; so does a directory met twice. Symlinks are counted
-            as themselves, never followed, except that a PATH written with a trailing slash (`link/`) names
-            the directory the link leads to.
+            as themselves, not followed (`-P`, the default), except that a PATH written with a trailing
+            slash (`link/`) names the directory the link leads to; with `-L` every symlink is followed and
+            what it leads to is counted instead, once, whatever the name it is met by.
+
+            `-b`, `-k` and `-m` print sizes in units of 1 byte (with `--apparent-size`), 1024 bytes and
+            1 MiB, rounded up; the last of them and `-h` counts. `--inodes` counts files instead: each
+            entry is 1, a directory 1 and its entries.
+
+            `--exclude=PATTERN` leaves out every entry whose path (as du prints it), or the end of it after
+            any `/`, matches the glob PATTERN, in which `*` matches `/` too, as in GNU du: an excluded
+            directory is not entered and nothing in it is counted, and an excluded PATH prints nothing.
+            `-X FILE` reads such patterns from FILE, one a line.
 
             A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
             inside itself — is counted once and reported: `du: File system loop detected; 'x/sub/mnt' is
@@ -847,6 +857,13 @@ enum CommandDocs {
             ### Formats
 
             `-c FORMAT` prints FORMAT for each file, followed by a newline. Backslashes are not interpreted.
+            `--printf=FORMAT` prints FORMAT with no newline after it, reading backslash escapes as GNU stat
+            does: `\n`, `\t`, `\r`, `\a`, `\b`, `\e`, `\f`, `\v`, `\"`, `\\`, `\ooo` (one to three octal
+            digits, `\0` a NUL byte) and `\xHH` (one or two hex digits); any other `\c` gives `c` after
+            `stat: warning: unrecognized escape '\c'`, and a final `\` gives itself after `stat: warning:
+            backslash at end of format` (warnings come again for each file). The last of `-c` and
+            `--printf` counts.
+
             Each directive may carry printf flags (`-`, `+`, space, `#`, `0`), a width and a precision, which
             apply as in GNU stat (`%-10s`, `%04a`, `%#x`, `%.3Y`).
 
@@ -872,6 +889,41 @@ enum CommandDocs {
             | `%x` `%y` `%z` `%w` | access, modification, change and birth time (`-` for an unknown birth) |
             | `%X` `%Y` `%Z` `%W` | the same as seconds since the epoch (`0` for an unknown birth); a precision adds that many digits of the fraction (`%.3Y`; `%.Y` gives nine) |
             | `%%` | a percent sign |
+
+            With `-t` and no format, stat prints one line for each file, GNU's terse layout
+            `%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o`; a format given wins over `-t`.
+
+            ### File systems
+
+            `-f` describes the file system holding each FILE (a symbolic link is followed), from
+            `statfs(2)`, in GNU stat's layout:
+
+            ```
+              File: "."
+                ID: fb241b6c82d6157d Namelen: 255     Type: ext2/ext3
+            Block size: 4096       Fundamental block size: 4096
+            Blocks: Total: 66053021   Free: 60823232   Available: 19536614
+            Inodes: Total: 16777216   Free: 16133469
+            ```
+
+            or with `-t` in one line (`%n %i %l %t %s %S %b %f %a %c %d`). A file system that cannot be
+            examined is reported as `stat: cannot read file system information for 'x': No such file or
+            directory` (status 1); a volume that is no kernel file system (memory, object storage) says
+            `Operation not supported`. Its directives, with the same flags, width and precision:
+
+            | Directive | Meaning |
+            |-----------|---------|
+            | `%n` | the name as given |
+            | `%i` | the file system's id (`f_fsid`) in hex |
+            | `%l` | the longest name an entry may have |
+            | `%t` / `%T` | the type as the kernel's magic number in hex / by name (`ext2/ext3`, `tmpfs`, `proc`, `overlayfs`, `btrfs`, `xfs`…; `UNKNOWN (0x…)` for one shelf does not know) |
+            | `%s` | the block size best for transfers (`f_bsize`) |
+            | `%S` | the fundamental block size, in which the counts are (`f_frsize`) |
+            | `%b` / `%f` / `%a` | blocks in all / free / free for an ordinary user |
+            | `%c` / `%d` | file nodes in all / free |
+            | `%%` | a percent sign |
+
+            Any other letter prints `?` (`%Hd` gives `?d`: `H` and `L` go with file directives only).
 
             An unknown directive prints `?`. A `%%` or a final `%` with flags or a width (`%5%`) is an
             invalid directive: stat reports it and stops.

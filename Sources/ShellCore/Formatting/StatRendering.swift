@@ -73,11 +73,33 @@ struct StatRendering {
     }
 
     /// The format with every directive replaced.
-    func render(_ format: [UInt8]) -> Result<[UInt8], InvalidDirective> {
+    /// - Parameters:
+    ///   - escapes: read backslash escapes too (`--printf`).
+    ///   - warn: told GNU's warning for an escape that is none.
+    func render(_ format: [UInt8], escapes: Bool = false, warn: (String) -> Void = { _ in }) -> Result<
+        [UInt8], InvalidDirective
+    > {
+        Self.fill(format, escapes: escapes, deviceHalves: true, warn: warn) { letter, modifier, spec, hadDigits in
+            directive(letter, modifier: modifier, spec: spec, hadDigitsBeforeDot: hadDigits)
+        }
+    }
+
+    /// `format` with each directive replaced by what `directive` gives for its letter, the
+    /// `H`/`L` before `d` or `r` (with `deviceHalves`), its spec and whether digits came before
+    /// a dot; with `escapes`, the backslash escapes of `--printf` read as GNU stat reads them
+    /// (`\n`, `\t`, `\e`, `\"`, `\\`, `\ooo`, `\xHH`; another is its letter, with a warning).
+    static func fill(
+        _ format: [UInt8], escapes: Bool, deviceHalves: Bool, warn: (String) -> Void,
+        directive: (_ letter: UInt8, _ modifier: UInt8?, _ spec: Spec, _ hadDigitsBeforeDot: Bool) -> [UInt8]
+    ) -> Result<[UInt8], InvalidDirective> {
         var output: [UInt8] = []
         var index = 0
         while index < format.count {
             let byte = format[index]
+            if escapes && byte == 0x5C {
+                index = escape(in: format, at: index, into: &output, warn: warn)
+                continue
+            }
             guard byte == 0x25 else {
                 output.append(byte)
                 index += 1
@@ -122,7 +144,7 @@ struct StatRendering {
             }
             var conversion = format[index]
             var modifier: UInt8?
-            if conversion == 0x48 || conversion == 0x4C, index + 1 < format.count,
+            if deviceHalves, conversion == 0x48 || conversion == 0x4C, index + 1 < format.count,
                 format[index + 1] == 0x64 || format[index + 1] == 0x72
             {
                 modifier = conversion
@@ -130,9 +152,68 @@ struct StatRendering {
                 conversion = format[index]
             }
             index += 1
-            output += directive(conversion, modifier: modifier, spec: spec, hadDigitsBeforeDot: sawDigits)
+            output += directive(conversion, modifier, spec, sawDigits)
         }
         return .success(output)
+    }
+
+    /// Reads the escape whose backslash is at `index`, appends what it stands for, and returns
+    /// the index after it.
+    private static func escape(in format: [UInt8], at index: Int, into output: inout [UInt8], warn: (String) -> Void)
+        -> Int
+    {
+        var next = index + 1
+        guard next < format.count else {
+            warn(Messages.backslashAtEnd)
+            output.append(0x5C)
+            return next
+        }
+        let letter = format[next]
+        next += 1
+        if let first = octalDigit(letter) {
+            var value = first
+            var count = 1
+            while count < 3, next < format.count, let digit = octalDigit(format[next]) {
+                value = value * 8 + digit
+                count += 1
+                next += 1
+            }
+            output.append(UInt8(truncatingIfNeeded: value))
+            return next
+        }
+        if letter == UInt8(ascii: "x"), next < format.count, let high = hexDigit(format[next]) {
+            var value = high
+            next += 1
+            if next < format.count, let low = hexDigit(format[next]) {
+                value = value * 16 + low
+                next += 1
+            }
+            output.append(UInt8(value))
+            return next
+        }
+        let named: [UInt8: UInt8] = [
+            UInt8(ascii: "a"): 0x07, UInt8(ascii: "b"): 0x08, UInt8(ascii: "e"): 0x1B, UInt8(ascii: "f"): 0x0C,
+            UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09, UInt8(ascii: "v"): 0x0B,
+            UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C,
+        ]
+        if let value = named[letter] {
+            output.append(value)
+        } else {
+            warn("\(Messages.unrecognizedEscape) '\\\(String(decoding: [letter], as: UTF8.self))'")
+            output.append(letter)
+        }
+        return next
+    }
+
+    private static func octalDigit(_ byte: UInt8) -> Int? { byte >= 0x30 && byte <= 0x37 ? Int(byte - 0x30) : nil }
+
+    private static func hexDigit(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x30...0x39: return Int(byte - 0x30)
+        case 0x41...0x46: return Int(byte - 0x41 + 10)
+        case 0x61...0x66: return Int(byte - 0x61 + 10)
+        default: return nil
+        }
     }
 
     private static func digit(_ byte: UInt8) -> Int? { byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil }
@@ -314,4 +395,9 @@ struct StatRendering {
         }
         return integerPart + trailing
     }
+}
+
+private enum Messages {
+    static let backslashAtEnd = "warning: backslash at end of format"
+    static let unrecognizedEscape = "warning: unrecognized escape"
 }

@@ -213,12 +213,40 @@ struct DuCommandTests {
         ["--max-depth=0", "src"], ["--apparent-size"], ["--apparent-size", "-a", "src"], ["-ah"],
         ["src/"], ["-s", "src", "src/deep"], ["src/deep", "src"], ["missing", "src"], ["to-src"],
         ["-a", "to-src", "dangling"], ["-ac", "src/hard", "src/deep/er/est.c"],
+        // Units, in the order given.
+        ["-b"], ["-ab", "src"], ["-k", "-a", "src"], ["-m"], ["-h", "-k"], ["-k", "-h"], ["-b", "-k", "src"],
+        ["-m", "--apparent-size", "-a"], ["--bytes", "-h", "src"],
+        // Thresholds, NUL ends, inodes.
+        ["-t", "4K"], ["-a", "-t", "-4K"], ["--threshold=70K", "-a"], ["-t", "1KB", "-a", "src"], ["-t", "2k", "-a"],
+        ["-c", "-t", "1G", "src"], ["-ab", "-t", "3000", "src"], ["-t", "+3KiB", "-a", "src"], ["-t", "-1m"],
+        ["-0", "-a", "src"], ["-0", "-c", "src", "Docs"], ["--null", "-s"],
+        ["--inodes"], ["--inodes", "-a", "src"], ["--inodes", "-c", "-s", "src", "Docs"], ["--inodes", "-b", "src"],
+        ["--inodes", "-t", "3", "-a"],
+        // One file system, symlinks followed.
+        ["-x"], ["-x", "-a", "src"], ["--one-file-system", "-s", "to-src"],
+        ["-L", "src", "to-src"], ["-L", "-s", "to-src"], ["-aL", "src"], ["-L", "-P", "-a"], ["--dereference", "to-src/"],
+        // Exclusions.
+        ["--exclude=*.c"], ["--exclude=*.c", "-a"], ["--exclude=deep", "-a", "src"], ["--exclude=src", "src", "Docs"],
+        ["--exclude=er/est.c", "-a", "src"], ["--exclude=.hidden", "--exclude", "hollow", "-a"],
+        ["--exclude=src/*", "-a"], ["--exclude=s?c", "-c", "src", "Docs"], ["--exclude=hard", "-a", "src"],
     ]
 
     @Test(.needsLocalFileSystem("GNU du reads the fixture from disk"), arguments: argumentLists)
     func matchesGNUdu(_ arguments: [String]) throws {
         let shell = try makeWalkFixture()
         try compareWithGNU("du", arguments, in: shell)
+    }
+
+    @Test(
+        "-X reads patterns from a file, one a line", .needsLocalFileSystem("GNU du reads the fixture from disk"),
+        arguments: [["-a"], ["-a", "src"], ["-s", "--exclude=Docs"]])
+    func excludesPatternsFromAFile(_ arguments: [String]) throws {
+        let shell = try makeWalkFixture()
+        let patterns = TemporaryDirectory(onLocalDisk: true)
+        defer { patterns.remove() }
+        try (patterns.file + "patterns").write(text: "*.h\nest.c\n\nhollow\n")
+        try compareWithGNU("du", ["-X", (patterns.file + "patterns").string] + arguments, in: shell)
+        try compareWithGNU("du", ["--exclude-from=" + (patterns.file + "patterns").string] + arguments, in: shell)
     }
 
     @Test(
@@ -244,6 +272,10 @@ struct DuCommandTests {
             (["-d", "x"], "du: invalid maximum depth 'x'"),
             (["-s", "-d", "2"], "du: warning: summarizing conflicts with --max-depth=2"),
             (["-sa"], "du: cannot both summarize and show all entries"),
+            (["-t", "-0"], "du: invalid --threshold argument '-0'"),
+            (["--threshold=1Q"], "du: invalid suffix in --threshold argument '1Q'"),
+            (["--threshold=x"], "du: invalid --threshold argument 'x'"),
+            (["--threshold=2b"], "du: invalid suffix in --threshold argument '2b'"),
         ])
     func rejectsBadOptions(_ arguments: [String], _ message: String) throws {
         let shell = try makeWalkFixture()

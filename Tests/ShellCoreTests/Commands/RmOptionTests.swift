@@ -3,7 +3,7 @@ import Testing
 
 @testable import ShellCore
 
-/// rm's -I, --one-file-system, --preserve-root[=all] and --no-preserve-root against GNU rm on
+/// rm's -I, --interactive[=WHEN], --one-file-system, --preserve-root[=all] and --no-preserve-root against GNU rm on
 /// twin fixtures (`TransferFixture`), and the questions -I asks, answered alike in both (the
 /// options about file systems are tried on mounts in `MountedFixtureTests`).
 @Suite(.enabled(if: ReferenceTool.isInstalled("/usr/bin/rm"), "needs GNU coreutils"))
@@ -21,6 +21,13 @@ struct RmOptionTests {
             "the last of --preserve-root and --no-preserve-root wins",
             "rm -r --no-preserve-root --preserve-root e"
         ),
+        ("--interactive=never reports a missing file", "rm --interactive=never nope a"),
+        ("--interactive=never after -f keeps it silent", "rm -f --interactive=never nope a"),
+        ("--interactive=no removes a tree unasked", "rm --interactive=no -r s"),
+        ("--interactive=none after -i asks nothing", "rm -i --interactive=none a b"),
+        ("--interactive=n, an abbreviation of three synonyms", "rm -I --interactive=n a b empty la"),
+        ("--interactive=o asks nothing for three files", "rm --interactive=o a b empty"),
+        ("-f after --interactive=always asks nothing", "rm --interactive=always -f a nope"),
     ]
 
     static func twins(_ line: String) throws -> TwinRun {
@@ -34,6 +41,7 @@ struct RmOptionTests {
 
     @Test(arguments: [
         "rm -r --no-pres s", "rm -r --no-preserve s", "rm --preserve-root=al a", "rm -r --preserve-root= a",
+        "rm --interactive=sometimes a", "rm --interactive=nevermore a",
     ])
     func usageErrorsMatchGNU(_ line: String) throws {
         try Self.twins(line).expectSameUsageError(line)
@@ -45,6 +53,9 @@ struct RmOptionTests {
             ("rm -I a b empty la", true), ("rm -I a b empty la", false), ("rm -rI s", true),
             ("rm -rI s", false),
             ("rm -rI s e", true), ("rm -dI d a b empty", false), ("rm -iI a b empty la", false),
+            ("rm --interactive=once a b empty la", false), ("rm --interactive=once -r s", true),
+            ("rm --interactive a", false), ("rm --interactive=yes a", true), ("rm -I --interactive a", false),
+            ("rm --interactive -I a b empty la", true),
         ])
     func asksOnce(_ line: String, _ answer: Bool) throws {
         let shell = TestShell()

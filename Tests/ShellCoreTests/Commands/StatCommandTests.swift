@@ -48,6 +48,18 @@ func makeStatFixture(_ shell: TestShell) throws {
         ["-c", "a\\nb\\t%n", "a.txt"], ["-c", "x%5%y", "a.txt", "d"], ["-c", "x%5", "a.txt"],
         ["-c", "%n", "missing", "a.txt"], ["-c", "%N %F %a %t %T %Hr %Lr", "/dev/null"],
         ["-c", "%n %F", "d/", "a.txt/", "link/", "dangling/"],
+        ["--printf", "a\\zb\\\\c\\\"d\\x41\\101\\e\\x4g\\0\\1234|\\q\\n", "a.txt", "d"],
+        ["--printf=%n\\t%s\\n", "a.txt", "b c"], ["--printf", "%n\\", "a.txt"], ["--printf=[%N]", "link"],
+        ["--printf", "%s", "-c", "%n", "a.txt"], ["-c", "%s", "--printf=[%n]", "a.txt"],
+        ["--printf", "%5%", "a.txt"], ["--printf", "\\x\\xZ\\8%s\\", "empty"],
+        ["-t", "a.txt", "d", "link", "pipe", "empty", "missing"], ["--terse", "-L", "link"],
+        ["-t", "-c", "%s", "a.txt"],
+        ["-f", "/proc", "/sys"], ["-f", "-t", "/proc", "/dev"], ["--file-system", "missing", "/proc"],
+        ["-f", "-c", "%n|%i|%l|%t|%T|%s|%S|%b|%c|%q|%Hd|%N|%%", ".", "a.txt", "/proc", "/dev", "/sys"],
+        ["-f", "--printf=%n %T\\n", "link", "missing"], [
+            "--file-system", "-c", "[%-10T][%#t][%5l][%+d][%+a][%+c][% b][%+s][%+S][%+l][%+i][%+f][%+t]", "/proc",
+        ],
+        ["-f", "-c", "x%5%", "d"],
     ]
 
     /// GNU stat built with statx says `cannot statx`; shelf keeps the classic `cannot stat`.
