@@ -36,6 +36,8 @@ public final class S3Volume: Volume {
     public let prefix: [UInt8]
     /// The size of a multipart upload's parts; a file no larger is sent in one PUT.
     public let partSize: Int
+    /// How many requests of one transfer may be in flight at once (the parts of an upload).
+    public let concurrentRequests: Int
     /// The device number entries report, different for every volume.
     let device: UInt64
     /// The owner entries report: the calling user, as objects have no owner a shell can show.
@@ -43,15 +45,23 @@ public final class S3Volume: Volume {
 
     private static let devices = Atomic<UInt64>(0)
 
+    /// Requests in flight for one transfer unless configured: aws cli's `max_concurrent_requests`.
+    public static let defaultConcurrentRequests = 10
+
     /// The bucket `bucket` through `client`, below `prefix` (a key prefix ending in `/`, or
     /// empty for the whole bucket).
-    /// - Parameter partSize: files larger than this go up in parts of this size (at least 5 MiB
-    ///   on AWS).
-    public init(client: S3Client, bucket: String, prefix: [UInt8] = [], partSize: Int = 8 << 20) {
+    /// - Parameters:
+    ///   - partSize: files larger than this go up in parts of this size (at least 5 MiB on AWS).
+    ///   - concurrentRequests: how many parts of an upload may be in flight at once (at least 1).
+    public init(
+        client: S3Client, bucket: String, prefix: [UInt8] = [], partSize: Int = 8 << 20,
+        concurrentRequests: Int = S3Volume.defaultConcurrentRequests
+    ) {
         self.client = client
         self.bucket = bucket
         self.prefix = prefix.isEmpty || prefix.last == 0x2F ? prefix : prefix + [0x2F]
         self.partSize = partSize
+        self.concurrentRequests = max(1, concurrentRequests)
         device = 0x7333_0000_0000_0000 | Self.devices.add(1, ordering: .relaxed).newValue
         owner = (getuid(), getgid())
     }

@@ -108,6 +108,32 @@ import Testing
         }
     }
 
+    @Test func aLargeObjectReadInOrderIsFetchedAheadInParts() throws {
+        let partSize = 5 << 20
+        try SeaweedServer.withVolume(partSize: partSize) { volume in
+            let contents = (0..<(5 * partSize + 3)).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 10) }
+            try volume.file("/big").write(bytes: contents)
+            let gets = volume.client.requestsSent(.getObject)
+            let input = try volume.file("/big").open(.read)
+            defer { input.close() }
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            var read: [UInt8] = []
+            while true {
+                let count = try input.read(into: &buffer)
+                if count == 0 { break }
+                read += buffer[..<count]
+            }
+            #expect(read == contents)
+            // Growing ranges up to a part (1, 1, 1, 2 and 4 MiB), then a part at a time: no
+            // range is fetched twice.
+            #expect(volume.client.requestsSent(.getObject) - gets == 9)
+            // A read elsewhere drops what was fetched ahead and fetches what it needs.
+            var start = [UInt8](repeating: 0, count: 10)
+            #expect(try input.read(into: &start, at: 5) == 10)
+            #expect(start[...] == contents[5..<15])
+        }
+    }
+
     @Test func readsAtAnOffsetFetchOnlyWhatTheyNeed() throws {
         try SeaweedServer.withVolume { volume in
             let contents = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) }

@@ -34,6 +34,7 @@ public final class FaultyProxy: @unchecked Sendable {
     private let lock = NSLock()
     private var fired = false
     private var open: Set<Int32> = []
+    private var mostOpen = 0
     private var stopped = false
 
     /// Starts a proxy to `upstreamPort` on 127.0.0.1 whose first request containing `pattern`
@@ -65,6 +66,9 @@ public final class FaultyProxy: @unchecked Sendable {
     /// Whether a request has met the fault.
     public var hasFired: Bool { lock.withLock { fired } }
 
+    /// The most connections that were open through the proxy at one time.
+    public var mostConnectionsAtOnce: Int { lock.withLock { mostOpen } }
+
     /// Stops listening and closes every connection.
     public func stop() {
         lock.withLock {
@@ -92,6 +96,7 @@ public final class FaultyProxy: @unchecked Sendable {
             let admitted = lock.withLock { () -> Bool in
                 guard connected, !stopped else { return false }
                 open.formUnion([client, server])
+                mostOpen = max(mostOpen, open.count / 2)
                 return true
             }
             guard admitted else {
