@@ -108,6 +108,38 @@ import Testing
         }
     }
 
+    @Test func aCopyAboveTheThresholdIsMadeOfPartsCopiedInsideTheService() throws {
+        let partSize = 5 << 20
+        try SeaweedServer.withVolume(partSize: partSize, copyThreshold: UInt64(partSize)) { volume in
+            let contents = (0..<(2 * partSize + 777)).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ $0 >> 7) }
+            try volume.file("/big").write(bytes: contents)
+            let gets = volume.client.requestsSent(.getObject)
+            try volume.file("/big").copy(to: volume.file("/copy"))
+            #expect(volume.client.requestsSent(.uploadPartCopy) == 3)
+            #expect(volume.client.requestsSent(.copyObject) == 0)
+            #expect(volume.client.requestsSent(.getObject) == gets)
+            #expect(try volume.file("/copy").readBytes() == contents)
+            #expect(
+                try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+        }
+    }
+
+    @Test func aCopyInPartsThatFailsLeavesNoUploadAndNoObject() throws {
+        let partSize = 5 << 20
+        try SeaweedServer.withVolume(partSize: partSize, copyThreshold: UInt64(partSize)) { volume throws in
+            // The source is gone by the time its parts are copied.
+            let error = #expect(throws: FileError.self) {
+                try volume.copyWithin(
+                    volume.file("/gone"), size: UInt64(3 * partSize), to: volume.file("/copy"))
+            }
+            #expect(error?.errno == .noSuchFileOrDirectory)
+            #expect(volume.client.requestsSent(.abortMultipartUpload) == 1)
+            #expect(
+                try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+            #expect(!volume.file("/copy").exists)
+        }
+    }
+
     @Test func aLargeObjectReadInOrderIsFetchedAheadInParts() throws {
         let partSize = 5 << 20
         try SeaweedServer.withVolume(partSize: partSize) { volume in
