@@ -57,7 +57,7 @@ import Testing
             let contents = (0..<(6 * partSize + 99)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
             try volume.file("/big").write(bytes: contents)
             #expect(volume.client.requestsSent(.uploadPart) == 7)
-            #expect(proxy.mostConnectionsAtOnce <= limit)
+            #expect(proxy.mostRequestsAtOnce <= limit)
             #expect(try volume.file("/big").readBytes() == contents)
         }
     }
