@@ -42,7 +42,7 @@ struct SetCommandTests {
     @Test("sh's preamble runs, and the script still stops at the first failure")
     func preamble() {
         let shell = TestShell()
-        let result = shell.run("set -euo pipefail; false | cat; echo not reached")
+        let result = shell.run("set -euo pipefail; cat missing | cat; echo not reached")
         #expect(result.stdout == "")
         #expect(result.status.code == 1)
     }
