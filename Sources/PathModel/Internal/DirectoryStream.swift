@@ -16,7 +16,7 @@ final class DirectoryStream {
     private var position = 0
     private var filled = 0
 
-    private static let capacity = 32 * 1024
+    static let capacity = 32 * 1024
     /// Offsets in a `struct linux_dirent64` record: its length, its type, its NUL-terminated name.
     private static let lengthOffset = 16
     private static let typeOffset = 18
@@ -38,29 +38,45 @@ final class DirectoryStream {
                 position = 0
                 if filled == 0 { return nil }
             }
-            if let entry = record(at: &position) { return (Array(entry.name), entry.type) }
+            if let entry = Self.record(in: buffer, at: &position) {
+                return (Array(UnsafeRawBufferPointer(start: entry.name, count: entry.count)), entry.type)
+            }
         }
     }
 
-    /// Calls `body` with the name bytes and `d_type` of every entry left, skipping `.` and
-    /// `..`; the name is valid only during the call. Reads a buffer at a time, with no state
-    /// kept between entries, which is the fast way through a large directory.
-    func readAll(_ body: (UnsafeRawBufferPointer, UInt8) -> Void) throws(Errno) {
-        var position = self.position
-        var filled = self.filled
-        defer {
-            self.position = position
-            self.filled = filled
-        }
+    /// Calls `body` with each block of records left, from where the stream is to the end, as
+    /// the kernel filled the buffer; `body` may overwrite the block, which is spent when it
+    /// returns. `forEachRecord(in:)` reads one. This is the fast way through a large directory.
+    func readBlocks(_ body: (UnsafeMutableRawBufferPointer) -> Void) throws(Errno) {
+        defer { position = filled }
         while true {
             if position >= filled {
                 filled = try refill()
                 position = 0
                 if filled == 0 { return }
             }
-            if let entry = record(at: &position) { body(entry.name, entry.type) }
+            body(UnsafeMutableRawBufferPointer(start: buffer + position, count: filled - position))
+            position = filled
         }
     }
+
+    /// Calls `body` with the name, its length and the `d_type` of each record in `block` (a block
+    /// `readBlocks` gave), skipping `.` and `..`. The name's bytes are followed by a NUL; `body`
+    /// may overwrite the record it is given and any before it, never one after.
+    static func forEachRecord(
+        in block: UnsafeMutableRawBufferPointer, _ body: (UnsafeMutableRawPointer, Int, UInt8) -> Void
+    ) {
+        guard let base = block.baseAddress else { return }
+        var position = 0
+        while position < block.count {
+            if let entry = record(in: base, at: &position) { body(entry.name, entry.count, entry.type) }
+        }
+    }
+
+    /// The size the file system gives the open directory, a hint of how many entries it holds
+    /// (20 bytes an entry on tmpfs, bytes of entries on most disk file systems); nil when it
+    /// cannot be examined. Corresponds to `statx(2)`.
+    func sizeHint() -> UInt64? { try? Sys.stat(fd: descriptor).size }
 
     /// Fills the buffer with the next records; 0 at the end.
     private func refill() throws(Errno) -> Int {
@@ -69,15 +85,20 @@ final class DirectoryStream {
         return try Sys.readEntries(descriptor, into: buffer, capacity: Self.capacity)
     }
 
-    /// The record at `position` in the buffer, moving `position` past it; nil for `.` and `..`.
-    private func record(at position: inout Int) -> (name: UnsafeRawBufferPointer, type: UInt8)? {
-        let record = buffer + position
-        position += Int(record.loadUnaligned(fromByteOffset: Self.lengthOffset, as: UInt16.self))
-        let start = (record + Self.nameOffset).assumingMemoryBound(to: CChar.self)
-        let name = UnsafeRawBufferPointer(start: start, count: strlen(start))
-        if name.count == 1 && name[0] == 0x2E { return nil }
-        if name.count == 2 && name[0] == 0x2E && name[1] == 0x2E { return nil }
-        return (name, record.load(fromByteOffset: Self.typeOffset, as: UInt8.self))
+    /// The record at `position` in `block`, moving `position` past it; nil for `.` and `..`.
+    private static func record(
+        in block: UnsafeMutableRawPointer, at position: inout Int
+    ) -> (name: UnsafeMutableRawPointer, count: Int, type: UInt8)? {
+        let record = block + position
+        position += Int(record.loadUnaligned(fromByteOffset: lengthOffset, as: UInt16.self))
+        let name = record + nameOffset
+        let count = strlen(name.assumingMemoryBound(to: CChar.self))
+        if name.load(as: UInt8.self) == 0x2E
+            && (count == 1 || (count == 2 && name.load(fromByteOffset: 1, as: UInt8.self) == 0x2E))
+        {
+            return nil
+        }
+        return (name, count, record.load(fromByteOffset: typeOffset, as: UInt8.self))
     }
 
     /// Closes the descriptor (when it owns it) and frees the buffer.

@@ -175,15 +175,12 @@ struct ListingWriter {
     /// without those starting with a dot when `skippingHidden`; for a style that
     /// `writesBareNames`.
     mutating func listNames(_ listing: DirectoryListing, skippingHidden: Bool, reversed: Bool) {
-        for position in 0..<listing.count {
-            let index = reversed ? listing.count - 1 - position : position
-            if skippingHidden && listing.isHidden(index) { continue }
-            listing.appendName(index, to: &buffer)
-            buffer.append(0x0A)
-            if buffer.count >= Self.blockSize {
-                flush()
-                if output.isBroken { return }
-            }
+        flush()
+        listing.forEachBlockOfLines(
+            reversed: reversed, skippingHidden: skippingHidden, terminator: 0x0A, blockSize: Self.blockSize
+        ) { block in
+            output.write(bytes: block)
+            return !output.isBroken
         }
     }
 
