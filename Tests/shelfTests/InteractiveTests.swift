@@ -587,6 +587,22 @@ private let prompt = "shelf:~$ "
         try shell.expect(prompt)
     }
 
+    @Test(
+        "Ctrl-C ends a built-in reading the terminal quietly, as it ends a program",
+        arguments: ["cat", "head -n 2", "cat | wc -l"])
+    func ctrlCEndsABuiltInReadingTheTerminal(_ line: String) throws {
+        let home = Home()
+        let shell = try TerminalSession(home: home.path)
+        try shell.expect(prompt)
+        shell.send(line + "\r")
+        try shell.expect(line + "\r\n")
+        usleep(200_000)
+        shell.send("\u{3}")
+        let shown = try shell.expect("shelf:~ [130]$ ")
+        #expect(!shown.contains("Interrupted"), "\(shown.debugDescription)")
+        try shell.run("echo still here", shows: "still here\r\n", then: prompt)
+    }
+
     @Test func aProgramThatLeavesTheTerminalRawLeavesThePromptSane() throws {
         let home = Home()
         let shell = try TerminalSession(home: home.path)

@@ -32,7 +32,8 @@ import Testing
         #expect(mkfifo(directory.appendingPathComponent("fifo").path, 0o644) == 0)
         let (status, stderr) = try interrupt("cat fifo\necho never > out\n", in: directory, after: 0.5)
         #expect(status == 130)
-        #expect(stderr == "cat: fifo: Interrupted system call\nshelf: stopped at script:1\n")
+        // Ctrl-C broke the read off: nothing to report but where the script stopped.
+        #expect(stderr == "shelf: stopped at script:1\n")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
     }
 

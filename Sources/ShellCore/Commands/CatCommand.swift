@@ -80,7 +80,7 @@ public struct CatCommand: ShellCommand {
                 do {
                     input = try context.openForReading(operand)
                 } catch {
-                    context.error(Diagnostics.renderBare(error, as: operand.bytes))
+                    context.report(error, as: operand.bytes)
                     status = .failure
                     continue
                 }
@@ -121,7 +121,7 @@ public struct CatCommand: ShellCommand {
                     }
                 }
             } catch {
-                context.error(Diagnostics.renderBare(error, as: operand.bytes))
+                context.report(error, as: operand.bytes)
                 status = .failure
             }
         }

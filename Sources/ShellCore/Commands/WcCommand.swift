@@ -85,6 +85,7 @@ public struct WcCommand: ShellCommand {
                 counts, name: operands.isEmpty && namesFile == nil ? nil : input.bytes, width: width,
                 to: context.stdout)
         }
+        if context.isCancelled { return .interrupted }
         if inputs.count > 1 {
             write(total, name: Array(Messages.total.utf8), width: width, to: context.stdout)
         }
@@ -149,7 +150,7 @@ public struct WcCommand: ShellCommand {
             file = context.stdin
         } else {
             do { file = try context.openForReading(input) } catch {
-                context.error(Diagnostics.renderBare(error, as: input.bytes))
+                context.report(error, as: input.bytes)
                 status = .failure
                 return nil
             }
@@ -164,6 +165,8 @@ public struct WcCommand: ShellCommand {
                 buffer.withUnsafeBufferPointer { counter.count(UnsafeBufferPointer(rebasing: $0[..<read])) }
             }
         } catch {
+            // Broken off by Ctrl-C: no count, no word; the caller sees the interrupt.
+            if context.isInterruption(error) { return nil }
             context.error(
                 Diagnostics.renderBare(FileError(error.operation, input.file, error.errno), as: input.bytes))
             status = .failure

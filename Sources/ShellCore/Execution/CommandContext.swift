@@ -45,11 +45,25 @@ public final class CommandContext {
     }
 
     /// Writes a file error on standard error as coreutils words it: `rm: cannot remove 'x': Reason`.
+    /// A read or write that Ctrl-C broke off is not reported: the command stops as a program
+    /// killed by it would, without a word.
     /// - Parameter phrase: the command's words for the failed operation (`cannot remove`); when
     ///   nil, the error's own wording is used.
     public func report(_ error: FileError, _ phrase: String? = nil) {
+        if isInterruption(error) { return }
         stderr.line("\(commandName): " + Diagnostics.render(error, phrase: phrase))
     }
+
+    /// Writes a file error as `name: 'operand': Reason`, the operand as the user spelled it; a
+    /// read, write or open that Ctrl-C broke off is not reported.
+    public func report(_ error: FileError, as spelled: [UInt8]) {
+        if isInterruption(error) { return }
+        self.error(Diagnostics.renderBare(error, as: spelled))
+    }
+
+    /// Whether `error` is a read or write that Ctrl-C broke off (`EINTR` after the interrupt),
+    /// which a command does not report: it stops as a program killed by Ctrl-C would, silently.
+    public func isInterruption(_ error: FileError) -> Bool { error.errno == .interrupted && state.isCancelled() }
 
     /// Asks a yes/no question; nil when nobody can answer (no terminal).
     public func ask(_ question: String) -> Bool? {

@@ -101,6 +101,7 @@ public struct FilePortion: Sendable {
             do {
                 input = standardInput ? context.stdin : try context.openForReading(operand)
             } catch {
+                if context.isInterruption(error) { return .interrupted }
                 context.stdout.flush()
                 context.error("\(Messages.cannotOpen) \(Quoting.always(operand.bytes)) \(Messages.forReading): \(error.reason)")
                 status = .failure
@@ -120,6 +121,7 @@ public struct FilePortion: Sendable {
                     kept = true
                 }
             } catch {
+                if context.isInterruption(error) { return .interrupted }
                 context.stdout.flush()
                 context.error("\(Messages.errorReading) \(Quoting.always(standardInput ? Array(shown.utf8) : operand.bytes)): \(error.reason)")
                 status = .failure
