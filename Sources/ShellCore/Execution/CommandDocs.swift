@@ -449,12 +449,12 @@ enum CommandDocs {
         "help": #"""
             With no COMMAND, `help` lists every shelf command with a one-line summary. With COMMAND, it
             prints that command's usage line, its summary and its options — the same text as
-            `COMMAND --help` — followed by the Description of the command's page in `docs/commands/`, the
-            one source of command documentation (`make docs` regenerates the texts built into shelf and the
-            man page `docs/shelf.1` from those pages; a test fails when they drift apart). Several COMMANDs may be given; their help texts are printed one after another.
+            `COMMAND --help` — followed by a description of what the command does and how it differs from
+            the GNU tool of the same name. Several COMMANDs may be given; their help texts are printed one
+            after another. The same pages are in the manual, `man docs/shelf.1`.
 
             `help places` lists the named places (`@docs`, `@config`…) with the directory each stands for
-            in this shell; see [places](../places.md).
+            in this shell.
 
             An unknown COMMAND is reported as `help: no help topics match 'NAME'` and the others are still
             shown.
