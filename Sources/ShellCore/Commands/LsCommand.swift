@@ -444,7 +444,9 @@ private struct ListingRun {
         if records != nil {
             for file in files { record(file, path: Array(file.name)) }
         } else if !files.isEmpty {
-            writer.list(files)
+            // As GNU ls, the columns of the operands that are not listed as directories (-l's
+            // fields, -i and -s) are as wide as those of every operand, directories included.
+            writer.list(files + directories.map(\.file), order: Array(files.indices))
             if !directories.isEmpty { writer.blankLine() }
         } else if command.operands.count <= 1 && directories.count == 1 {
             namesDirectories = false

@@ -182,6 +182,9 @@ func makeListingFixture(_ shell: TestShell) throws {
         ["-p", "--classify=auto"], ["-F", "--indicator-style=none"], ["-p", "--color=always"],
         ["--file-type", "dirlink", "pipe", "tool"], ["-ld", "--file-type", "dirlink/", "dangling"], ["-ps"],
         ["--indicator-style=sl", "-F", "--classify=never"],
+        // The operands' columns are as wide as the directory operands' would be.
+        ["-l", "a.txt", "d"], ["-li", "a.txt", "sub2"], ["-ls", "tool", "d", "dirlink"], ["-n", "pipe", "d"],
+        ["-lh", "a.txt", "d"], ["-is", "a.txt", "d", "-C"],
     ]
 
     @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: comparisonRows)
