@@ -307,7 +307,12 @@ public final class Shell {
                 files.append(nil)
                 continue
             }
-            guard let file = expand([target], in: stage)?.first else { return nil }
+            guard let braced = braceExpanded([target], in: stage) else { return nil }
+            guard braced.count == 1 else {
+                stage.stderr.line("shelf: \(BraceExpansion.spelled(target)): \(Messages.ambiguousRedirect)")
+                return nil
+            }
+            guard let file = expand(braced, in: stage)?.first else { return nil }
             files.append(file)
         }
         return files
@@ -317,6 +322,7 @@ public final class Shell {
     /// command that takes assignments (`export X=~/bin`) has its `NAME=value` words expanded as
     /// assignments and none globbed. Nil when a variable is not set (reported).
     private func expandWords(_ words: [Word], allowIgnoreMarker: Bool, in stage: Stage) -> [Argument]? {
+        guard let words = braceExpanded(words, in: stage) else { return nil }
         guard let first = words.first else { return [] }
         guard var head = expand([first], in: stage) else { return nil }
         let name = head
@@ -331,6 +337,18 @@ public final class Shell {
                     let value = try Expander.expand(assignment.value, state: stage.state)
                     return Argument(bytes: Array(assignment.name.utf8) + [0x3D] + value.bytes)
                 }
+        }
+    }
+
+    /// `words` after brace expansion, or nil when one makes too many words (reported).
+    private func braceExpanded(_ words: [Word], in stage: Stage) -> [Word]? {
+        do throws(BraceExpansion.TooManyWords) {
+            var expanded: [Word] = []
+            for word in words { expanded += try BraceExpansion.expand(word) }
+            return expanded
+        } catch {
+            stage.stderr.line("shelf: \(BraceExpansion.spelled(error.word)): \(Messages.tooManyWords)")
+            return nil
         }
     }
 
@@ -408,6 +426,8 @@ extension Shell {
     fileprivate enum Messages {
         static let readOnly = "refused: it changes the disk, and this shell is read-only (--read-only)"
         static let unsetVariable = "unset variable"
+        static let ambiguousRedirect = "ambiguous redirect"
+        static let tooManyWords = "brace expansion makes more than \(BraceExpansion.limit) words"
         static let readOnlyRedirection =
             "refused: >, >>, 2>, 2>> and &> write files, and this shell is read-only (--read-only)"
     }
