@@ -181,6 +181,11 @@ enum CommandDocs {
             (`cp: 'a' and 'la' are the same file`). Both checks compare (device, inode), so symlinks, `..`
             and hard links in the spelling cannot hide the problem.
 
+            A source named twice, by any path to the same file under the same name (`cp a ./a dir`), is
+            copied once, with GNU's warning `cp: warning: source file './a' specified more than once`
+            (`source directory` for a directory) and status 0; with `-b` the second is refused as GNU
+            refuses it, `cp: will not overwrite just-created 'dir/a' with 'a'`.
+
             With `-r`, a directory met again below itself, by (device, inode) — a directory bind-mounted
             inside itself — is not copied a second time: `cp: will not create hard link 'y/sub/mnt' to
             directory 'y'`, as GNU words it; the rest is copied and the exit status is 1.
