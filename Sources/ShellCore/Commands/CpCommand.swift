@@ -328,6 +328,14 @@ public struct CpCommand: ShellCommand {
             context.error("\(phrase) \(destination): \(Diagnostics.reason(.notDirectory))")
             return false
         }
+        // As GNU cp: a source named again (by any spelling) is copied once, with a warning; with
+        // backups it falls to the just-created check below.
+        let named = TransferSession.CopiedSource(identity: info.identity, name: Array(item.operand.file.nameBytes))
+        if backup == nil && !session.copiedSources.insert(named).inserted {
+            let kind = info.kind == .directory ? Messages.sourceDirectory : Messages.sourceFile
+            context.error("\(Messages.warning): \(kind) \(source) \(Messages.specifiedTwice)")
+            return true
+        }
         if info.kind != .directory && session.wouldReplaceJustMade(item, context: context) { return false }
         let isNew = session.plan.items.count > 1 && !item.destination.exists
 
@@ -478,6 +486,10 @@ public struct CpCommand: ShellCommand {
     }
 
     private enum Messages {
+        static let warning = "warning"
+        static let sourceFile = "source file"
+        static let sourceDirectory = "source directory"
+        static let specifiedTwice = "specified more than once"
         static let cannotStat = "cannot stat"
         static let removed = "removed"
         static let backup = "backup"

@@ -1,26 +1,34 @@
 import PathModel
 
-/// `tree [-adfhs] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [DIRECTORY...]`:
-/// list directories as an indented tree, as tree(1) does: with box-drawing lines and UTF-8 names in
+/// `tree [-adfhlsxpugDQNFirtcUJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT]
+/// [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--dirsfirst] [--noreport]
+/// [DIRECTORY...]`: list
+/// directories as an indented tree, as tree(1) does: with box-drawing lines and UTF-8 names in
 /// a UTF-8 locale, with ASCII lines and escaped names in any other.
 ///
 /// The walk (`TreeWalk`) streams: each line is written as soon as its entry is known, and memory
 /// holds only the listings of the directories on the current path, so a tree deeper than
-/// `PATH_MAX` is listed whole.
+/// `PATH_MAX` is listed whole. `--du` and `--prune` need what is below a directory before its
+/// line: a first walk measures each directory (its size, whether anything is left in it), and
+/// the second draws.
 public struct TreeCommand: ShellCommand {
     public static let name = "tree"
     public static let summary = "List the contents of each DIRECTORY (default: the current one) as a tree."
     public static let synopsis =
-        "[-adfhsJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
+        "[-adfhlsxpugDQNFirtcUJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT] [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, directories, fullPath, human, color, noColor, json, ignore, level, pattern, size, directoriesFirst,
-            noReport, fromFile
+            noReport, fromFile, followLinks, oneFileSystem, permissions, owner, group, date, timeFormat, quote,
+            rawNames, classify, noIndent, charset, outputFile, fileLimit, sort, reverse, modificationSort,
+            statusChangeSort, unsorted, directorySizes, prune
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", key: .all, help: "list all files, hidden ones too"),
         OptionSpec("d", key: .directories, help: "list directories only"),
+        OptionSpec("l", key: .followLinks, help: "follow symlinks to directories, each directory once"),
         OptionSpec("f", key: .fullPath, help: "print the full path prefix for each file"),
+        OptionSpec("x", key: .oneFileSystem, help: "do not descend into directories on other file systems"),
         OptionSpec("h", key: .human, help: "print sizes in a human readable way (1.2K); implies -s"),
         OptionSpec(
             "C", key: .color, help: "colour names by type from LS_COLORS, even when not on a terminal"),
@@ -38,7 +46,37 @@ public struct TreeCommand: ShellCommand {
             "P", value: .required, valueName: "PATTERN", key: .pattern,
             help: "list only files that match PATTERN (directories are still listed)"),
         OptionSpec("s", key: .size, help: "print the size in bytes of each file"),
-        OptionSpec(nil, "dirsfirst", key: .directoriesFirst, help: "list directories before files"),
+        OptionSpec(
+            nil, "du", key: .directorySizes,
+            help: "show each directory's size as its own and that of everything listed below it; implies -s"),
+        OptionSpec(nil, "prune", key: .prune, help: "leave out directories with nothing listed below them (not with -d)"),
+        OptionSpec("p", key: .permissions, help: "print the type and permissions of each file"),
+        OptionSpec("u", key: .owner, help: "print the owner of each file (its number without a name)"),
+        OptionSpec("g", key: .group, help: "print the group of each file (its number without a name)"),
+        OptionSpec("D", key: .date, help: "print the time of last modification (with -c: of status change)"),
+        OptionSpec(
+            nil, "timefmt", value: .required, valueName: "FORMAT", key: .timeFormat,
+            help: "print times with the strftime FORMAT; implies -D"),
+        OptionSpec("Q", key: .quote, help: "put names in double quotes"),
+        OptionSpec("N", key: .rawNames, help: "print names as they are, without escapes"),
+        OptionSpec("F", key: .classify, help: "append / = * | to directories, sockets, executables and FIFOs"),
+        OptionSpec("i", key: .noIndent, help: "print no indentation lines"),
+        OptionSpec(
+            nil, "charset", value: .required, valueName: "CS", key: .charset,
+            help: "draw the lines in character set CS (UTF-8, IBM437, ISO-8859-1…; ASCII for others)"),
+        OptionSpec(
+            nil, "filelimit", value: .required, valueName: "N", key: .fileLimit,
+            help: "do not descend into directories with more than N entries"),
+        OptionSpec(
+            "o", value: .required, valueName: "FILE", key: .outputFile, help: "write the tree to FILE"),
+        OptionSpec(
+            nil, "sort", value: .required, valueName: "WORD", key: .sort,
+            help: "sort by WORD: name, size (largest first), mtime or ctime (oldest first)"),
+        OptionSpec("r", key: .reverse, help: "reverse the order of the sort"),
+        OptionSpec("t", key: .modificationSort, help: "sort by last modification time, oldest first"),
+        OptionSpec("c", key: .statusChangeSort, help: "sort by last status change time, oldest first; -D shows it"),
+        OptionSpec("U", key: .unsorted, help: "list entries in directory order"),
+        OptionSpec(nil, "dirsfirst", key: .directoriesFirst, help: "list directories before files (not with -U)"),
         OptionSpec(
             nil, "noreport", key: .noReport, help: "omit the count of directories and files at the end"),
         OptionSpec(
@@ -48,6 +86,20 @@ public struct TreeCommand: ShellCommand {
 
     /// Which size column leads each line.
     public enum SizeColumn: Sendable { case none, bytes, human }
+
+    /// The order of each directory's entries.
+    public enum Order: Sendable, Equatable {
+        /// By name, in byte order.
+        case name
+        /// Largest first, then by name.
+        case size
+        /// Oldest modification first, then by name.
+        case modification
+        /// Oldest status change first, then by name.
+        case statusChange
+        /// As the directory lists them.
+        case none
+    }
 
     /// List names that start with a dot.
     public var all: Bool
@@ -74,6 +126,43 @@ public struct TreeCommand: ShellCommand {
     public var color: Bool?
     /// The operands are files listing paths (`--fromfile`), not directories.
     public var fromFile: Bool
+    /// `--du`: a directory's size is its own plus those of everything listed below it.
+    public var directorySizes: Bool
+    /// `--prune`: directories with nothing listed below them are left out.
+    public var prune: Bool
+    /// `-l`: descend into symlinks to directories, except to a directory already listed.
+    public var followLinks: Bool
+    /// `-x`: list directories on other file systems without descending into them.
+    public var oneFileSystem: Bool
+    /// The bracketed fields before each name: permissions, owner and group.
+    public var permissions: Bool, owner: Bool, group: Bool
+    /// The date field's strftime format: nil for none, empty for tree's default (`%b %e %R`
+    /// within six months, `%b %e  %Y` otherwise).
+    public var dateFormat: [UInt8]?
+    /// Whether dates are of the last status change (`-c`), not of the last modification.
+    public var statusChangeDates: Bool
+    /// `-Q`: names in double quotes.
+    public var quoted: Bool
+    /// `-N`: names written as their bytes are, without escapes.
+    public var rawNames: Bool
+    /// `-F`: a type indicator after each name.
+    public var classify: Bool
+    /// `-i`: no indentation lines.
+    public var indented: Bool
+    /// `--charset`: the character set the lines are drawn in; nil for TREE_CHARSET or the locale's.
+    public var charset: [UInt8]?
+    /// `-o`: the file to write to instead of standard output.
+    public var outputFile: Argument?
+    /// `--filelimit`: directories with more entries than this are not descended into; nil for no limit.
+    public var fileLimit: Int?
+    /// The order of entries; nil when `--sort` named none (`sortWord` says what it named).
+    public var order: Order?
+    /// Whether a bracketed field leads each line (`-p -u -g -s -h -D`).
+    var hasFields: Bool { permissions || owner || group || sizes != .none || dateFormat != nil }
+    /// The word `--sort` was given, when it is the option that sets the order.
+    public var sortWord: [UInt8]?
+    /// `-r`: the order reversed.
+    public var reversed: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
@@ -83,53 +172,108 @@ public struct TreeCommand: ShellCommand {
         maxLevel = arguments.value(.level).map(Self.level)
         includePatterns = Self.patterns(.pattern, in: arguments)
         ignorePatterns = Self.patterns(.ignore, in: arguments)
-        directoriesFirst = arguments.has(.directoriesFirst)
         report = !arguments.has(.noReport)
-        sizes = arguments.has(.human) ? .human : arguments.has(.size) ? .bytes : .none
+        directorySizes = arguments.has(.directorySizes)
+        sizes = arguments.has(.human) ? .human : arguments.has(.size) || directorySizes ? .bytes : .none
+        prune = arguments.has(.prune) && !arguments.has(.directories)
         json = arguments.has(.json)
         color = arguments.has(.color) ? true : arguments.has(.noColor) ? false : nil
         fromFile = arguments.has(.fromFile)
+        followLinks = arguments.has(.followLinks)
+        oneFileSystem = arguments.has(.oneFileSystem)
+        permissions = arguments.has(.permissions)
+        owner = arguments.has(.owner)
+        group = arguments.has(.group)
+        dateFormat = arguments.bytes(.timeFormat) ?? (arguments.has(.date) ? [] : nil)
+        statusChangeDates = arguments.has(.statusChangeSort)
+        quoted = arguments.has(.quote)
+        rawNames = arguments.has(.rawNames)
+        classify = arguments.has(.classify)
+        indented = !arguments.has(.noIndent)
+        charset = arguments.bytes(.charset)
+        outputFile = arguments.bytes(.outputFile).map { Argument(bytes: $0) }
+        fileLimit = arguments.value(.fileLimit).map(Self.level).flatMap { $0 > 0 ? $0 : nil }
+        reversed = arguments.has(.reverse)
+        switch arguments.last(of: [.sort, .modificationSort, .statusChangeSort, .unsorted]) {
+        case .sort?:
+            let word = arguments.bytes(.sort) ?? []
+            sortWord = word
+            order = Self.sortWords.first { $0.word.utf8.elementsEqual(word.map(Self.lowercased)) }?.order
+        case .modificationSort?: order = .modification
+        case .statusChangeSort?: order = .statusChange
+        case .unsorted?: order = Order.none
+        default: order = .name
+        }
+        // As tree(1): --dirsfirst sorts, so it does nothing in directory order.
+        directoriesFirst = arguments.has(.directoriesFirst) && order != Order.none
         operands = arguments.operands
     }
+
+    /// The words `--sort` takes, in any case, as tree(1) lists them.
+    static let sortWords: [(word: String, order: Order)] = [
+        ("name", .name), ("size", .size), ("mtime", .modification), ("ctime", .statusChange),
+    ]
 
     public func run(in context: CommandContext) -> ExitStatus {
         if let maxLevel, maxLevel < 1 {
             context.error(Messages.invalidLevel)
             return .failure
         }
+        if order == nil {
+            let word = String(decoding: sortWord ?? [], as: UTF8.self)
+            context.error(Messages.invalidSort(word, valid: Self.sortWords.map(\.word).joined(separator: ",")))
+            return .failure
+        }
         let environment = context.state.environment
+        var output = context.stdout
+        var opened: OpenFile?
+        if let outputFile {
+            // As tree(1): the file is made before the walk, so it may be listed.
+            do {
+                let file = try context.resolve(outputFile).open(.truncate)
+                opened = file
+                output = OutputStream(file)
+            } catch {
+                context.error(Messages.invalidFilename(outputFile.bytes))
+                return .failure
+            }
+        }
+        defer { opened?.close() }
         // As tree(1): on with -C; by default only on a terminal, when LS_COLORS is set and NO_COLOR is not.
         let colored =
             !json
             && (color
-                ?? (context.stdout.isTerminal && ListingColors.isConfigured(environment)
+                ?? (output.isTerminal && ListingColors.isConfigured(environment)
                     && !ListingColors.isDisabled(environment)))
+        let encoding = CharacterEncoding.current
         var walk = Walk(
-            command: self, output: context.stdout, encoding: CharacterEncoding.current,
+            command: self, output: output, encoding: encoding,
+            drawing: Drawing(charset: charset ?? environment["TREE_CHARSET"], locale: encoding),
             colors: colored ? ListingColors(environment: environment, base: .none) : nil,
+            zone: Clock.Zone(environment: environment), now: Clock.now(),
             isCancelled: { context.isCancelled }, readFailed: { context.report($0) })
-        if json { context.stdout.write("[") }
+        if json { output.write("[") }
         for operand in operands.isEmpty ? [Argument(".")] : operands {
             if fromFile {
                 walk.list(operand, from: Result { () throws(FileError) in try Self.listing(operand, in: context) })
-                if context.stdout.isBroken { break }
+                if output.isBroken { break }
                 continue
             }
             // An empty operand names nothing (lstat("") fails), not the current directory.
             walk.list(operand, at: operand.bytes.isEmpty ? File(bytes: []) : context.resolve(operand))
             if walk.cancelled {
-                context.stdout.flush()
+                output.flush()
                 return .interrupted
             }
-            if context.stdout.isBroken { break }
+            if output.isBroken { break }
         }
         if json {
             walk.writeJSONEnd()
         } else if report {
             walk.writeReport()
         }
-        context.stdout.flush()
-        if let error = context.stdout.error {
+        output.flush()
+        if let error = output.error {
             // A closed pipe ends tree quietly, as tree(1) killed by SIGPIPE.
             if error.errno != .brokenPipe { context.error("\(Messages.writeError): \(error.reason)") }
             return .failure
@@ -137,6 +281,8 @@ public struct TreeCommand: ShellCommand {
         return walk.failed ? Self.unopenedDirectory : walk.readFailedOnce || walk.cycled ? .failure : .success
     }
 
+    /// An ASCII letter in lower case, as `strcasecmp` compares it.
+    private static func lowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
     /// The paths listed in `operand` (`-` or `.`: standard input).
     private static func listing(_ operand: Argument, in context: CommandContext) throws(FileError) -> [UInt8] {
         if operand.bytes == [0x2D] || operand.bytes == [0x2E] { return try context.stdin.readAll() }
@@ -208,6 +354,8 @@ private struct Node {
     /// What was examined of the entry, when it was; a class, since nodes are copied as the walk
     /// goes and most entries have nothing examined.
     var details: NodeDetails?
+    /// With `-x`, whether it is a directory on another file system, not to descend into.
+    var staysClosed = false
 
     /// What a symlink points to, as written in it; nil for anything else.
     var linkTarget: [UInt8]? { details?.linkTarget }
@@ -215,6 +363,8 @@ private struct Node {
     var info: FileInfo? { details?.info }
     /// What a symlink leads to, for its target's colour.
     var targetInfo: FileInfo? { details?.targetInfo }
+    /// The directory it is or leads to, when examined.
+    var identity: FileIdentity? { (targetInfo ?? info)?.identity }
 }
 
 /// What examining an entry gave.
@@ -227,6 +377,21 @@ private final class NodeDetails {
         self.linkTarget = linkTarget
         self.info = info
         self.targetInfo = targetInfo
+    }
+}
+
+/// What is listed below a directory, as `--du` and `--prune` need it before its line.
+private struct Measure {
+    /// Its own size and those of everything listed below it.
+    var size: UInt64
+    /// Whether it stays in a pruned listing: something is listed in it.
+    var kept = false
+
+    /// Counts an entry listed in it; with `pruning`, only one that stays.
+    mutating func add(_ entry: Measure, pruning: Bool) {
+        if pruning && !entry.kept { return }
+        size += entry.size
+        kept = true
     }
 }
 
@@ -250,12 +415,22 @@ private struct Walk {
     let drawing: Drawing
     /// The colours names are written in; nil for none.
     let colors: ListingColors?
+    /// The time zone and the present, for dates.
+    let zone: Clock.Zone
+    let now: Timestamp
+    /// Whether entries are examined as they are listed (for sizes, fields, sorting, colours…).
+    let examines: Bool
     let isCancelled: () -> Bool
     /// Reports a directory that was opened but could not be read (an I/O error), with its path
     /// spelled as the user wrote it; tree(1) says nothing of it.
     let readFailed: (FileError) -> Void
     private(set) var directories = 0
     private(set) var files = 0
+    /// With `--du`: the sum of the sizes shown below the operands, which tree(1) reports.
+    private var sizesShown: UInt64 = 0
+    /// With `--du` or `--prune`: what the first walk found of each directory below the operand
+    /// being listed, by path.
+    private var measures: [[UInt8]: Measure] = [:]
     /// Whether an operand was missing or a directory could not be opened.
     private(set) var failed = false
     /// Whether a directory failed while it was being read.
@@ -279,16 +454,27 @@ private struct Walk {
     private let names = OwnerNames()
     /// Whether a JSON value has been written at the top level (operands and the report).
     private var wroteTopLevel = false
+    /// With `-l`: the directories listed so far (the operands as `lstat` gives them), which a
+    /// symlink does not lead into again.
+    private var listed: Set<FileIdentity> = []
+    /// With `-x`: the device of the operand being listed.
+    private var device: UInt64 = 0
 
     init(
-        command: TreeCommand, output: OutputStream, encoding: CharacterEncoding, colors: ListingColors?,
+        command: TreeCommand, output: OutputStream, encoding: CharacterEncoding, drawing: Drawing,
+        colors: ListingColors?, zone: Clock.Zone, now: Timestamp,
         isCancelled: @escaping () -> Bool, readFailed: @escaping (FileError) -> Void
     ) {
         self.command = command
         self.output = output
         self.encoding = encoding
-        drawing = Drawing(encoding)
+        self.drawing = drawing
         self.colors = colors
+        self.zone = zone
+        self.now = now
+        examines =
+            command.sizes != .none || command.json || colors != nil || command.hasFields || command.classify
+            || command.followLinks || command.oneFileSystem || command.order.map(Self.ordersByMetadata) ?? false
         self.isCancelled = isCancelled
         self.readFailed = readFailed
         line.reserveCapacity(1024)
@@ -309,22 +495,28 @@ private struct Walk {
             // Nothing there: tree names it, counts nothing and fails.
             failed = true
             if command.json { return writeJSONOperand(shown, info: nil, error: error, opensContents: false) }
-            TreeText.appendName(shown, in: encoding, to: &line)
+            appendQuoted(shown)
             line.append(contentsOf: Drawing.openError)
             endLine()
             return
         }
-        appendSize(info.size)
-        appendName(shown, matching: shown, info: info)
         spelling = Spelling()
         spelling.add(root, as: shown)
-        // The operand is listed through a symlink; symlinks below it are shown, never followed.
-        let examines = command.sizes != .none || command.json || colors != nil
-        var walk = TreeWalk(
-            root, spelled: shown,
-            options: TreeWalk.Options(
-                sorted: true, maxDepth: command.maxLevel, following: .start, includeHidden: command.all,
-                examinesEveryEntry: examines))
+        device = info.device
+        var rootSize = info.size
+        if command.directorySizes || command.prune {
+            if command.followLinks { listed = [info.identity] }
+            var measuring = makeWalk(root, shown)
+            if measuring.next() == .enter, let measure = measure(&measuring) {
+                if command.directorySizes { rootSize = measure.size }
+            }
+        }
+        if command.followLinks { listed = [info.identity] }
+        appendFields(info, size: rootSize)
+        appendName(shown, matching: shown, info: info)
+        // The operand's own kind, a symlink's too: tree(1) examines it without following.
+        appendIndicator(info)
+        var walk = makeWalk(root, shown)
         let first = walk.next()
         guard first == .enter else {
             var error = FileError(.list, root, .notDirectory)
@@ -339,7 +531,13 @@ private struct Walk {
             endLine()
             return
         }
-        let nodes = self.nodes(&walk)
+        var nodes = self.nodes(&walk)
+        if let limit = command.fileLimit, nodes.count > limit {
+            // Too many entries: said, and counted as a directory listed.
+            line.append(contentsOf: Drawing.overLimit(nodes.count))
+            nodes = []
+            directories += 1
+        }
         if command.json {
             writeJSONOperand(shown, info: info, error: nil, opensContents: !nodes.isEmpty)
         } else {
@@ -354,6 +552,73 @@ private struct Walk {
         walk.visit(nodes.map(\.index))
         run(&walk)
         stack.removeAll()
+        measures.removeAll()
+    }
+
+    /// A walk of the operand at `root`, written `shown`; symlinks below it are followed only with -l.
+    private func makeWalk(_ root: File, _ shown: [UInt8]) -> TreeWalk {
+        TreeWalk(
+            root, spelled: shown,
+            options: TreeWalk.Options(
+                sorted: command.order != TreeCommand.Order.none, maxDepth: command.maxLevel,
+                following: command.followLinks ? .always : .start, includeHidden: command.all,
+                examinesEveryEntry: examines))
+    }
+
+    /// Goes through the directory `walk` just entered as drawing it would, without drawing, and
+    /// remembers in `measures` what each directory below holds; returns the directory's own
+    /// measure (nil when Ctrl-C stopped the walk).
+    private mutating func measure(_ walk: inout TreeWalk) -> Measure? {
+        /// A directory being measured: its entries, the next one, and the sum so far.
+        struct Open {
+            var nodes: [Node]
+            var index = 0
+            var measure: Measure
+        }
+        let root = nodes(&walk, pruning: false)
+        walk.visit(root.map(\.index))
+        var open = [Open(nodes: root, measure: Measure(size: (try? walk.info().size) ?? 0))]
+        while let event = walk.next() {
+            sincePoll += 1
+            if sincePoll >= 512 {
+                sincePoll = 0
+                if isCancelled() { return nil }
+            }
+            let top = open.count - 1
+            switch event {
+            case .leave:
+                let finished = open.removeLast()
+                guard let parent = open.indices.last else { return finished.measure }
+                measures[walk.path] = finished.measure
+                open[parent].measure.add(finished.measure, pruning: command.prune)
+                continue
+            case .failure:
+                open[top].index += 1
+                continue
+            case .directory:
+                continue
+            default:
+                break
+            }
+            let node = open[top].nodes[open[top].index]
+            open[top].index += 1
+            let listedAlready = isListed(node)
+            let measure = Measure(size: node.size, kept: !node.isDirectory)
+            if event == .enter {
+                var children: [Node] = []
+                if !node.staysClosed && !listedAlready {
+                    if command.followLinks, let identity = node.identity { listed.insert(identity) }
+                    children = nodes(&walk, pruning: false)
+                    if let limit = command.fileLimit, children.count > limit { children = [] }
+                }
+                walk.visit(children.map(\.index))
+                open.append(Open(nodes: children, measure: measure))
+                continue
+            }
+            if node.isDirectory { measures[walk.path] = measure }
+            open[top].measure.add(measure, pruning: command.prune)
+        }
+        return open.first?.measure
     }
 
     /// Draws the tree a list of paths makes, under the operand's name; a listing that could not
@@ -459,13 +724,19 @@ private struct Walk {
         return children
     }
 
-    /// Writes `N directories, M files` after a blank line.
+    /// Writes `N directories, M files` after a blank line; with `--du`, after the sum of the
+    /// sizes shown (each directory's including what is below it, as tree(1) adds them).
     func writeReport() {
         let directoryWord = directories == 1 ? "directory" : "directories"
+        var used = ""
+        if command.directorySizes {
+            used = command.sizes == .human
+                ? " \(TreeText.humanSize(sizesShown)) used in " : " \(TreeText.padded(String(sizesShown), 11)) bytes used in "
+        }
         if command.directoriesOnly {
-            output.write("\n\(directories) \(directoryWord)\n")
+            output.write("\n\(used)\(directories) \(directoryWord)\n")
         } else {
-            output.write("\n\(directories) \(directoryWord), \(files) file\(files == 1 ? "" : "s")\n")
+            output.write("\n\(used)\(directories) \(directoryWord), \(files) file\(files == 1 ? "" : "s")\n")
         }
     }
 
@@ -506,9 +777,15 @@ private struct Walk {
         let isLast = stack[top].index == stack[top].nodes.count
 
         line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: prefix)
-        line.append(contentsOf: isLast ? drawing.lastBranch : drawing.branch)
-        if command.sizes != .none { appendSize(node.size) }
+        if command.indented {
+            line.append(contentsOf: prefix)
+            line.append(contentsOf: isLast ? drawing.lastBranch : drawing.branch)
+        }
+        if let info = node.info {
+            let size = node.isDirectory && command.directorySizes ? measures[walk.path]?.size ?? info.size : info.size
+            sizesShown += size
+            appendFields(info, size: size)
+        }
         let name = walk.name
         let dangling = node.linkTarget != nil && node.targetInfo == nil
         if command.fullPath {
@@ -520,11 +797,14 @@ private struct Walk {
             line.append(contentsOf: Drawing.arrow)
             if dangling, let colors, let missing = colors.missing(orphanFallback: false) {
                 line.append(contentsOf: colors.start(missing))
-                TreeText.appendName(target, in: encoding, to: &line)
+                appendQuoted(target)
                 line.append(contentsOf: colors.end)
             } else {
                 appendName(target, matching: target, info: node.targetInfo)
             }
+            if let targetInfo = node.targetInfo { appendIndicator(targetInfo) }
+        } else if let info = node.info {
+            appendIndicator(info)
         }
 
         var children: [Node] = []
@@ -535,12 +815,24 @@ private struct Walk {
             files += 1
         }
         switch event {
+        case .enter where node.staysClosed || isListed(node), .cycle where isListed(node):
+            // Listed already (-l) or on another file system (-x): not descended into.
+            if isListed(node) { line.append(contentsOf: Drawing.recursive) }
+            if event == .enter {
+                walk.visit([])
+                entered.append(false)
+            }
         case .enter:
             if isCancelled() {
                 cancelled = true
                 return
             }
+            if command.followLinks, let identity = node.identity { listed.insert(identity) }
             children = nodes(&walk)
+            if let limit = command.fileLimit, children.count > limit {
+                line.append(contentsOf: Drawing.overLimit(children.count))
+                children = []
+            }
             walk.visit(children.map(\.index))
             entered.append(!children.isEmpty)
         case .cycle:
@@ -571,6 +863,12 @@ private struct Walk {
         }
     }
 
+    /// With `-l`, whether `node` is a symlink to a directory listed already, which tree(1) says
+    /// and does not descend into again.
+    private func isListed(_ node: Node) -> Bool {
+        command.followLinks && node.linkTarget != nil && node.identity.map(listed.contains) == true
+    }
+
     /// Reports `error` when it is a failure to read a directory that did open.
     private mutating func noteReadFailure(_ error: FileError) {
         guard error.operation == .read else { return }
@@ -578,18 +876,52 @@ private struct Walk {
         readFailed(spelling.respell(error))
     }
 
-    /// The entries of the directory the walk just entered that tree lists, in its order.
-    private func nodes(_ walk: inout TreeWalk) -> [Node] {
+    /// The entries of the directory the walk just entered that tree lists, in its order;
+    /// `pruning` leaves out the directories the first walk found nothing kept in.
+    private func nodes(_ walk: inout TreeWalk, pruning: Bool = true) -> [Node] {
         let listing = walk.children
         var nodes: [Node] = []
+        var name = walk.path
+        if name.last != 0x2F { name.append(0x2F) }
+        let directoryLength = name.count
         for index in 0..<listing.count {
             if !command.all && listing.isHidden(index) { continue }
-            if let node = classify(index, listing, &walk) { nodes.append(node) }
+            guard let node = classify(index, listing, &walk) else { continue }
+            if pruning && command.prune && node.isDirectory {
+                name.removeSubrange(directoryLength...)
+                listing.appendName(index, to: &name)
+                // Left out when the first walk found nothing kept in it.
+                if measures[name]?.kept != true { continue }
+            }
+            nodes.append(node)
         }
+        if let order = command.order, order != .name && order != .none {
+            // The listing is in name order already, and names are unique: a stable sort by the
+            // key alone leaves equal keys in name order.
+            let keys = nodes.map { Self.sortKey($0, order) }
+            nodes = nodes.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }.map { nodes[$0] }
+        }
+        if command.reversed && command.order != TreeCommand.Order.none { nodes.reverse() }
         if command.directoriesFirst {
             nodes = nodes.filter(\.isDirectory) + nodes.filter { !$0.isDirectory }
         }
         return nodes
+    }
+
+    /// Whether ordering by `order` needs what examining each entry gives.
+    private static func ordersByMetadata(_ order: TreeCommand.Order) -> Bool {
+        order == .size || order == .modification || order == .statusChange
+    }
+
+    /// What `order` sorts a node by, smallest first (sizes are negated: largest first).
+    private static func sortKey(_ node: Node, _ order: TreeCommand.Order) -> Timestamp {
+        guard let info = node.info else { return Timestamp(seconds: 0) }
+        switch order {
+        case .size: return Timestamp(seconds: -Int64(clamping: info.size))
+        case .modification: return Timestamp(seconds: info.modificationTime.seconds)
+        case .statusChange: return Timestamp(seconds: info.changeTime.seconds)
+        case .name, .none: return Timestamp(seconds: 0)
+        }
     }
 
     /// Entry `index` as a node, or nil when the options leave it out. Looks at the disk only for
@@ -598,9 +930,9 @@ private struct Walk {
         var kind = listing.kind(index)
         if command.directoriesOnly, let kind, kind != .directory && kind != .symlink { return nil }
         var node = Node(index: index, isDirectory: kind == .directory, size: 0)
-        if kind == nil || kind == .symlink || command.sizes != .none || command.json || colors != nil {
+        if kind == nil || kind == .symlink || examines {
             do {
-                let info = try walk.childInfo(index)
+                let info = try walk.childInfo(index, following: false)
                 kind = info.kind
                 node.size = info.size
                 node.isDirectory = info.kind == .directory
@@ -609,10 +941,13 @@ private struct Walk {
                 if info.kind == .symlink {
                     target = try walk.childLinkTarget(index)
                     // A dangling or looping link leads nowhere: listed as a file.
-                    targetInfo = try? walk.childInfo(index, following: true)
+                    targetInfo = try? walk.childInfo(index, following: true, remembering: false)
                     node.isDirectory = targetInfo?.kind == .directory
                 }
                 node.details = NodeDetails(linkTarget: target, info: info, targetInfo: targetInfo)
+                if node.isDirectory, let identity = node.identity {
+                    node.staysClosed = command.oneFileSystem && identity.device != device
+                }
             } catch {
                 // Gone since the directory was read (or unreadable): tree leaves such an entry out.
                 return nil
@@ -643,20 +978,81 @@ private struct Walk {
             let sequence = colors.sequence(
                 name: Array(name), kind: info.kind, mode: info.mode, linkCount: info.linkCount, targetMissing: dangling)
         else {
-            return TreeText.appendName(shown, in: encoding, to: &line)
+            return appendQuoted(shown)
         }
         line.append(contentsOf: colors.start(sequence))
-        TreeText.appendName(shown, in: encoding, to: &line)
+        appendQuoted(shown)
         line.append(contentsOf: colors.end)
     }
 
-    /// Appends the size column, `[       1234]  ` or `[1.2K]  `, when one is asked for.
-    private mutating func appendSize(_ size: UInt64) {
-        switch command.sizes {
-        case .none: return
-        case .bytes: line.append(contentsOf: ("[" + TreeText.padded(String(size), 11) + "]  ").utf8)
-        case .human: line.append(contentsOf: ("[" + TreeText.humanSize(size) + "]  ").utf8)
+    /// Appends a name escaped as tree(1) escapes it (as it is with `-N`), in double quotes with `-Q`.
+    private mutating func appendQuoted<Name: Collection<UInt8>>(_ name: Name) {
+        if command.quoted { line.append(0x22) }
+        if command.rawNames {
+            line.append(contentsOf: name)
+        } else {
+            TreeText.appendName(name, in: encoding, to: &line, escapingSpaces: !command.quoted)
         }
+        if command.quoted { line.append(0x22) }
+    }
+
+    /// Appends `-F`'s indicator for what `info` describes: `/` for a directory (not with `-d`),
+    /// `=` for a socket, `|` for a FIFO, `@` for a symlink, `*` for an executable file.
+    private mutating func appendIndicator(_ info: FileInfo) {
+        guard command.classify else { return }
+        switch info.kind {
+        case .directory where !command.directoriesOnly: line.append(0x2F)
+        case .socket: line.append(0x3D)
+        case .fifo: line.append(0x7C)
+        case .symlink: line.append(0x40)
+        case .regular where info.mode & 0o111 != 0: line.append(0x2A)
+        default: break
+        }
+    }
+
+    /// Appends the bracketed fields tree(1) puts before a name, in its order and widths:
+    /// `[drwxr-xr-x root     root            4096 Nov 26 17:34]  `, each field when asked for.
+    private mutating func appendFields(_ info: FileInfo, size: UInt64) {
+        guard command.hasFields else { return }
+        var fields: [UInt8] = []
+        if command.permissions {
+            fields.append(0x20)
+            fields += FileFormat.modeBytes(info.mode)
+        }
+        if command.owner { fields += Array((" " + Self.leftAligned(names.owner(of: info) ?? String(info.userID))).utf8) }
+        if command.group { fields += Array((" " + Self.leftAligned(names.group(of: info) ?? String(info.groupID))).utf8) }
+        switch command.sizes {
+        case .none: break
+        case .bytes: fields += Array((" " + TreeText.padded(String(size), 11)).utf8)
+        case .human: fields += Array((" " + TreeText.humanSize(size)).utf8)
+        }
+        if let format = command.dateFormat {
+            fields.append(0x20)
+            fields += date(command.statusChangeDates ? info.changeTime : info.modificationTime, format)
+        }
+        fields[0] = 0x5B
+        line.append(contentsOf: fields)
+        line.append(contentsOf: Array("]  ".utf8))
+    }
+
+    /// A time as tree(1) writes it: in `format`, or when that is empty as `%b %e %R` within six
+    /// months before now and `%b %e  %Y` otherwise (the future too).
+    private func date(_ time: Timestamp, _ format: [UInt8]) -> [UInt8] {
+        var format = format
+        if format.isEmpty {
+            let recent = time.seconds <= now.seconds && time.seconds + Self.sixMonths >= now.seconds
+            format = Array((recent ? "%b %e %R" : "%b %e  %Y").utf8)
+        }
+        return TimeFormat.format(format, Timestamp(seconds: time.seconds), zone: zone)
+    }
+
+    /// The age from which tree(1) shows a year instead of a time: six months of 31 days.
+    private static let sixMonths: Int64 = 6 * 31 * 24 * 60 * 60
+
+    /// `text` padded to eight columns and cut at 32, as tree(1) writes owners (`%-8.32s`).
+    private static func leftAligned(_ text: String) -> String {
+        let cut = String(text.prefix(32))
+        return cut.count >= 8 ? cut : cut + String(repeating: " ", count: 8 - cut.count)
     }
 
     /// Writes an operand's object; its `contents` stay open when entries follow.
@@ -720,25 +1116,77 @@ private struct Walk {
     }
 }
 
-/// The pieces tree(1) draws lines with: box-drawing characters in a UTF-8 locale, its vertical
-/// bar followed by two no-break spaces (U+00A0) and a space so that terminals do not trim it;
-/// `|-- `, `` `-- `` and `|   ` in any other.
+/// The pieces tree(1) draws lines with, in the character set `--charset` or `TREE_CHARSET` names,
+/// else in the locale's: box-drawing characters in UTF-8, its vertical bar followed by two
+/// no-break spaces (U+00A0) and a space so that terminals do not trim it; `|-- `, `` `-- `` and
+/// `|   ` in ASCII and any character set tree(1) does not know.
 private struct Drawing {
     let branch: [UInt8]
     let lastBranch: [UInt8]
     let vertical: [UInt8]
     let blank = Array("    ".utf8)
 
-    init(_ encoding: CharacterEncoding) {
-        let pieces = encoding == .utf8 ? ["├── ", "└── ", "│\u{A0}\u{A0} "] : ["|-- ", "`-- ", "|   "]
-        branch = Array(pieces[0].utf8)
-        lastBranch = Array(pieces[1].utf8)
-        vertical = Array(pieces[2].utf8)
+    /// The pieces for `charset` (its name in any case), or for the locale's character set when
+    /// it is nil.
+    init(charset: [UInt8]?, locale: CharacterEncoding) {
+        let lowered = charset.map { String(decoding: $0, as: UTF8.self).lowercased() }
+        let set =
+            lowered.flatMap { name in Self.sets.first { $0.names.contains { $0.lowercased() == name } } }
+            ?? (charset == nil && locale == .utf8 ? Self.utf8 : Self.ascii)
+        vertical = set.vertical + [0x20]
+        branch = set.branch + [0x20]
+        lastBranch = set.lastBranch + [0x20]
     }
+
+    /// A character set's names and its three pieces, each three columns wide.
+    struct LineSet {
+        let names: [String]
+        let vertical: [UInt8]
+        let branch: [UInt8]
+        let lastBranch: [UInt8]
+
+        init(_ names: [String], _ vertical: [UInt8], _ branch: [UInt8], _ lastBranch: [UInt8]) {
+            self.names = names
+            self.vertical = vertical
+            self.branch = branch
+            self.lastBranch = lastBranch
+        }
+    }
+
+    static let ascii = LineSet([], Array("|  ".utf8), Array("|--".utf8), Array("`--".utf8))
+    static let utf8 = LineSet(
+        ["UTF-8", "utf8"], [0xE2, 0x94, 0x82, 0xC2, 0xA0, 0xC2, 0xA0], [0xE2, 0x94, 0x9C, 0xE2, 0x94, 0x80, 0xE2, 0x94, 0x80],
+        [0xE2, 0x94, 0x94, 0xE2, 0x94, 0x80, 0xE2, 0x94, 0x80])
+
+    /// The single-byte character sets tree(1) knows by name, with the lines it draws in each
+    /// (ISO-8859's last branch is the HTML entity tree writes there). Others, the East Asian
+    /// double-byte sets among them, draw in ASCII.
+    static let sets: [LineSet] = [
+        LineSet(
+            [
+                "ISO-8859-1", "ISO-8859-1:1987", "ISO_8859-1", "latin1", "l1", "IBM819", "CP819", "csISOLatin1",
+                "ISO-8859-3", "ISO_8859-3:1988", "ISO_8859-3", "latin3", "ls", "csISOLatin3", "ISO-8859-7",
+                "ISO_8859-7:1987", "ISO_8859-7", "ELOT_928", "ECMA-118", "greek", "greek8", "csISOLatinGreek",
+                "ISO-8859-8", "ISO_8859-8:1988", "iso-ir-138", "ISO_8859-8", "hebrew", "csISOLatinHebrew",
+                "ISO-8859-9", "ISO_8859-9:1989", "iso-ir-148", "ISO_8859-9", "latin5", "l5", "csISOLatin5",
+            ], Array("|  ".utf8), Array("|--".utf8), Array("&middot;--".utf8)),
+        LineSet(
+            [
+                "IBM437", "cp437", "437", "csPC8CodePage437", "IBM852", "cp852", "852", "csPCp852", "IBM863", "cp863",
+                "863", "csIBM863", "IBM855", "cp855", "855", "csIBM855", "IBM865", "cp865", "865", "csIBM865", "IBM866",
+                "cp866", "866", "csIBM866", "IBM850", "cp850", "850", "csPC850Multilingual", "IBM00858", "CCSID00858",
+                "CP00858", "PC-Multilingual-850+euro", "IBM869", "cp869", "869", "cp-gr", "csIBM869",
+            ], [0xB3, 0x20, 0x20], [0xC3, 0xC4, 0xC4], [0xC0, 0xC4, 0xC4]),
+        utf8,
+        LineSet(["KOI8-R", "csKOI8R", "KOI8-U"], [0x81, 0x20, 0x20], [0x86, 0x80, 0x80], [0x84, 0x80, 0x80]),
+    ]
 
     static let arrow = Array(" -> ".utf8)
     static let openError = Array("  [\(TreeCommand.Messages.openError)]".utf8)
     static let recursive = Array("  [\(TreeCommand.Messages.recursive)]".utf8)
+
+    /// `  [N entries exceeds filelimit, not opening dir]`.
+    static func overLimit(_ count: Int) -> [UInt8] { Array("  [\(TreeCommand.Messages.overLimit(count))]".utf8) }
 }
 
 /// Names and sizes written as tree(1) writes them.
@@ -749,7 +1197,9 @@ enum TreeText {
     /// UTF-8, and in any other locale every name, is written byte by byte, with `\t`-style escapes
     /// for BEL…CR, `\\` and `\ ` for backslash and space, `\ooo` for every other byte outside
     /// printable ASCII.
-    static func appendName<Name: Collection<UInt8>>(_ name: Name, in encoding: CharacterEncoding, to line: inout [UInt8]) {
+    static func appendName<Name: Collection<UInt8>>(
+        _ name: Name, in encoding: CharacterEncoding, to line: inout [UInt8], escapingSpaces: Bool = true
+    ) {
         if encoding == .utf8 && !name.contains(where: { $0 < 0x20 || $0 >= 0x7F }) {
             line.append(contentsOf: name)
             return
@@ -769,6 +1219,8 @@ enum TreeText {
             case 0x07...0x0D:
                 line.append(0x5C)
                 line.append(Array("abtnvfr".utf8)[Int(byte - 0x07)])
+            case 0x20 where !escapingSpaces:
+                line.append(byte)
             case 0x20, 0x5C:
                 line.append(0x5C)
                 line.append(byte)
@@ -836,5 +1288,10 @@ extension TreeCommand {
         static let writeError = "write error"
         static let openError = "error opening dir"
         static let recursive = "recursive, not followed"
+        static func overLimit(_ count: Int) -> String { "\(count) entries exceeds filelimit, not opening dir" }
+        static func invalidSort(_ word: String, valid: String) -> String {
+            "Sort type '\(word)' not valid, should be one of: \(valid)"
+        }
+        static func invalidFilename(_ name: [UInt8]) -> String { "invalid filename '\(String(decoding: name, as: UTF8.self))'" }
     }
 }

@@ -181,6 +181,11 @@ enum CommandDocs {
             (`cp: 'a' and 'la' are the same file`). Both checks compare (device, inode), so symlinks, `..`
             and hard links in the spelling cannot hide the problem.
 
+            A source named twice, by any path to the same file under the same name (`cp a ./a dir`), is
+            copied once, with GNU's warning `cp: warning: source file './a' specified more than once`
+            (`source directory` for a directory) and status 0; with `-b` the second is refused as GNU
+            refuses it, `cp: will not overwrite just-created 'dir/a' with 'a'`.
+
             With `-r`, a directory met again below itself, by (device, inode) — a directory bind-mounted
             inside itself — is not copied a second time: `cp: will not create hard link 'y/sub/mnt' to
             directory 'y'`, as GNU words it; the rest is copied and the exit status is 1.
@@ -1009,10 +1014,10 @@ enum CommandDocs {
               its codeset is UTF-8 (`C.UTF-8`, `en_US.utf8`). Unset, `C`, `POSIX` or any other codeset is
               not, and `LC_ALL=C shelf -c tree` draws in ASCII.
             - Entries are sorted by the bytes of their names, which is also how tree sorts in the C and
-              C.UTF-8 locales.
+              C.UTF-8 locales; `-t`, `-c`, `--sort` sort by other keys, with names breaking ties.
             - Names starting with a dot are left out unless `-a` is given; `.` and `..` never appear.
             - A symbolic link is shown as `name -> target` (the target exactly as written in the link) and is
-              never followed. A link to a directory counts as a directory (and passes `-d` and `--dirsfirst`),
+              not followed without `-l`. A link to a directory counts as a directory (and passes `-d` and `--dirsfirst`),
               a dangling link as a file.
             - Names are printed as tree prints them, on a terminal and on a pipe alike. In a UTF-8 locale:
               printable UTF-8 as it is, other characters of a valid UTF-8 name as `\ooo` (the code point in

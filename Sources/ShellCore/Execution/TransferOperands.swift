@@ -163,6 +163,15 @@ final class TransferSession {
     /// Destinations made by this command so far: GNU will not overwrite a file it just made
     /// with another source of the same name.
     var made: Set<File> = []
+    /// The sources copied so far (`cp`), each as what it is and its last name: a source named
+    /// again, by any path, is copied once (a hard link under another name is not the same source).
+    var copiedSources: Set<CopiedSource> = []
+
+    /// A source as `copiedSources` knows it.
+    struct CopiedSource: Hashable {
+        let identity: FileIdentity
+        let name: [UInt8]
+    }
 
     init(plan: TransferOperands, confirmation: Confirmation) {
         self.plan = plan

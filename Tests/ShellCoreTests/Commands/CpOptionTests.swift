@@ -75,6 +75,12 @@ struct CpOptionTests {
         ("--update is -u", "cp -v --update b run"),
         ("--reflink=auto copies where blocks cannot be shared", "cp -v --reflink=auto a x"),
         ("--reflink=never", "cp -r --reflink=never s x"),
+        ("a source named twice is copied once, with a warning", "cp a a d"),
+        ("a source named twice by two spellings", "cp -v a ./a a d"),
+        ("a directory named twice", "cp -r s s d"),
+        ("a directory named twice without -r", "cp s s d"),
+        ("with -b a source named twice is a just-created file", "cp -b a a d"),
+        ("two names of one file are two sources", "cp f/s ha a d"),
     ]
 
     /// Rows whose options GNU coreutils 9.1 spells otherwise: shelf's line and GNU's.

@@ -5,7 +5,7 @@ import Testing
 @testable import ShellCore
 
 /// What needs file systems mounted inside a fixture, against GNU's tools: rm's
-/// `--one-file-system` and `--preserve-root=all`, cp's and du's `-x`, and df, whose numbers only stay still on a
+/// `--one-file-system` and `--preserve-root=all`, cp's, du's and tree's `-x`, and df, whose numbers only stay still on a
 /// file system nobody else writes to. Each twin gets tmpfs mounts of its own, unmounted before
 /// it is removed; the tests run one at a time, so that a listing of every mount sees none of
 /// theirs come and go.
@@ -87,6 +87,13 @@ struct MountedFixtureTests {
         #expect(run.ours.stderr == run.theirs.stderr, "\(line)")
         #expect(run.ours.status == run.theirs.status, "\(line)")
         #expect(run.ourTree == run.theirTree, "\(line)")
+    }
+
+    @Test(arguments: ["tree -x top", "tree top", "tree -x -p top/mnt", "tree -x -l -d top", "tree -xs --noreport top"])
+    func treeMatchesTree(_ line: String) throws {
+        let run = try Self.twins(line, build: Self.buildTree)
+        #expect(run.ours.stdout == run.theirs.stdout, "\(line)")
+        #expect(run.ours.status == run.theirs.status, "\(line)")
     }
 
     /// Three tmpfs, their usage still: `m` (1500 KiB, a 300,000-byte file), `big` (10 MiB, a

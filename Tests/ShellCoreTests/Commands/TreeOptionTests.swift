@@ -1,0 +1,155 @@
+import Foundation
+import Glibc
+import PathModel
+import Testing
+
+@testable import ShellCore
+
+/// The locale tree(1) is compared in, in which both draw box characters.
+private let utf8Locale = ["LC_ALL": "C.UTF-8"]
+
+/// A fixture for tree's field, name, sorting and traversal options:
+///
+///     d/a.txt (3 bytes, 2024)  d/big (5000)  d/sub/b.txt (6)  d/sub/deep/  d/sub/up -> ..
+///     e/huge (1300000)  empty/inner/  run.sh (0755, 2020)  later (a day ahead)  q"uote
+///     .hidden  fifo  linkdir -> d  dangling -> nowhere  tolinkdir -> linkdir
+private func makeOptionFixture() throws -> TestShell {
+    let shell = TestShell(environment: utf8Locale)
+    try shell.write("d/a.txt", "hi\n")
+    try shell.write("d/big", String(repeating: "x", count: 5000))
+    try shell.write("d/sub/b.txt", "hello\n")
+    try shell.path("d/sub/deep").makeDirectory()
+    try shell.path("d/sub/up").makeSymlink(to: "..")
+    try shell.write("e/huge", String(repeating: "y", count: 1_300_000))
+    try shell.path("empty/inner").makeDirectory(intermediates: true)
+    try shell.write("run.sh", "#!/bin/sh\n")
+    try shell.path("run.sh").setPermissions(0o755)
+    try shell.write("later", "soon")
+    try shell.write("q\"uote")
+    try shell.write(".hidden", "h")
+    #expect(mkfifo(shell.path("fifo").string, 0o644) == 0)
+    try shell.path("linkdir").makeSymlink(to: "d")
+    try shell.path("tolinkdir").makeSymlink(to: "linkdir")
+    try shell.path("dangling").makeSymlink(to: "nowhere")
+    try shell.setTime("d/a.txt", 1_704_164_645)  // 2024-01-02 03:04:05 UTC
+    try shell.setTime("run.sh", 1_590_969_600)  // 2020-06-01
+    try shell.setTime("later", Int64(Date().timeIntervalSince1970) + 86_400)
+    return shell
+}
+
+/// tree's options against tree(1) itself on the same fixture: same output, same status.
+@Suite(
+    .enabled(if: RealTree.isUsable, "needs /usr/bin/tree and the C.UTF-8 locale"),
+    .needsLocalFileSystem("tree(1) reads the fixture from disk"))
+struct TreeOptionComparisonTests {
+    static let argumentLists: [[String]] = [
+        // Bracketed fields, alone and together with sizes, as tree orders them.
+        ["-p"], ["-u", "-g"], ["-p", "-u", "-g", "-s"], ["-pugh"], ["-D"], ["-D", "-c", "-L", "1"],
+        ["--timefmt", "%Y-%m-%d %H:%M:%S"], ["--timefmt=%s", "-p"], ["-p", "-D", "-h", "-L", "1", "-a"],
+        ["-p", "linkdir", "run.sh", "missing"],
+        // Names.
+        ["-Q"], ["-Q", "-f"], ["-N"], ["-F"], ["-F", "-d"], ["-F", "-Q", "-L", "1", "linkdir", "run.sh", "dangling", "e/"],
+        ["-F", "-a", "-p", "-L", "1"],
+        // Lines.
+        ["-i"], ["-i", "-f", "-s"], ["--charset", "ascii"], ["--charset=IBM437"], ["--charset", "utf8"],
+        ["--charset", "UTF-8", "-L", "1"], ["--charset", "ISO-8859-1"], ["--charset=koi8-r"],
+        ["--charset", "cp850", "-i"], ["--charset", "latin5", "-L", "1"],
+        // Order.
+        ["-t"], ["-c"], ["-r"], ["-t", "-r"], ["-r", "--dirsfirst", "-L", "1"], ["--sort=size"],
+        ["--sort", "size", "-r", "--dirsfirst"], ["--sort=mtime"], ["--sort=ctime", "-L", "1"], ["--sort=NAME"],
+        ["-t", "-U"], ["-U", "--sort=size"], ["-U"], ["-U", "-r"],
+        // Traversal.
+        ["-l"], ["-l", "-d"], ["-l", "-L", "2"], ["-l", "d"], ["-l", "-s", "--dirsfirst"],
+        ["--filelimit", "3"], ["--filelimit=2", "-a"], ["--filelimit", "1", "e"], ["--filelimit", "4", "-d"],
+        ["--filelimit", "x"],
+        // What needs the whole of a directory before its line.
+        ["--du"], ["--du", "-h"], ["--du", "-L", "1"], ["--du", "-d"], ["--du", "-a", "-p"], ["--du", "-I", "e"],
+        ["--du", "-s", "d", "e"], ["--prune"], ["--prune", "-d"], ["--prune", "-L", "1"], ["--du", "--prune", "-a"],
+        ["-P", "*.txt", "--prune"], ["--prune", "-l", "d"], ["--prune", "--filelimit", "4", "-a", "d"],
+    ]
+
+    @Test(arguments: argumentLists)
+    func matchesTree(_ arguments: [String]) throws {
+        let shell = try makeOptionFixture()
+        let expected = try RealTree.run(arguments, in: shell.directory.file, locale: utf8Locale)
+        let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+        #expect(shell.stdout.contents == expected.stdout, "tree \(arguments)")
+        #expect(result.status.code == expected.status, "tree \(arguments)")
+    }
+
+    @Test(arguments: [[String]](arrayLiteral: [], ["-F"], ["-Q"], ["-N"], ["-N", "-Q"]), [["LC_ALL": "C"], utf8Locale])
+    func oddNamesMatchTree(_ arguments: [String], _ locale: [String: String]) throws {
+        let shell = TestShell(environment: locale)
+        for name in [Array("tab\there".utf8), Array("sp ace".utf8), Array("back\\slash".utf8), Array("bad".utf8) + [0xFF]] {
+            try shell.directory.file.appending(name: name).createFile()
+        }
+        try shell.path("lnk").makeSymlink(to: File(bytes: Array("ta\trget".utf8)))
+        let expected = try RealTree.run(arguments, in: shell.directory.file, locale: locale)
+        let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+        #expect(Array(shell.stdout.contents) == expected.stdout, "tree \(arguments) \(locale)")
+        #expect(result.status.code == expected.status, "tree \(arguments) \(locale)")
+    }
+
+    @Test("TREE_CHARSET chooses the lines when --charset does not", arguments: ["IBM437", "ascii", "utf8"])
+    func treeCharsetVariable(_ charset: String) throws {
+        let shell = try makeOptionFixture()
+        shell.state.environment.set("TREE_CHARSET", charset)
+        let expected = try RealTree.run(
+            ["-L", "2"], in: shell.directory.file, locale: utf8Locale, environment: ["TREE_CHARSET": charset])
+        shell.run("tree -L 2")
+        #expect(shell.stdout.contents == expected.stdout)
+        let overridden = try RealTree.run(
+            ["-L", "1", "--charset", "ascii"], in: shell.directory.file, locale: utf8Locale,
+            environment: ["TREE_CHARSET": charset])
+        shell.run("tree -L 1 --charset ascii")
+        #expect(shell.stdout.contents == overridden.stdout)
+    }
+
+    @Test("-o writes the tree to a file made before the walk, so it is listed")
+    func outputFile() throws {
+        let shell = try makeOptionFixture()
+        let expected = try RealTree.run(["-L", "1", "-o", "out.txt"], in: shell.directory.file, locale: utf8Locale)
+        let written = try shell.path("out.txt").readBytes()
+        try shell.path("out.txt").delete()
+        let result = shell.run("tree -L 1 -o out.txt")
+        #expect(result.stdout.isEmpty && expected.stdout.isEmpty)
+        #expect(result.status.code == expected.status)
+        #expect(try shell.path("out.txt").readBytes() == written)
+    }
+
+    @Test(
+        "errors are worded as tree(1) words them",
+        arguments: [["-o", "missing/out.txt"], ["--sort=nam"], ["--sort", "version2"]])
+    func errors(_ arguments: [String]) throws {
+        let shell = try makeOptionFixture()
+        let expected = try ReferenceTool.run("/usr/bin/tree", arguments, in: shell.directory.file)
+        let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+        #expect(result.status == expected.status)
+        // tree(1) writes the list of sort words on standard output after its message; shelf
+        // keeps the whole message on standard error, and lists the words it takes (no version).
+        let words = expected.stdout.replacingOccurrences(of: "version,", with: "")
+        #expect(result.stderr == expected.stderr + words, "tree \(arguments)")
+        #expect(result.stdout.isEmpty)
+    }
+}
+
+/// The date field without tree(1) to compare with: recent times show the clock time, older and
+/// future ones the year.
+@Suite struct TreeDateTests {
+    @Test func datesShowTheYearOutsideTheLastSixMonths() throws {
+        let shell = TestShell(environment: ["LC_ALL": "C", "TZ": "UTC"])
+        let now = Int64(Date().timeIntervalSince1970)
+        try shell.write("old")
+        try shell.write("recent")
+        try shell.write("future")
+        try shell.setTime("old", 1_590_969_600)
+        try shell.setTime("recent", now - 86_400 * 30)
+        try shell.setTime("future", now + 86_400 * 30)
+        let lines = shell.run("tree -D --noreport").stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasSuffix("[Jun  1  2020]  old") })
+        let recent = lines.first { $0.hasSuffix("recent") }.map(String.init) ?? ""
+        #expect(recent.range(of: #"\[[A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d\]"#, options: .regularExpression) != nil, "\(recent)")
+        let future = lines.first { $0.hasSuffix("future") }.map(String.init) ?? ""
+        #expect(future.range(of: #"\[[A-Z][a-z]{2} [ 0-9]\d  \d{4}\]"#, options: .regularExpression) != nil, "\(future)")
+    }
+}
