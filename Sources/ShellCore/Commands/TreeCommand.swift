@@ -1,6 +1,6 @@
 import PathModel
 
-/// `tree [-adfhlsxpugDQNFirtcUJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT]
+/// `tree [-adfhlsxpugDQNFirtcUvJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT]
 /// [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--dirsfirst] [--noreport]
 /// [DIRECTORY...]`: list
 /// directories as an indented tree, as tree(1) does: with box-drawing lines and UTF-8 names in
@@ -15,13 +15,13 @@ public struct TreeCommand: ShellCommand {
     public static let name = "tree"
     public static let summary = "List the contents of each DIRECTORY (default: the current one) as a tree."
     public static let synopsis =
-        "[-adfhlsxpugDQNFirtcUJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT] [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
+        "[-adfhlsxpugDQNFirtcUvJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT] [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, directories, fullPath, human, color, noColor, json, ignore, level, pattern, size, directoriesFirst,
             noReport, fromFile, followLinks, oneFileSystem, permissions, owner, group, date, timeFormat, quote,
             rawNames, classify, noIndent, charset, outputFile, fileLimit, sort, reverse, modificationSort,
-            statusChangeSort, unsorted, directorySizes, prune
+            statusChangeSort, unsorted, versionSort, directorySizes, prune
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", key: .all, help: "list all files, hidden ones too"),
@@ -71,11 +71,12 @@ public struct TreeCommand: ShellCommand {
             "o", value: .required, valueName: "FILE", key: .outputFile, help: "write the tree to FILE"),
         OptionSpec(
             nil, "sort", value: .required, valueName: "WORD", key: .sort,
-            help: "sort by WORD: name, size (largest first), mtime or ctime (oldest first)"),
+            help: "sort by WORD: name, version, size (largest first), mtime or ctime (oldest first)"),
         OptionSpec("r", key: .reverse, help: "reverse the order of the sort"),
         OptionSpec("t", key: .modificationSort, help: "sort by last modification time, oldest first"),
         OptionSpec("c", key: .statusChangeSort, help: "sort by last status change time, oldest first; -D shows it"),
         OptionSpec("U", key: .unsorted, help: "list entries in directory order"),
+        OptionSpec("v", key: .versionSort, help: "sort by version: numbers within names in numeric order"),
         OptionSpec(nil, "dirsfirst", key: .directoriesFirst, help: "list directories before files (not with -U)"),
         OptionSpec(
             nil, "noreport", key: .noReport, help: "omit the count of directories and files at the end"),
@@ -97,6 +98,8 @@ public struct TreeCommand: ShellCommand {
         case modification
         /// Oldest status change first, then by name.
         case statusChange
+        /// By version, as glibc's strverscmp orders names: runs of digits as numbers.
+        case version
         /// As the directory lists them.
         case none
     }
@@ -194,7 +197,7 @@ public struct TreeCommand: ShellCommand {
         outputFile = arguments.bytes(.outputFile).map { Argument(bytes: $0) }
         fileLimit = arguments.value(.fileLimit).map(Self.level).flatMap { $0 > 0 ? $0 : nil }
         reversed = arguments.has(.reverse)
-        switch arguments.last(of: [.sort, .modificationSort, .statusChangeSort, .unsorted]) {
+        switch arguments.last(of: [.sort, .modificationSort, .statusChangeSort, .unsorted, .versionSort]) {
         case .sort?:
             let word = arguments.bytes(.sort) ?? []
             sortWord = word
@@ -202,6 +205,7 @@ public struct TreeCommand: ShellCommand {
         case .modificationSort?: order = .modification
         case .statusChangeSort?: order = .statusChange
         case .unsorted?: order = Order.none
+        case .versionSort?: order = .version
         default: order = .name
         }
         // As tree(1): --dirsfirst sorts, so it does nothing in directory order.
@@ -211,7 +215,7 @@ public struct TreeCommand: ShellCommand {
 
     /// The words `--sort` takes, in any case, as tree(1) lists them.
     static let sortWords: [(word: String, order: Order)] = [
-        ("name", .name), ("size", .size), ("mtime", .modification), ("ctime", .statusChange),
+        ("name", .name), ("version", .version), ("size", .size), ("mtime", .modification), ("ctime", .statusChange),
     ]
 
     public func run(in context: CommandContext) -> ExitStatus {
@@ -895,7 +899,10 @@ private struct Walk {
             }
             nodes.append(node)
         }
-        if let order = command.order, order != .name && order != .none {
+        if command.order == .version {
+            // tree(1)'s version order is glibc's strverscmp; names are unique, so there are no ties.
+            nodes.sort { StringVersionOrder.precedes(listing.name($0.index), listing.name($1.index)) }
+        } else if let order = command.order, order != .name && order != .none {
             // The listing is in name order already, and names are unique: a stable sort by the
             // key alone leaves equal keys in name order.
             let keys = nodes.map { Self.sortKey($0, order) }
@@ -920,7 +927,7 @@ private struct Walk {
         case .size: return Timestamp(seconds: -Int64(clamping: info.size))
         case .modification: return Timestamp(seconds: info.modificationTime.seconds)
         case .statusChange: return Timestamp(seconds: info.changeTime.seconds)
-        case .name, .none: return Timestamp(seconds: 0)
+        case .name, .version, .none: return Timestamp(seconds: 0)
         }
     }
 
