@@ -1,6 +1,6 @@
 import PathModel
 
-/// `ls [-aAcdFghilnoGrRsStuUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
+/// `ls [-aAcdFghilnoGrRsStuUvX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
 /// [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]]
 /// [FILE...]`: list directory contents.
 public struct LsCommand: ShellCommand {
@@ -8,14 +8,14 @@ public struct LsCommand: ShellCommand {
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
     public static let synopsis =
-        "[-aAcdFghilnoGrRsStuUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
+        "[-aAcdFghilnoGrRsStuUvX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
             sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
             hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size,
             changeTime, accessTime, timeWord, timeStyle, fullTime, kibibytes, si, blockSize, slash, fileType,
-            indicatorStyle
+            indicatorStyle, sortByVersion
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
@@ -69,7 +69,7 @@ public struct LsCommand: ShellCommand {
         OptionSpec(nil, "si", key: .si, help: "like -h, but use powers of 1000 not 1024"),
         OptionSpec(
             nil, "sort", value: .required, valueName: "WORD", key: .sortWord,
-            help: "sort by WORD instead of name: none (-U), size (-S), time (-t), extension (-X)"),
+            help: "sort by WORD instead of name: none (-U), size (-S), time (-t), extension (-X), version (-v)"),
         OptionSpec("t", key: .sortByTime, help: "sort by time, newest first; see --time"),
         OptionSpec(
             nil, "time", value: .required, valueName: "WORD", key: .timeWord,
@@ -83,6 +83,7 @@ public struct LsCommand: ShellCommand {
             "u", key: .accessTime,
             help: "with -lt: sort by, and show, access time; with -l: show access time and sort by name; otherwise: sort by access time, newest first"),
         OptionSpec("U", key: .unsorted, help: "do not sort; list entries in directory order"),
+        OptionSpec("v", key: .sortByVersion, help: "natural sort of (version) numbers within text"),
         OptionSpec("X", key: .sortByExtension, help: "sort alphabetically by entry extension"),
         OptionSpec(
             "w", "width", value: .required, valueName: "COLS",
@@ -124,6 +125,8 @@ public struct LsCommand: ShellCommand {
         case `extension`
         /// `-U`: as the volume lists them, operands as given.
         case none
+        /// `-v`: by names as versions (`a2` before `a10`), in GNU's version order.
+        case version
     }
 
     /// Which of a file's times a listing shows and `-t` sorts by.
@@ -231,8 +234,9 @@ public struct LsCommand: ShellCommand {
         case .timeWord: timeField = try Self.timeWords.value(of: arguments.bytes(.timeWord) ?? [])
         default: timeField = .modification
         }
-        switch arguments.last(of: [.sortByTime, .sortBySize, .sortByExtension, .unsorted, .sortWord]) {
+        switch arguments.last(of: [.sortByTime, .sortBySize, .sortByExtension, .unsorted, .sortByVersion, .sortWord]) {
         case .sortByTime: sort = .time
+        case .sortByVersion: sort = .version
         case .sortBySize: sort = .size
         case .sortByExtension: sort = .extension
         case .unsorted: sort = .none
@@ -339,7 +343,8 @@ public struct LsCommand: ShellCommand {
 
     /// The orders `--sort=WORD` names.
     static let sortWords = ArgumentChoice<Sort>(
-        option: "--sort", [("none", .none), ("size", .size), ("time", .time), ("extension", .extension)])
+        option: "--sort",
+        [("none", .none), ("time", .time), ("size", .size), ("extension", .extension), ("version", .version)])
 
     public func run(in context: CommandContext) -> ExitStatus {
         // As GNU ls, the style (and TIME_STYLE) is read only for a long listing.
@@ -704,6 +709,8 @@ private struct ListingRun {
                 let (a, b) = (extensions[left.element], extensions[right.element])
                 return a != b ? bytesPrecede(a, b) : left.offset < right.offset
             }.map(\.element)
+        case .version:
+            order = files.indices.sorted { VersionOrder.precedes(files[$0].name, files[$1].name) }
         case .none:
             order = Array(files.indices)
         }

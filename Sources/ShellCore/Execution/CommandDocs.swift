@@ -514,7 +514,11 @@ enum CommandDocs {
             size, largest first; equal times or sizes are ordered by name. `-X` sorts by extension (what
             follows the last `.`; a name without one comes first), then by name. `-U` does not sort: entries
             come in the order the volume lists them (the kernel's directory order on a disk), operands as
-            given, and `-r` and `--group-directories-first` then do nothing. `-r` reverses whichever other
+            given, and `-r` and `--group-directories-first` then do nothing. `-v` sorts names as versions, as
+            GNU's version sort does (`sort -V`): runs of digits compare as numbers (`a2` before `a10`, `a1.5`
+            before `a1.10`), letters before other bytes, `~` before everything (`1.0~rc1` before `1.0`), `.`,
+            `..` and other names starting with a dot first, and a file suffix such as `.tar.gz` is set aside
+            and compared only when the rest is equal; names equal as versions (`a1`, `a01`) go by their bytes. `-r` reverses whichever other
             order is in force. With `--group-directories-first` directories (and symbolic links to them)
             come before everything else, each group in that order.
 
