@@ -1,6 +1,6 @@
 import PathModel
 
-/// `ls [-aAcdFghilnoGrRsStuUvX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
+/// `ls [-aAbcdFghilnNoqQGrRsStuUvX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
 /// [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]]
 /// [FILE...]`: list directory contents.
 public struct LsCommand: ShellCommand {
@@ -8,18 +8,20 @@ public struct LsCommand: ShellCommand {
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
     public static let synopsis =
-        "[-aAcdFghilnoGrRsStuUvX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
+        "[-aAbcdFghilnNoqQGrRsStuUvX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--quoting-style=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
             sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
             hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size,
             changeTime, accessTime, timeWord, timeStyle, fullTime, kibibytes, si, blockSize, slash, fileType,
-            indicatorStyle, sortByVersion
+            indicatorStyle, sortByVersion, escape, literal, quoteName, quotingStyle, hideControlChars,
+            showControlChars
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
         OptionSpec("A", "almost-all", key: .almostAll, help: "do not list implied . and .."),
+        OptionSpec("b", "escape", key: .escape, help: "print C-style escapes for nongraphic characters"),
         OptionSpec(
             nil, "color", value: .optional, valueName: "WHEN",
             key: .color, help: "color the names: 'always' (when WHEN is omitted), 'auto' or 'never'"),
@@ -58,10 +60,21 @@ public struct LsCommand: ShellCommand {
             "I", "ignore", value: .required, valueName: "PATTERN", key: .ignore,
             help: "do not list entries matching PATTERN"),
         OptionSpec("l", key: .long, help: "use a long listing format"),
+        OptionSpec("N", "literal", key: .literal, help: "print entry names without quoting"),
         OptionSpec(
             "n", "numeric-uid-gid", key: .numericIDs, help: "like -l, but list numeric user and group IDs"),
         OptionSpec("o", key: .longWithoutGroup, help: "like -l, but do not list group information"),
         OptionSpec("p", key: .slash, help: "append / indicator to directories"),
+        OptionSpec("q", "hide-control-chars", key: .hideControlChars, help: "print ? instead of nongraphic characters"),
+        OptionSpec(
+            nil, "show-control-chars", key: .showControlChars,
+            help: "show nongraphic characters as they are (the default, unless output is a terminal)"),
+        OptionSpec("Q", "quote-name", key: .quoteName, help: "enclose entry names in double quotes"),
+        OptionSpec(
+            nil, "quoting-style", value: .required, valueName: "WORD", key: .quotingStyle,
+            help:
+                "use quoting style WORD for entry names: literal, locale, shell, shell-always, shell-escape, shell-escape-always, c, escape (overrides QUOTING_STYLE)"
+        ),
         OptionSpec("r", "reverse", key: .reverse, help: "reverse order while sorting"),
         OptionSpec("R", "recursive", key: .recursive, help: "list subdirectories recursively"),
         OptionSpec("s", "size", key: .size, help: "print the allocated size of each file, in blocks"),
@@ -204,6 +217,12 @@ public struct LsCommand: ShellCommand {
     /// The indicators of the last of `-p`, `--file-type` and `--indicator-style`, which apply
     /// when `classify` does not.
     public var indicatorStyle: IndicatorStyle
+    /// How names are quoted (`--quoting-style`, `-b`, `-N`, `-Q`, the last given); nil when
+    /// none was, and `QUOTING_STYLE`, else the output, decides.
+    public var quotingStyle: QuotingStyle?
+    /// Whether characters that cannot be printed are shown as `?` (`-q`, `--show-control-chars`,
+    /// the last given); nil when neither was, and they are on a terminal.
+    public var hidesControlCharacters: Bool?
     /// When to colour names.
     public var color: When
     /// The line width given with `-w`.
@@ -292,6 +311,18 @@ public struct LsCommand: ShellCommand {
             }
         }
         color = arguments.has(.color) ? try Self.when(arguments.bytes(.color), option: "--color") : .never
+        switch arguments.last(of: [.escape, .literal, .quoteName, .quotingStyle]) {
+        case .escape: quotingStyle = .escape
+        case .literal: quotingStyle = .literal
+        case .quoteName: quotingStyle = .c
+        case .quotingStyle: quotingStyle = try Self.quotingWords.value(of: arguments.bytes(.quotingStyle) ?? [])
+        default: quotingStyle = nil
+        }
+        switch arguments.last(of: [.hideControlChars, .showControlChars]) {
+        case .hideControlChars: hidesControlCharacters = true
+        case .showControlChars: hidesControlCharacters = false
+        default: hidesControlCharacters = nil
+        }
         if let text = arguments.value(.width) {
             guard let value = Int(text), value >= 0 else { throw .invalid(Messages.invalidWidth(text)) }
             width = value
@@ -340,6 +371,15 @@ public struct LsCommand: ShellCommand {
     static let indicatorWords = ArgumentChoice<IndicatorStyle>(
         option: "--indicator-style",
         [("none", .none), ("slash", .slash), ("file-type", .fileType), ("classify", .classify)])
+
+    /// The styles `--quoting-style=WORD` and `QUOTING_STYLE` name, in GNU's order.
+    static let quotingWords = ArgumentChoice<QuotingStyle>(
+        option: "--quoting-style",
+        [
+            ("literal", .literal), ("shell", .shell), ("shell-always", .shellAlways), ("shell-escape", .shellEscape),
+            ("shell-escape-always", .shellEscapeAlways), ("c", .c), ("c-maybe", .cMaybe), ("escape", .escape),
+            ("locale", .locale), ("clocale", .clocale),
+        ])
 
     /// The orders `--sort=WORD` names.
     static let sortWords = ArgumentChoice<Sort>(
@@ -411,13 +451,21 @@ private struct ListingRun {
         if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
         if let width = command.width { lineLength = width }
         let units = command.sizeUnits(environment)
+        var quotingStyle = command.quotingStyle
+        if quotingStyle == nil, let value = environment["QUOTING_STYLE"] {
+            quotingStyle = try? LsCommand.quotingWords.value(of: value)
+            if quotingStyle == nil { context.error(LsCommand.Messages.invalidQuotingStyle(value)) }
+        }
+        let quoting = NameQuoting(
+            style: quotingStyle ?? (terminal ? .shellEscape : .literal),
+            hidesControlCharacters: command.hidesControlCharacters ?? terminal, indicators: indicators)
         let style = ListingStyle(
             format: format, showsOwner: command.showsOwner,
             showsGroup: command.showsGroup, numericIDs: command.numericIDs, showsInodes: command.showsInodes,
             showsBlocks: command.showsBlocks, indicators: indicators,
             colored: colored,
             colors: writerColors,
-            quoted: terminal, lineLength: lineLength, fileUnit: units.file, blockUnit: units.blocks, timeField: command.timeField, dateStyle: dateStyle,
+            quoting: quoting, lineLength: lineLength, fileUnit: units.file, blockUnit: units.blocks, timeField: command.timeField, dateStyle: dateStyle,
             zone: Clock.Zone(environment: environment), now: Clock.now())
         writer = ListingWriter(style: style, output: context.stdout)
         if command.json { records = JSONArrayWriter(output: context.stdout) }
@@ -775,5 +823,8 @@ extension LsCommand {
         static let alreadyListed = "not listing already-listed directory"
         static func invalidWidth(_ text: String) -> String { "invalid line width: \(Quoting.always(text))" }
         static func writeError(_ reason: String) -> String { "write error: \(reason)" }
+        static func invalidQuotingStyle(_ value: [UInt8]) -> String {
+            "ignoring invalid value of environment variable QUOTING_STYLE: \(Quoting.locale(value))"
+        }
     }
 }

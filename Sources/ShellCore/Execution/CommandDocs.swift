@@ -532,6 +532,24 @@ enum CommandDocs {
             name that the shell would need quoted is shown quoted (`'b c'`, `'new'$'\n''line'`); the other
             names then get a leading blank so that the names line up.
 
+            `--quoting-style=WORD` chooses how names, symbolic links' targets and directory headers are
+            written, as GNU's styles do: `literal` (as they are; `-N`, `--literal`), `shell` (in single quotes
+            when the shell needs them, control characters as they are), `shell-always` (always in single
+            quotes), `shell-escape` (the terminal's default: `$'\n'` escapes for what is not printable),
+            `shell-escape-always`, `c` (in double quotes with C's escapes: `"new\nline"`; `-Q`,
+            `--quote-name`), `c-maybe` (C's escapes, in double quotes only when some are needed), `escape`
+            (C's escapes without quotes, and a space as `\ `; `-b`, `--escape`), `locale` and `clocale` (C's
+            escapes in `'…'` and `"…"`, in `‘…’` in a UTF-8 locale); an unambiguous abbreviation will do.
+            Without one of them the `QUOTING_STYLE` variable names the style (a wrong value is reported and
+            ignored: `ls: ignoring invalid value of environment variable QUOTING_STYLE: 'x'`), else it is
+            `shell-escape` on a terminal and `literal` elsewhere. As in GNU ls, a `:` in a directory header
+            is quoted too (`'d:z':`, `d\:z:` with `-b`), and with `-F` the indicator characters `=>@|` in a
+            name (with `--file-type` `*=>@|` as well). Only the styles that quote some names (`shell`,
+            `shell-escape`, `c-maybe`) give the others a leading blank, in columns and in long listings.
+            `-q` (`--hide-control-chars`, the default on a terminal) shows each character that cannot be
+            printed as `?` in the styles that leave them as they are (`literal`, `shell`, `shell-always`);
+            `--show-control-chars` (the default elsewhere) shows them as they are.
+
             What counts as printable follows the locale, as in GNU ls: in a UTF-8 locale (the first of
             `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not empty names a UTF-8 codeset) `é` is shown as
             it is; in any other (`C`, `POSIX`, unset) every byte outside printable ASCII is escaped on a

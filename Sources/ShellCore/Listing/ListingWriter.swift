@@ -69,8 +69,8 @@ struct ListingStyle {
     var colored = false
     /// The colours, when `colored`.
     var colors = ListingColors.builtIn
-    /// Quote names as the shell would need them (on a terminal).
-    var quoted = false
+    /// How names, link targets and headers are written.
+    var quoting = NameQuoting(style: .literal, hidesControlCharacters: false, indicators: .none)
     /// The line width for columns and for the wrap check after a coloured name; 0 for no limit.
     var lineLength = 80
     /// The unit of sizes in a long listing: bytes, or `-h`'s `1.0K`, `--block-size`'s.
@@ -113,8 +113,8 @@ struct ListingWriter {
         var numeric: Bool
     }
 
-    /// Names as shown on a terminal: quoted where needed, the others after a blank so that they
-    /// line up with the quoted ones' text.
+    /// Names as shown in the quoting style; where it quotes only some, the others after a
+    /// blank so that they line up with the quoted ones' text.
     private struct ShownNames {
         var names: [ArraySlice<UInt8>]
         var padded: [Bool]
@@ -138,7 +138,7 @@ struct ListingWriter {
     /// 512-byte units) is given.
     mutating func list(_ files: [ListedFile], order: [Int]? = nil, totalBlocks: UInt64? = nil) {
         let order = order ?? Array(files.indices)
-        let shown = style.quoted ? shownNames(files) : nil
+        let shown = style.quoting.isLiteral ? nil : shownNames(files)
         if let totalBlocks, style.format == .long || style.showsBlocks {
             buffer.append(contentsOf: Array("total \(blockCount(totalBlocks))\n".utf8))
         }
@@ -167,7 +167,7 @@ struct ListingWriter {
 
     /// Whether names are written bare, one per line, with nothing before or after them.
     var writesBareNames: Bool {
-        style.format == .onePerLine && !style.quoted && !style.colored && style.indicators == .none && !style.showsInodes
+        style.format == .onePerLine && style.quoting.isLiteral && !style.colored && style.indicators == .none && !style.showsInodes
             && !style.showsBlocks
     }
 
@@ -189,8 +189,7 @@ struct ListingWriter {
 
     /// Writes `name:` above a directory's listing.
     mutating func header(_ name: [UInt8]) {
-        let quote = style.quoted && (Quoting.needsQuoting(name) || name.contains(0x3A))
-        buffer.append(contentsOf: quote ? Array(Quoting.always(name).utf8) : name)
+        buffer.append(contentsOf: style.quoting.isLiteral ? name : style.quoting.header(name))
         buffer.append(contentsOf: [0x3A, 0x0A])
     }
 
@@ -216,11 +215,13 @@ struct ListingWriter {
         var quoted: [Bool] = []
         quoted.reserveCapacity(files.count)
         for file in files {
-            let needs = Quoting.needsQuoting(Array(file.name))
-            quoted.append(needs)
-            names.append(needs ? Array(Quoting.ifNeeded(Array(file.name)).utf8)[...] : file.name)
+            let name = style.quoting.name(Array(file.name))
+            quoted.append(name.quoted)
+            names.append(name.shown[...])
         }
-        let aligns = style.format == .long || (style.format == .columns && style.lineLength > 0)
+        let aligns =
+            style.quoting.alignsQuotes
+            && (style.format == .long || (style.format == .columns && style.lineLength > 0))
         let someQuoted = aligns && quoted.contains(true)
         return ShownNames(names: names, padded: quoted.map { someQuoted && !$0 })
     }
@@ -479,7 +480,7 @@ struct ListingWriter {
             startColumn: column)
         if info.kind == .symlink, let targetBytes = files[index].linkTarget {
             buffer.append(contentsOf: [0x20, 0x2D, 0x3E, 0x20])
-            let shownTarget = style.quoted ? Array(Quoting.ifNeeded(targetBytes).utf8) : targetBytes
+            let shownTarget = style.quoting.isLiteral ? targetBytes : style.quoting.target(targetBytes)
             let targetMode = files[index].targetMode
             let targetKind = targetMode.map { FileKind(mode: $0) }
             let targetColor =

@@ -125,10 +125,18 @@ func makeListingFixture(_ shell: TestShell) throws {
             "ambiguous argument '' for '--color'\nValid arguments are:\n  - 'always', 'yes', 'force'\n  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'"
         ),
         (
+            "an unknown quoting style", ["--quoting-style=bogus"],
+            "invalid argument 'bogus' for '--quoting-style'\n" + quotingStyles
+        ),
+        ("an ambiguous quoting style", ["--quoting-style=sh"], "ambiguous argument 'sh' for '--quoting-style'\n" + quotingStyles),
+        (
             "an unknown indicator style", ["--indicator-style=x"],
             "invalid argument 'x' for '--indicator-style'\nValid arguments are:\n  - 'none'\n  - 'slash'\n  - 'file-type'\n  - 'classify'"
         ),
     ]
+
+    static let quotingStyles =
+        "Valid arguments are:\n  - 'literal'\n  - 'shell'\n  - 'shell-always'\n  - 'shell-escape'\n  - 'shell-escape-always'\n  - 'c'\n  - 'c-maybe'\n  - 'escape'\n  - 'locale'\n  - 'clocale'"
 
     @Test(arguments: usageErrorRows)
     func rejectsBadOptions(_ name: String, _ arguments: [String], _ message: String) {

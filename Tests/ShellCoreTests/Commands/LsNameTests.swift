@@ -3,7 +3,8 @@ import Testing
 
 @testable import ShellCore
 
-/// How `ls` orders names by version (`-v`), against GNU ls on twin fixtures.
+/// How `ls` orders and writes names: version order (`-v`), the quoting styles (`-Q -N -b -q
+/// --quoting-style`, `QUOTING_STYLE`), against GNU ls on twin fixtures.
 @Suite struct LsNameTests {
     /// Names that version order and every quoting style treat in their own ways, all with the
     /// same old time so that long listings show the same dates.
@@ -39,6 +40,61 @@ import Testing
         ("-U after -v", ["-v", "-U", "-d", "a10", "a2"], [:]),
         ("-t after -v", ["-v", "-t"], [:]),
         ("-v after -S", ["-S", "-v"], [:]),
+        ("-Q", ["-Q"], [:]),
+        ("--quote-name", ["--quote-name", "-l"], [:]),
+        ("-b", ["-b"], [:]),
+        ("--escape long", ["--escape", "-l"], [:]),
+        ("-N", ["-N"], [:]),
+        ("-q", ["-q"], [:]),
+        ("--hide-control-chars long", ["--hide-control-chars", "-l"], [:]),
+        ("literal", ["--quoting-style=literal"], [:]),
+        ("locale", ["--quoting-style=locale"], [:]),
+        ("clocale", ["--quoting-style=clocale"], [:]),
+        ("shell", ["--quoting-style=shell"], [:]),
+        ("shell-always", ["--quoting-style=shell-always"], [:]),
+        ("shell-escape", ["--quoting-style=shell-escape"], [:]),
+        ("shell-escape-always", ["--quoting-style=shell-escape-always"], [:]),
+        ("c", ["--quoting-style=c"], [:]),
+        ("c-maybe", ["--quoting-style=c-maybe"], [:]),
+        ("escape", ["--quoting-style=escape"], [:]),
+        ("an abbreviation", ["--quoting-style=shell-escape-a"], [:]),
+        ("shell with -q", ["--quoting-style=shell", "-q"], [:]),
+        ("shell-always with -q", ["--quoting-style=shell-always", "-q"], [:]),
+        ("c with -q", ["-Qq"], [:]),
+        ("shell-escape long, aligned", ["--quoting-style=shell-escape", "-l"], [:]),
+        ("shell long", ["--quoting-style=shell", "-l"], [:]),
+        ("c-maybe long", ["--quoting-style=c-maybe", "-l"], [:]),
+        ("shell-escape in columns", ["--quoting-style=shell-escape", "-C", "-w", "70"], [:]),
+        ("c-maybe in columns", ["--quoting-style=c-maybe", "-C", "-w", "70"], [:]),
+        ("escape in columns", ["-b", "-C", "-w", "70"], [:]),
+        ("shell in columns without a width", ["--quoting-style=shell", "-C", "-w", "0"], [:]),
+        ("literal in columns", ["-N", "-C", "-w", "70"], [:]),
+        ("-q in columns", ["-q", "-C", "-w", "70"], [:]),
+        ("headers, shell", ["-R", "--quoting-style=shell"], [:]),
+        ("headers, escape", ["-R", "-b"], [:]),
+        ("headers, c", ["-R", "-Q"], [:]),
+        ("headers, locale", ["-R", "--quoting-style=locale"], [:]),
+        ("headers, literal with -q", ["-R", "-q"], [:]),
+        ("headers of operands", ["--quoting-style=shell-escape", "d:z", "sp ace"], [:]),
+        ("-F quotes its indicators, c", ["-F", "-Q"], [:]),
+        ("-F quotes its indicators, shell-escape", ["-F", "--quoting-style=shell-escape"], [:]),
+        ("--file-type quotes *, escape", ["--file-type", "-b"], [:]),
+        ("-p quotes none", ["-p", "--quoting-style=shell-escape"], [:]),
+        ("-lF targets", ["-lF", "--quoting-style=shell-escape"], [:]),
+        ("targets, escape", ["-l", "-b", "ln k", "arrow", "at@link"], [:]),
+        ("targets, -q", ["-lq", "ln k"], [:]),
+        ("the last of -Q and -N", ["-Q", "-N"], [:]),
+        ("the last of -N and -Q", ["-N", "-Q"], [:]),
+        ("--quoting-style after -b", ["-b", "--quoting-style=shell"], [:]),
+        ("-b after --quoting-style", ["--quoting-style=c", "-b"], [:]),
+        ("--show-control-chars after -q", ["-q", "--show-control-chars"], [:]),
+        ("-q after --show-control-chars", ["--show-control-chars", "-q"], [:]),
+        ("QUOTING_STYLE", [], ["QUOTING_STYLE": "c"]),
+        ("QUOTING_STYLE abbreviated", [], ["QUOTING_STYLE": "shell-escape-al"]),
+        ("QUOTING_STYLE under an option", ["-N"], ["QUOTING_STYLE": "c"]),
+        ("a bad QUOTING_STYLE is ignored", [], ["QUOTING_STYLE": "bogus"]),
+        ("an ambiguous QUOTING_STYLE", ["-l"], ["QUOTING_STYLE": "sh"]),
+        ("a bad QUOTING_STYLE under an option is not read", ["-b"], ["QUOTING_STYLE": "bogus"]),
     ]
 
     @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: comparisonRows)
@@ -49,10 +105,58 @@ import Testing
         try shell.expectSameAsGNU("ls", arguments, environment: environment, name)
     }
 
-    static let barePathRows: [[String]] = [["-v"], ["--sort=version"]]
+    static let utf8Rows: [(String, [String])] = [
+        ("shell-escape", ["--quoting-style=shell-escape"]), ("locale's quotes", ["--quoting-style=locale"]),
+        ("clocale's quotes", ["--quoting-style=clocale"]), ("-q", ["-q"]), ("c", ["-Q"]), ("escape", ["-b"]),
+    ]
+
+    /// In a UTF-8 locale `é` is printable and `locale` quotes with `‘’`.
+    @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: utf8Rows)
+    func matchesGNULsInAUTF8Locale(_ name: String, _ arguments: [String]) throws {
+        guard ReferenceTool.isInstalled("/usr/bin/ls"), File(path: "/usr/lib/locale/C.utf8").exists else { return }
+        let shell = TestShell(environment: ["TZ": "UTC", "LC_ALL": "C.UTF-8"])
+        try Self.makeFixture(shell)
+        try shell.write("it’s", "")
+        try shell.expectSameAsGNU("ls", arguments, environment: ["LC_ALL": "C.UTF-8"], name)
+    }
+
+    static let terminalRows: [(String, [String], String?)] = [
+        ("the defaults", [], nil),
+        ("long", ["-l"], nil),
+        ("-N hides control characters", ["-N"], nil),
+        ("-N long", ["-lN"], nil),
+        ("--show-control-chars", ["-N", "--show-control-chars"], nil),
+        ("shell hides them too", ["--quoting-style=shell"], nil),
+        ("shell-always", ["--quoting-style=shell-always", "-l"], nil),
+        ("escape", ["-b"], nil),
+        ("c long", ["-Ql"], nil),
+        ("recursive", ["-R", "-N"], nil),
+        ("QUOTING_STYLE", [], "literal"),
+        ("QUOTING_STYLE long", ["-l"], "c"),
+    ]
+
+    /// On a terminal GNU's defaults differ: `shell-escape` and `-q` (given to GNU ls on a pipe
+    /// before the row's options, or the style `QUOTING_STYLE` names).
+    @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: terminalRows)
+    func matchesGNULsOnATerminal(_ name: String, _ arguments: [String], _ variable: String?) throws {
+        guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
+        let shell = TestShell(environment: ["TZ": "UTC"])
+        if let variable { shell.state.environment.set("QUOTING_STYLE", variable) }
+        try Self.makeFixture(shell)
+        let terminal = ["-C", "-q", "-w", "60", "--quoting-style=" + (variable ?? "shell-escape")]
+        let expected = try ReferenceTool.run("/usr/bin/ls", terminal + arguments, in: shell.directory.file)
+        let actual = shell.runOnTerminal(ReferenceTool.commandLine("ls", arguments), width: 60)
+        #expect(actual.stdout == expected.stdout, "\(name)")
+        #expect(actual.status == expected.status, "\(name)")
+    }
+
+    static let barePathRows: [[String]] = [
+        ["-v"], ["--sort=version"], ["-Q"], ["-b"], ["-q"], ["--quoting-style=shell"],
+        ["--quoting-style=locale"],
+    ]
 
     /// A plain listing on a pipe writes names byte for byte without examining them; each of
-    /// these options changes the order, so it must not go that way.
+    /// these options changes the names or their order, so it must not go that way.
     @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: barePathRows)
     func optionsThatChangeNamesLeaveTheBarePath(_ arguments: [String]) throws {
         guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
