@@ -550,6 +550,18 @@ enum CommandDocs {
             printed as `?` in the styles that leave them as they are (`literal`, `shell`, `shell-always`);
             `--show-control-chars` (the default elsewhere) shows them as they are.
 
+            `-x` fills the columns left to right, row by row, rather than top to bottom (`-C`); `-m` writes
+            the names separated by `, `, as many on a line as fit in the width (`-w`, `COLUMNS`, the
+            terminal's; with `-w 0` all on one line); `--format=WORD` names a layout: `vertical` (`-C`),
+            `across` or `horizontal` (`-x`), `commas` (`-m`), `single-column` (`-1`), `long` or `verbose`
+            (`-l`). As in GNU ls, column layouts pad with tabs where a tab stop is passed, every 8 columns or
+            every `-T COLS` (`--tabsize`), with spaces only for `-T 0`, with colours, or without a line width.
+            `--zero` ends each line of entries (and `total`) with NUL rather than a newline (headers and the
+            blank lines between listings keep theirs), writes names as they are (`literal`, no `?`, unless a
+            later option asks otherwise) and one per line (unless a later `-C`, `-x`, `-m` asks otherwise,
+            or a long listing was asked for), and turns colours off. `--sort=width` sorts by the columns
+            each name takes as written (quoted, with `?`), narrowest first, equal widths by name.
+
             What counts as printable follows the locale, as in GNU ls: in a UTF-8 locale (the first of
             `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not empty names a UTF-8 codeset) `é` is shown as
             it is; in any other (`C`, `POSIX`, unset) every byte outside printable ASCII is escaped on a

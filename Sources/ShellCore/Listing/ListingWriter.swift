@@ -71,6 +71,10 @@ struct ListingStyle {
     var colors = ListingColors.builtIn
     /// How names, link targets and headers are written.
     var quoting = NameQuoting(style: .literal, hidesControlCharacters: false, indicators: .none)
+    /// What ends each line of entries (and `total`): a newline, or NUL with `--zero`.
+    var lineEnd: UInt8 = 0x0A
+    /// The columns between tab stops that column layouts pad with (`-T`); 0 for spaces only.
+    var tabSize = 8
     /// The line width for columns and for the wrap check after a coloured name; 0 for no limit.
     var lineLength = 80
     /// The unit of sizes in a long listing: bytes, or `-h`'s `1.0K`, `--block-size`'s.
@@ -140,7 +144,8 @@ struct ListingWriter {
         let order = order ?? Array(files.indices)
         let shown = style.quoting.isLiteral ? nil : shownNames(files)
         if let totalBlocks, style.format == .long || style.showsBlocks {
-            buffer.append(contentsOf: Array("total \(blockCount(totalBlocks))\n".utf8))
+            buffer.append(contentsOf: Array("total \(blockCount(totalBlocks))".utf8))
+            buffer.append(style.lineEnd)
         }
         prefixes = self.prefixes(files)
         switch style.format {
@@ -149,18 +154,20 @@ struct ListingWriter {
         case .onePerLine where shown == nil && !style.colored && style.indicators == .none && prefixes == nil:
             for index in order {
                 buffer.append(contentsOf: files[index].name)
-                buffer.append(0x0A)
+                buffer.append(style.lineEnd)
                 if buffer.count >= Self.blockSize { flush() }
             }
         case .onePerLine:
             for index in order {
                 let start = appendPrefix(index)
                 writeNameAndIndicator(files, index, shown: shown, startColumn: start)
-                buffer.append(0x0A)
+                buffer.append(style.lineEnd)
                 flushIfFull()
             }
-        case .columns:
-            writeColumns(files, order: order, shown: shown)
+        case .columns, .across:
+            writeColumns(files, order: order, shown: shown, across: style.format == .across)
+        case .commas:
+            writeCommas(files, order: order, shown: shown)
         }
         flushIfFull()
     }
@@ -179,7 +186,7 @@ struct ListingWriter {
             let index = reversed ? listing.count - 1 - position : position
             if skippingHidden && listing.isHidden(index) { continue }
             listing.appendName(index, to: &buffer)
-            buffer.append(0x0A)
+            buffer.append(style.lineEnd)
             if buffer.count >= Self.blockSize {
                 flush()
                 if output.isBroken { return }
@@ -209,6 +216,11 @@ struct ListingWriter {
 
     // MARK: Names
 
+    /// A name as the style writes it, without alignment blank or indicator.
+    func shownName(_ name: ArraySlice<UInt8>) -> [UInt8] {
+        style.quoting.isLiteral ? Array(name) : style.quoting.name(Array(name)).shown
+    }
+
     private func shownNames(_ files: [ListedFile]) -> ShownNames {
         var names: [ArraySlice<UInt8>] = []
         names.reserveCapacity(files.count)
@@ -221,12 +233,12 @@ struct ListingWriter {
         }
         let aligns =
             style.quoting.alignsQuotes
-            && (style.format == .long || (style.format == .columns && style.lineLength > 0))
+            && (style.format == .long || ((style.format == .columns || style.format == .across) && style.lineLength > 0))
         let someQuoted = aligns && quoted.contains(true)
         return ShownNames(names: names, padded: quoted.map { someQuoted && !$0 })
     }
 
-    /// The columns a file takes in a column layout: name, alignment blank and indicator.
+    /// The columns a file takes in a column layout: prefix, name, alignment blank and indicator.
     private func width(_ files: [ListedFile], _ index: Int, shown: ShownNames?) -> Int {
         var width: Int
         if let shown {
@@ -237,7 +249,7 @@ struct ListingWriter {
         if indicatorByte(kind: files[index].kind, mode: files[index].info?.mode) != nil {
             width += 1
         }
-        return width + (prefixes?.width ?? 0)
+        return width + (prefixes.map { style.format == .commas ? $0.cells[index].count : $0.width } ?? 0)
     }
 
     /// Writes a name with its alignment blank and colour; returns the bytes the name took, which
@@ -313,17 +325,19 @@ struct ListingWriter {
         guard style.showsInodes || style.showsBlocks else { return nil }
         let inodes = files.map { file in file.info.map { Array(String($0.inode).utf8) } ?? [0x3F] }
         let blocks = files.map { file in file.info.map { Array(blockCount($0.blocks).utf8) } ?? [0x3F] }
-        let inodeWidth = style.showsInodes ? inodes.map(\.count).max() ?? 0 : 0
-        let blockWidth = style.showsBlocks ? blocks.map(\.count).max() ?? 0 : 0
+        // A comma-separated listing does not line them up.
+        let aligned = style.format != .commas
+        let inodeWidth = style.showsInodes && aligned ? inodes.map(\.count).max() ?? 0 : 0
+        let blockWidth = style.showsBlocks && aligned ? blocks.map(\.count).max() ?? 0 : 0
         var cells: [[UInt8]] = []
         cells.reserveCapacity(files.count)
         for index in files.indices {
             var cell: [UInt8] = []
             if style.showsInodes {
-                cell += repeatElement(0x20, count: inodeWidth - inodes[index].count) + inodes[index] + [0x20]
+                cell += repeatElement(0x20, count: max(0, inodeWidth - inodes[index].count)) + inodes[index] + [0x20]
             }
             if style.showsBlocks {
-                cell += repeatElement(0x20, count: blockWidth - blocks[index].count) + blocks[index] + [0x20]
+                cell += repeatElement(0x20, count: max(0, blockWidth - blocks[index].count)) + blocks[index] + [0x20]
             }
             cells.append(cell)
         }
@@ -346,21 +360,22 @@ struct ListingWriter {
 
     // MARK: Columns
 
-    private mutating func writeColumns(_ files: [ListedFile], order: [Int], shown: ShownNames?) {
+    /// Writes names in columns, filled top to bottom, or `across` left to right.
+    private mutating func writeColumns(_ files: [ListedFile], order: [Int], shown: ShownNames?, across: Bool) {
         guard !order.isEmpty else { return }
         let widths = order.map { width(files, $0, shown: shown) }
-        let layout = ColumnLayout(itemWidths: widths, lineLength: style.lineLength)
+        let layout = ColumnLayout(itemWidths: widths, lineLength: style.lineLength, across: across)
         // GNU ls aligns with spaces only when colouring or when lines have no limit.
-        let tabSize = style.colored || style.lineLength == 0 ? 0 : 8
+        let tabSize = style.colored || style.lineLength == 0 ? 0 : style.tabSize
         for row in 0..<layout.rows {
             var column = 0
-            var index = row
+            var index = across ? row * layout.columns : row
             var position = 0
             while true {
                 let prefix = appendPrefix(order[index])
                 writeNameAndIndicator(files, order[index], shown: shown, startColumn: position + prefix)
-                let next = index + layout.rows
-                if next >= order.count { break }
+                let next = across ? index + 1 : index + layout.rows
+                if next >= order.count || (across && column + 1 == layout.columns) { break }
                 let end = position + layout.widths[column]
                 buffer.append(
                     contentsOf: ColumnLayout.padding(
@@ -369,9 +384,33 @@ struct ListingWriter {
                 column += 1
                 index = next
             }
-            buffer.append(0x0A)
+            buffer.append(style.lineEnd)
             flushIfFull()
         }
+    }
+
+    /// Writes names separated by `, `, as many on a line as fit in the line width (`-m`).
+    private mutating func writeCommas(_ files: [ListedFile], order: [Int], shown: ShownNames?) {
+        guard !order.isEmpty else { return }
+        let lineLength = style.lineLength
+        var position = 0
+        for (number, index) in order.enumerated() {
+            let length = lineLength > 0 ? width(files, index, shown: shown) : 0
+            if number > 0 {
+                if lineLength == 0 || position + length + 2 < lineLength {
+                    buffer += [0x2C, 0x20]
+                    position += 2
+                } else {
+                    buffer += [0x2C, style.lineEnd]
+                    position = 0
+                }
+            }
+            let prefix = appendPrefix(index)
+            writeNameAndIndicator(files, index, shown: shown, startColumn: position + prefix)
+            position += length
+            flushIfFull()
+        }
+        buffer.append(style.lineEnd)
     }
 
     // MARK: Long format
@@ -497,7 +536,7 @@ struct ListingWriter {
         } else if let indicator = indicatorByte(kind: info.kind, mode: info.mode) {
             buffer.append(indicator)
         }
-        buffer.append(0x0A)
+        buffer.append(style.lineEnd)
     }
 
     /// The line for a file that could not be examined: its type letter and question marks.
@@ -530,7 +569,7 @@ struct ListingWriter {
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: buffer.count - prefixStart)
         if let indicator = indicatorByte(kind: kind, mode: nil) { buffer.append(indicator) }
-        buffer.append(0x0A)
+        buffer.append(style.lineEnd)
     }
 
     private mutating func user(_ info: FileInfo) -> Owner {
