@@ -1,9 +1,9 @@
-/// `head [-n [-]N | -c [-]N] [-q | -v] [FILE]...`: write the first part of files.
+/// `head [-n [-]N | -c [-]N] [-q | -v] [-z] [FILE]...`: write the first part of files.
 public struct HeadCommand: ShellCommand {
     public static let name = "head"
     public static let summary =
         "Print the first 10 lines of each FILE; with no FILE, or when FILE is -, read standard input."
-    public static let synopsis = "[-n [-]N | -c [-]N] [-q | -v] [FILE]..."
+    public static let synopsis = "[-n [-]N | -c [-]N] [-q | -v] [-z] [FILE]..."
     /// The keys its options are read back by, which head and tail share.
     public typealias Option = FilePortion.Option
     public static let options: [OptionSpec<Option>] = [
@@ -15,6 +15,7 @@ public struct HeadCommand: ShellCommand {
             key: .lines, help: "print the first N lines; with a leading '-', all but the last N lines"),
         OptionSpec("q", "quiet", key: .quiet, help: "never print headers giving file names"),
         OptionSpec("v", "verbose", key: .verbose, help: "always print headers giving file names"),
+        OptionSpec("z", "zero-terminated", key: .zeroTerminated, help: "line delimiter is NUL, not newline"),
     ]
 
     /// What to write of each input.

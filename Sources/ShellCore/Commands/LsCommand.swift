@@ -1,6 +1,6 @@
 import PathModel
 
-/// `ls [-aAcdFghilnoGrRsStuUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
+/// `ls [-aAbcdFghilmnNoqQGrRsStTuUvxX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
 /// [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]]
 /// [FILE...]`: list directory contents.
 public struct LsCommand: ShellCommand {
@@ -8,18 +8,20 @@ public struct LsCommand: ShellCommand {
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
     public static let synopsis =
-        "[-aAcdFghilnoGrRsStuUX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
+        "[-aAbcdFghilmnNoqQGrRsStuUvxX1C] [-w COLS] [-T COLS] [--format=WORD] [--zero] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--quoting-style=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
             sortBySize, sortByTime, width, onePerLine, json, sortByExtension, unsorted, sortWord, ignore,
             hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size,
             changeTime, accessTime, timeWord, timeStyle, fullTime, kibibytes, si, blockSize, slash, fileType,
-            indicatorStyle
+            indicatorStyle, sortByVersion, escape, literal, quoteName, quotingStyle, hideControlChars,
+            showControlChars, across, commas, formatWord, tabSize, zero
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
         OptionSpec("A", "almost-all", key: .almostAll, help: "do not list implied . and .."),
+        OptionSpec("b", "escape", key: .escape, help: "print C-style escapes for nongraphic characters"),
         OptionSpec(
             nil, "color", value: .optional, valueName: "WHEN",
             key: .color, help: "color the names: 'always' (when WHEN is omitted), 'auto' or 'never'"),
@@ -57,11 +59,27 @@ public struct LsCommand: ShellCommand {
         OptionSpec(
             "I", "ignore", value: .required, valueName: "PATTERN", key: .ignore,
             help: "do not list entries matching PATTERN"),
+        OptionSpec(
+            nil, "format", value: .required, valueName: "WORD", key: .formatWord,
+            help:
+                "across (-x), commas (-m), horizontal (-x), long (-l), single-column (-1), verbose (-l), vertical (-C)"),
         OptionSpec("l", key: .long, help: "use a long listing format"),
+        OptionSpec("m", key: .commas, help: "fill width with a comma separated list of entries"),
+        OptionSpec("N", "literal", key: .literal, help: "print entry names without quoting"),
         OptionSpec(
             "n", "numeric-uid-gid", key: .numericIDs, help: "like -l, but list numeric user and group IDs"),
         OptionSpec("o", key: .longWithoutGroup, help: "like -l, but do not list group information"),
         OptionSpec("p", key: .slash, help: "append / indicator to directories"),
+        OptionSpec("q", "hide-control-chars", key: .hideControlChars, help: "print ? instead of nongraphic characters"),
+        OptionSpec(
+            nil, "show-control-chars", key: .showControlChars,
+            help: "show nongraphic characters as they are (the default, unless output is a terminal)"),
+        OptionSpec("Q", "quote-name", key: .quoteName, help: "enclose entry names in double quotes"),
+        OptionSpec(
+            nil, "quoting-style", value: .required, valueName: "WORD", key: .quotingStyle,
+            help:
+                "use quoting style WORD for entry names: literal, locale, shell, shell-always, shell-escape, shell-escape-always, c, escape (overrides QUOTING_STYLE)"
+        ),
         OptionSpec("r", "reverse", key: .reverse, help: "reverse order while sorting"),
         OptionSpec("R", "recursive", key: .recursive, help: "list subdirectories recursively"),
         OptionSpec("s", "size", key: .size, help: "print the allocated size of each file, in blocks"),
@@ -69,7 +87,10 @@ public struct LsCommand: ShellCommand {
         OptionSpec(nil, "si", key: .si, help: "like -h, but use powers of 1000 not 1024"),
         OptionSpec(
             nil, "sort", value: .required, valueName: "WORD", key: .sortWord,
-            help: "sort by WORD instead of name: none (-U), size (-S), time (-t), extension (-X)"),
+            help: "sort by WORD instead of name: none (-U), size (-S), time (-t), extension (-X), version (-v)"),
+        OptionSpec(
+            "T", "tabsize", value: .required, valueName: "COLS", key: .tabSize,
+            help: "assume tab stops at each COLS instead of 8; 0 for spaces only"),
         OptionSpec("t", key: .sortByTime, help: "sort by time, newest first; see --time"),
         OptionSpec(
             nil, "time", value: .required, valueName: "WORD", key: .timeWord,
@@ -83,11 +104,16 @@ public struct LsCommand: ShellCommand {
             "u", key: .accessTime,
             help: "with -lt: sort by, and show, access time; with -l: show access time and sort by name; otherwise: sort by access time, newest first"),
         OptionSpec("U", key: .unsorted, help: "do not sort; list entries in directory order"),
+        OptionSpec("v", key: .sortByVersion, help: "natural sort of (version) numbers within text"),
+        OptionSpec("x", key: .across, help: "list entries by lines instead of by columns"),
         OptionSpec("X", key: .sortByExtension, help: "sort alphabetically by entry extension"),
         OptionSpec(
             "w", "width", value: .required, valueName: "COLS",
             key: .width, help: "set output width to COLS; 0 means no limit"),
         OptionSpec("1", key: .onePerLine, help: "list one file per line"),
+        OptionSpec(
+            nil, "zero", key: .zero,
+            help: "end each output line with NUL, not newline (names as they are, one per line, no colours)"),
         OptionSpec(
             nil, "json", key: .json, help: "write a JSON array of file records instead (see docs/json.md)"),
     ]
@@ -100,6 +126,10 @@ public struct LsCommand: ShellCommand {
         case onePerLine
         /// `-C`: names in columns, filled top to bottom (the default on a terminal).
         case columns
+        /// `-x`: names in columns, filled left to right.
+        case across
+        /// `-m`: names separated by commas, as many on a line as fit.
+        case commas
     }
 
     /// Which names starting with a dot are listed.
@@ -124,6 +154,11 @@ public struct LsCommand: ShellCommand {
         case `extension`
         /// `-U`: as the volume lists them, operands as given.
         case none
+        /// `-v`: by names as versions (`a2` before `a10`), in GNU's version order.
+        case version
+        /// `--sort=width`: by the columns names take as written, narrowest first; equal widths by
+        /// name.
+        case width
     }
 
     /// Which of a file's times a listing shows and `-t` sorts by.
@@ -201,10 +236,20 @@ public struct LsCommand: ShellCommand {
     /// The indicators of the last of `-p`, `--file-type` and `--indicator-style`, which apply
     /// when `classify` does not.
     public var indicatorStyle: IndicatorStyle
+    /// How names are quoted (`--quoting-style`, `-b`, `-N`, `-Q`, the last given); nil when
+    /// none was, and `QUOTING_STYLE`, else the output, decides.
+    public var quotingStyle: QuotingStyle?
+    /// Whether characters that cannot be printed are shown as `?` (`-q`, `--show-control-chars`,
+    /// the last given); nil when neither was, and they are on a terminal.
+    public var hidesControlCharacters: Bool?
     /// When to colour names.
     public var color: When
     /// The line width given with `-w`.
     public var width: Int?
+    /// The columns between tab stops in column layouts (`-T`); nil for 8 (0: spaces only).
+    public var tabSize: Int?
+    /// `--zero`: each line of entries ends with NUL, not newline, and names are not coloured.
+    public var zeroTerminated: Bool
     /// Write a JSON array of file records instead of a listing.
     public var json: Bool
     public var operands: [Argument]
@@ -212,11 +257,14 @@ public struct LsCommand: ShellCommand {
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         // As in GNU ls, -1 after a long listing leaves it long.
         format = nil
-        for (key, _) in arguments.options {
+        for (key, value) in arguments.options {
             switch key {
             case .long, .longWithoutOwner, .longWithoutGroup, .numericIDs, .fullTime: format = .long
-            case .onePerLine where format != .long: format = .onePerLine
+            case .onePerLine where format != .long, .zero where format != .long: format = .onePerLine
             case .columns: format = .columns
+            case .across: format = .across
+            case .commas: format = .commas
+            case .formatWord: format = try Self.formatWords.value(of: value ?? [])
             default: continue
             }
         }
@@ -231,8 +279,9 @@ public struct LsCommand: ShellCommand {
         case .timeWord: timeField = try Self.timeWords.value(of: arguments.bytes(.timeWord) ?? [])
         default: timeField = .modification
         }
-        switch arguments.last(of: [.sortByTime, .sortBySize, .sortByExtension, .unsorted, .sortWord]) {
+        switch arguments.last(of: [.sortByTime, .sortBySize, .sortByExtension, .unsorted, .sortByVersion, .sortWord]) {
         case .sortByTime: sort = .time
+        case .sortByVersion: sort = .version
         case .sortBySize: sort = .size
         case .sortByExtension: sort = .extension
         case .unsorted: sort = .none
@@ -288,10 +337,28 @@ public struct LsCommand: ShellCommand {
             }
         }
         color = arguments.has(.color) ? try Self.when(arguments.bytes(.color), option: "--color") : .never
+        // As GNU ls: --zero asks for names as they are, unless a later option says otherwise.
+        switch arguments.last(of: [.escape, .literal, .quoteName, .quotingStyle, .zero]) {
+        case .escape: quotingStyle = .escape
+        case .literal, .zero: quotingStyle = .literal
+        case .quoteName: quotingStyle = .c
+        case .quotingStyle: quotingStyle = try Self.quotingWords.value(of: arguments.bytes(.quotingStyle) ?? [])
+        default: quotingStyle = nil
+        }
+        switch arguments.last(of: [.hideControlChars, .showControlChars, .zero]) {
+        case .hideControlChars: hidesControlCharacters = true
+        case .showControlChars, .zero: hidesControlCharacters = false
+        default: hidesControlCharacters = nil
+        }
         if let text = arguments.value(.width) {
             guard let value = Int(text), value >= 0 else { throw .invalid(Messages.invalidWidth(text)) }
             width = value
         }
+        if let text = arguments.value(.tabSize) {
+            guard let value = Int(text), value >= 0 else { throw .invalid(Messages.invalidTabSize(text)) }
+            tabSize = value
+        }
+        zeroTerminated = arguments.has(.zero)
         operands = arguments.operands
     }
 
@@ -337,9 +404,30 @@ public struct LsCommand: ShellCommand {
         option: "--indicator-style",
         [("none", .none), ("slash", .slash), ("file-type", .fileType), ("classify", .classify)])
 
+    /// The styles `--quoting-style=WORD` and `QUOTING_STYLE` name, in GNU's order.
+    static let quotingWords = ArgumentChoice<QuotingStyle>(
+        option: "--quoting-style",
+        [
+            ("literal", .literal), ("shell", .shell), ("shell-always", .shellAlways), ("shell-escape", .shellEscape),
+            ("shell-escape-always", .shellEscapeAlways), ("c", .c), ("c-maybe", .cMaybe), ("escape", .escape),
+            ("locale", .locale), ("clocale", .clocale),
+        ])
+
     /// The orders `--sort=WORD` names.
     static let sortWords = ArgumentChoice<Sort>(
-        option: "--sort", [("none", .none), ("size", .size), ("time", .time), ("extension", .extension)])
+        option: "--sort",
+        [
+            ("none", .none), ("time", .time), ("size", .size), ("extension", .extension), ("version", .version),
+            ("width", .width),
+        ])
+
+    /// The layouts `--format=WORD` names.
+    static let formatWords = ArgumentChoice<Format>(
+        option: "--format",
+        [
+            ("verbose", .long), ("long", .long), ("commas", .commas), ("horizontal", .across), ("across", .across),
+            ("vertical", .columns), ("single-column", .onePerLine),
+        ])
 
     public func run(in context: CommandContext) -> ExitStatus {
         // As GNU ls, the style (and TIME_STYLE) is read only for a long listing.
@@ -392,8 +480,9 @@ private struct ListingRun {
         // As GNU ls: LS_COLORS, or else a terminal type known to take colours, is needed even
         // for --color=always; NO_COLOR turns the automatic colours off.
         let wantsColor =
-            command.color == .always
-            || (command.color == .terminal && terminal && !ListingColors.isDisabled(environment))
+            !command.zeroTerminated && command.color == .always
+            || (!command.zeroTerminated && command.color == .terminal && terminal
+                && !ListingColors.isDisabled(environment))
         colored =
             wantsColor
             && (ListingColors.isConfigured(environment) || ListingColors.terminalTakesColor(environment))
@@ -406,13 +495,22 @@ private struct ListingRun {
         if terminal, let width = context.state.terminalWidth, width > 0 { lineLength = width }
         if let width = command.width { lineLength = width }
         let units = command.sizeUnits(environment)
+        var quotingStyle = command.quotingStyle
+        if quotingStyle == nil, let value = environment["QUOTING_STYLE"] {
+            quotingStyle = try? LsCommand.quotingWords.value(of: value)
+            if quotingStyle == nil { context.error(LsCommand.Messages.invalidQuotingStyle(value)) }
+        }
+        let quoting = NameQuoting(
+            style: quotingStyle ?? (terminal ? .shellEscape : .literal),
+            hidesControlCharacters: command.hidesControlCharacters ?? terminal, indicators: indicators)
         let style = ListingStyle(
             format: format, showsOwner: command.showsOwner,
             showsGroup: command.showsGroup, numericIDs: command.numericIDs, showsInodes: command.showsInodes,
             showsBlocks: command.showsBlocks, indicators: indicators,
             colored: colored,
             colors: writerColors,
-            quoted: terminal, lineLength: lineLength, fileUnit: units.file, blockUnit: units.blocks, timeField: command.timeField, dateStyle: dateStyle,
+            quoting: quoting, lineEnd: command.zeroTerminated ? 0 : 0x0A,
+            tabSize: command.tabSize ?? 8, lineLength: lineLength, fileUnit: units.file, blockUnit: units.blocks, timeField: command.timeField, dateStyle: dateStyle,
             zone: Clock.Zone(environment: environment), now: Clock.now())
         writer = ListingWriter(style: style, output: context.stdout)
         if command.json { records = JSONArrayWriter(output: context.stdout) }
@@ -706,6 +804,14 @@ private struct ListingRun {
                 let (a, b) = (extensions[left.element], extensions[right.element])
                 return a != b ? bytesPrecede(a, b) : left.offset < right.offset
             }.map(\.element)
+        case .version:
+            order = files.indices.sorted { VersionOrder.precedes(files[$0].name, files[$1].name) }
+        case .width:
+            let widths = files.map { DisplayWidth.of(writer.shownName($0.name)) }
+            order = files.indices.sorted { left, right in
+                widths[left] != widths[right]
+                    ? widths[left] < widths[right] : bytesPrecede(files[left].name, files[right].name)
+            }
         case .none:
             order = Array(files.indices)
         }
@@ -769,6 +875,10 @@ extension LsCommand {
         static let readingDirectory = "reading directory"
         static let alreadyListed = "not listing already-listed directory"
         static func invalidWidth(_ text: String) -> String { "invalid line width: \(Quoting.always(text))" }
+        static func invalidTabSize(_ text: String) -> String { "invalid tab size: \(Quoting.always(text))" }
         static func writeError(_ reason: String) -> String { "write error: \(reason)" }
+        static func invalidQuotingStyle(_ value: [UInt8]) -> String {
+            "ignoring invalid value of environment variable QUOTING_STYLE: \(Quoting.locale(value))"
+        }
     }
 }

@@ -1,11 +1,11 @@
-/// `tail [-n [+]N | -c [+]N] [-q | -v] [-f | -F] [FILE]...`: write the last part of files; a
+/// `tail [-n [+]N | -c [+]N] [-q | -v] [-z] [-f | -F] [FILE]...`: write the last part of files; a
 /// regular file is read backwards from its end, only as far as needed. With `-f`, what is added
 /// to the files is written as it comes, until Ctrl-C.
 public struct TailCommand: ShellCommand {
     public static let name = "tail"
     public static let summary =
         "Print the last 10 lines of each FILE; with no FILE, or when FILE is -, read standard input."
-    public static let synopsis = "[-n [+]N | -c [+]N] [-q | -v] [-f | -F | --follow[=HOW]] [--retry] [-s N] [FILE]..."
+    public static let synopsis = "[-n [+]N | -c [+]N] [-q | -v] [-z] [-f | -F | --follow[=HOW]] [--retry] [-s N] [FILE]..."
     /// The keys its options are read back by, which head and tail share.
     public typealias Option = FilePortion.Option
     public static let options: [OptionSpec<Option>] = [
@@ -17,6 +17,7 @@ public struct TailCommand: ShellCommand {
             key: .lines, help: "print the last N lines; with a leading '+', from line N on"),
         OptionSpec("q", "quiet", key: .quiet, help: "never print headers giving file names"),
         OptionSpec("v", "verbose", key: .verbose, help: "always print headers giving file names"),
+        OptionSpec("z", "zero-terminated", key: .zeroTerminated, help: "line delimiter is NUL, not newline"),
         OptionSpec(
             "f", "follow", value: .optional, valueName: "HOW", key: .follow,
             help: "then write what is added to the files, until Ctrl-C; HOW is descriptor (the default) or name"),

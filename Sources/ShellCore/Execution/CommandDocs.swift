@@ -519,7 +519,11 @@ enum CommandDocs {
             size, largest first; equal times or sizes are ordered by name. `-X` sorts by extension (what
             follows the last `.`; a name without one comes first), then by name. `-U` does not sort: entries
             come in the order the volume lists them (the kernel's directory order on a disk), operands as
-            given, and `-r` and `--group-directories-first` then do nothing. `-r` reverses whichever other
+            given, and `-r` and `--group-directories-first` then do nothing. `-v` sorts names as versions, as
+            GNU's version sort does (`sort -V`): runs of digits compare as numbers (`a2` before `a10`, `a1.5`
+            before `a1.10`), letters before other bytes, `~` before everything (`1.0~rc1` before `1.0`), `.`,
+            `..` and other names starting with a dot first, and a file suffix such as `.tar.gz` is set aside
+            and compared only when the rest is equal; names equal as versions (`a1`, `a01`) go by their bytes. `-r` reverses whichever other
             order is in force. With `--group-directories-first` directories (and symbolic links to them)
             come before everything else, each group in that order.
 
@@ -532,6 +536,36 @@ enum CommandDocs {
             terminal's width as GNU `ls -C` fits them (East Asian wide characters take two columns), and a
             name that the shell would need quoted is shown quoted (`'b c'`, `'new'$'\n''line'`); the other
             names then get a leading blank so that the names line up.
+
+            `--quoting-style=WORD` chooses how names, symbolic links' targets and directory headers are
+            written, as GNU's styles do: `literal` (as they are; `-N`, `--literal`), `shell` (in single quotes
+            when the shell needs them, control characters as they are), `shell-always` (always in single
+            quotes), `shell-escape` (the terminal's default: `$'\n'` escapes for what is not printable),
+            `shell-escape-always`, `c` (in double quotes with C's escapes: `"new\nline"`; `-Q`,
+            `--quote-name`), `c-maybe` (C's escapes, in double quotes only when some are needed), `escape`
+            (C's escapes without quotes, and a space as `\ `; `-b`, `--escape`), `locale` and `clocale` (C's
+            escapes in `'…'` and `"…"`, in `‘…’` in a UTF-8 locale); an unambiguous abbreviation will do.
+            Without one of them the `QUOTING_STYLE` variable names the style (a wrong value is reported and
+            ignored: `ls: ignoring invalid value of environment variable QUOTING_STYLE: 'x'`), else it is
+            `shell-escape` on a terminal and `literal` elsewhere. As in GNU ls, a `:` in a directory header
+            is quoted too (`'d:z':`, `d\:z:` with `-b`), and with `-F` the indicator characters `=>@|` in a
+            name (with `--file-type` `*=>@|` as well). Only the styles that quote some names (`shell`,
+            `shell-escape`, `c-maybe`) give the others a leading blank, in columns and in long listings.
+            `-q` (`--hide-control-chars`, the default on a terminal) shows each character that cannot be
+            printed as `?` in the styles that leave them as they are (`literal`, `shell`, `shell-always`);
+            `--show-control-chars` (the default elsewhere) shows them as they are.
+
+            `-x` fills the columns left to right, row by row, rather than top to bottom (`-C`); `-m` writes
+            the names separated by `, `, as many on a line as fit in the width (`-w`, `COLUMNS`, the
+            terminal's; with `-w 0` all on one line); `--format=WORD` names a layout: `vertical` (`-C`),
+            `across` or `horizontal` (`-x`), `commas` (`-m`), `single-column` (`-1`), `long` or `verbose`
+            (`-l`). As in GNU ls, column layouts pad with tabs where a tab stop is passed, every 8 columns or
+            every `-T COLS` (`--tabsize`), with spaces only for `-T 0`, with colours, or without a line width.
+            `--zero` ends each line of entries (and `total`) with NUL rather than a newline (headers and the
+            blank lines between listings keep theirs), writes names as they are (`literal`, no `?`, unless a
+            later option asks otherwise) and one per line (unless a later `-C`, `-x`, `-m` asks otherwise,
+            or a long listing was asked for), and turns colours off. `--sort=width` sorts by the columns
+            each name takes as written (quoted, with `?`), narrowest first, equal widths by name.
 
             What counts as printable follows the locale, as in GNU ls: in a UTF-8 locale (the first of
             `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not empty names a UTF-8 codeset) `é` is shown as

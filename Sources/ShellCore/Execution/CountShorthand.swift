@@ -30,14 +30,16 @@ enum CountShorthand {
         }
     }
 
-    /// head's `-NUM[bkm][cqvl]…`: digits, then letters in any number (`c` bytes, `b` `k` `m`
-    /// bytes times 512, 1024, 1048576, `l` lines, `q` no headers, `v` headers).
+    /// head's `-NUM[bkm][cqvlz]…`: digits, then letters in any number (`c` bytes, `b` `k` `m`
+    /// bytes times 512, 1024, 1048576, `l` lines, `q` no headers, `v` headers, `z` lines ending
+    /// with NUL).
     private static func headOptions(_ bytes: [UInt8]) throws(UsageError) -> [String]? {
         guard bytes.count > 1, bytes[0] == 0x2D, isDigit(bytes[1]) else { return nil }
         let digits = bytes.dropFirst().prefix(while: isDigit)
         var lines = true
         var multiplier = ""
         var headers: [String] = []
+        var zero: [String] = []
         for letter in bytes.dropFirst(1 + digits.count) {
             switch letter {
             case UInt8(ascii: "c"): (lines, multiplier) = (false, "")
@@ -47,10 +49,11 @@ enum CountShorthand {
             case UInt8(ascii: "l"): lines = true
             case UInt8(ascii: "q"): headers = ["-q"]
             case UInt8(ascii: "v"): headers = ["-v"]
+            case UInt8(ascii: "z"): zero = ["-z"]
             default: throw .invalid(Messages.trailing(Character(Unicode.Scalar(letter))))
             }
         }
-        return [lines ? "-n" : "-c", String(decoding: digits, as: UTF8.self) + multiplier] + headers
+        return [lines ? "-n" : "-c", String(decoding: digits, as: UTF8.self) + multiplier] + headers + zero
     }
 
     /// Whether tail reads its first argument as the shorthand at all: only when it is the one

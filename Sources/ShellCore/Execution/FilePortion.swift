@@ -5,7 +5,7 @@ import PathModel
 public struct FilePortion: Sendable {
     /// The keys of the options head and tail read a portion and headers from.
     public enum Option: Hashable, Sendable {
-        case bytes, lines, quiet, verbose, follow, followByName, retry, sleepInterval
+        case bytes, lines, quiet, verbose, follow, followByName, retry, sleepInterval, zeroTerminated
     }
 
     /// Whether counts are of lines or of bytes.
@@ -27,15 +27,19 @@ public struct FilePortion: Sendable {
     public let unit: Unit
     /// Which part.
     public let part: Part
+    /// What ends a line: a newline, or NUL with `-z`.
+    public let delimiter: UInt8
 
-    /// A portion of inputs.
-    public init(unit: Unit, part: Part) {
+    /// A portion of inputs, in lines that end with `delimiter`.
+    public init(unit: Unit, part: Part, delimiter: UInt8 = 0x0A) {
         self.unit = unit
         self.part = part
+        self.delimiter = delimiter
     }
 
     /// The portion `-n N` or `-c N` asks for (10 lines by default): a count with the `sign` this
-    /// command gives a meaning to (`-` for head, `+` for tail) is `signed`, any other `plain`.
+    /// command gives a meaning to (`-` for head, `+` for tail) is `signed`, any other `plain`;
+    /// lines end with NUL with `-z`.
     /// - Throws: `UsageError` for a count that is not a number.
     static func parse(
         _ arguments: ParsedArguments<Option>, sign: Character, signed: (UInt64) -> Part, plain: (UInt64) -> Part
@@ -47,7 +51,9 @@ public struct FilePortion: Sendable {
         guard let count = count(text.dropFirst(marked || text.hasPrefix("+") || text.hasPrefix("-") ? 1 : 0)) else {
             throw .invalid("invalid number of \(unit == .bytes ? "bytes" : "lines"): \(Quoting.always(text))")
         }
-        return FilePortion(unit: unit, part: marked ? signed(count) : plain(count))
+        return FilePortion(
+            unit: unit, part: marked ? signed(count) : plain(count),
+            delimiter: arguments.has(.zeroTerminated) ? 0 : 0x0A)
     }
 
     /// `-q` (never) or `-v` (always print headers), whichever came last.
@@ -194,7 +200,7 @@ public struct FilePortion: Sendable {
             return chunk.startIndex + take
         case .lines:
             var index = chunk.startIndex
-            while left > 0, let newline = chunk[index...].firstIndex(of: 0x0A) {
+            while left > 0, let newline = chunk[index...].firstIndex(of: delimiter) {
                 left -= 1
                 index = newline + 1
             }
@@ -202,7 +208,7 @@ public struct FilePortion: Sendable {
         }
     }
 
-    /// Where the last `count` units of `bytes` start (a last line need not end with a newline).
+    /// Where the last `count` units of `bytes` start (a last line need not end with a delimiter).
     private func suffixStart(_ bytes: [UInt8], _ count: UInt64) -> Int {
         switch unit {
         case .bytes:
@@ -211,9 +217,9 @@ public struct FilePortion: Sendable {
             guard count > 0 else { return bytes.count }
             var seen: UInt64 = 0
             var index = bytes.endIndex
-            if index > 0, bytes[index - 1] == 0x0A { index -= 1 }
+            if index > 0, bytes[index - 1] == delimiter { index -= 1 }
             while index > 0 {
-                if bytes[index - 1] == 0x0A {
+                if bytes[index - 1] == delimiter {
                     seen += 1
                     if seen == count { return index }
                 }
@@ -245,7 +251,7 @@ public struct FilePortion: Sendable {
                 var index = length
                 while index > 0 {
                     index -= 1
-                    guard buffer[index] == 0x0A else { continue }
+                    guard buffer[index] == delimiter else { continue }
                     if !skippedFinalNewline && offset + UInt64(index) == size - 1 {
                         skippedFinalNewline = true
                         continue

@@ -1,4 +1,5 @@
-/// Names in columns filled top to bottom, fitted to a line width the way GNU `ls -C` fits them.
+/// Names in columns filled top to bottom (or left to right), fitted to a line width the way GNU
+/// `ls -C` (`ls -x`) fits them.
 ///
 /// Every layout from the most columns possible down to one is tried; the widest that fits in
 /// fewer than `lineLength` columns wins. A column is as wide as its widest name plus two spaces of
@@ -11,7 +12,8 @@
 public struct ColumnLayout: Sendable, Hashable {
     /// How many columns the items take.
     public let columns: Int
-    /// How many rows: items `row`, `row + rows`, `row + 2 * rows`… share a line.
+    /// How many rows: items `row`, `row + rows`, `row + 2 * rows`… share a line (filled left to
+    /// right, items `row * columns` up to the next row's first).
     public let rows: Int
     /// Each column's width, its gap included.
     public let widths: [Int]
@@ -19,8 +21,8 @@ public struct ColumnLayout: Sendable, Hashable {
     private static let minimumColumnWidth = 3
 
     /// The layout for items of the given display widths within `lineLength` columns; a
-    /// `lineLength` of 0 means no limit.
-    public init(itemWidths: [Int], lineLength: Int) {
+    /// `lineLength` of 0 means no limit. Items fill each column in turn, or `across`, each row.
+    public init(itemWidths: [Int], lineLength: Int, across: Bool = false) {
         let count = itemWidths.count
         guard count > 0 else {
             columns = 1
@@ -40,8 +42,7 @@ public struct ColumnLayout: Sendable, Hashable {
         }
         for (itemIndex, width) in itemWidths.enumerated() {
             for index in 0..<maxColumns where candidates[index].fits {
-                let rowsHere = (count + index) / (index + 1)
-                let column = itemIndex / rowsHere
+                let column = across ? itemIndex % (index + 1) : itemIndex / ((count + index) / (index + 1))
                 let needed = width + (column == index ? 0 : 2)
                 if candidates[index].widths[column] < needed {
                     candidates[index].lineLength += needed - candidates[index].widths[column]

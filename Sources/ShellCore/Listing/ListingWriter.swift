@@ -69,8 +69,12 @@ struct ListingStyle {
     var colored = false
     /// The colours, when `colored`.
     var colors = ListingColors.builtIn
-    /// Quote names as the shell would need them (on a terminal).
-    var quoted = false
+    /// How names, link targets and headers are written.
+    var quoting = NameQuoting(style: .literal, hidesControlCharacters: false, indicators: .none)
+    /// What ends each line of entries (and `total`): a newline, or NUL with `--zero`.
+    var lineEnd: UInt8 = 0x0A
+    /// The columns between tab stops that column layouts pad with (`-T`); 0 for spaces only.
+    var tabSize = 8
     /// The line width for columns and for the wrap check after a coloured name; 0 for no limit.
     var lineLength = 80
     /// The unit of sizes in a long listing: bytes, or `-h`'s `1.0K`, `--block-size`'s.
@@ -113,8 +117,8 @@ struct ListingWriter {
         var numeric: Bool
     }
 
-    /// Names as shown on a terminal: quoted where needed, the others after a blank so that they
-    /// line up with the quoted ones' text.
+    /// Names as shown in the quoting style; where it quotes only some, the others after a
+    /// blank so that they line up with the quoted ones' text.
     private struct ShownNames {
         var names: [ArraySlice<UInt8>]
         var padded: [Bool]
@@ -138,9 +142,10 @@ struct ListingWriter {
     /// 512-byte units) is given.
     mutating func list(_ files: [ListedFile], order: [Int]? = nil, totalBlocks: UInt64? = nil) {
         let order = order ?? Array(files.indices)
-        let shown = style.quoted ? shownNames(files) : nil
+        let shown = style.quoting.isLiteral ? nil : shownNames(files)
         if let totalBlocks, style.format == .long || style.showsBlocks {
-            buffer.append(contentsOf: Array("total \(blockCount(totalBlocks))\n".utf8))
+            buffer.append(contentsOf: Array("total \(blockCount(totalBlocks))".utf8))
+            buffer.append(style.lineEnd)
         }
         prefixes = self.prefixes(files)
         switch style.format {
@@ -149,25 +154,27 @@ struct ListingWriter {
         case .onePerLine where shown == nil && !style.colored && style.indicators == .none && prefixes == nil:
             for index in order {
                 buffer.append(contentsOf: files[index].name)
-                buffer.append(0x0A)
+                buffer.append(style.lineEnd)
                 if buffer.count >= Self.blockSize { flush() }
             }
         case .onePerLine:
             for index in order {
                 let start = appendPrefix(index)
                 writeNameAndIndicator(files, index, shown: shown, startColumn: start)
-                buffer.append(0x0A)
+                buffer.append(style.lineEnd)
                 flushIfFull()
             }
-        case .columns:
-            writeColumns(files, order: order, shown: shown)
+        case .columns, .across:
+            writeColumns(files, order: order, shown: shown, across: style.format == .across)
+        case .commas:
+            writeCommas(files, order: order, shown: shown)
         }
         flushIfFull()
     }
 
     /// Whether names are written bare, one per line, with nothing before or after them.
     var writesBareNames: Bool {
-        style.format == .onePerLine && !style.quoted && !style.colored && style.indicators == .none && !style.showsInodes
+        style.format == .onePerLine && style.quoting.isLiteral && !style.colored && style.indicators == .none && !style.showsInodes
             && !style.showsBlocks
     }
 
@@ -177,7 +184,7 @@ struct ListingWriter {
     mutating func listNames(_ listing: DirectoryListing, skippingHidden: Bool, reversed: Bool) {
         flush()
         listing.forEachBlockOfLines(
-            reversed: reversed, skippingHidden: skippingHidden, terminator: 0x0A, blockSize: Self.blockSize
+            reversed: reversed, skippingHidden: skippingHidden, terminator: style.lineEnd, blockSize: Self.blockSize
         ) { block in
             output.write(bytes: block)
             return !output.isBroken
@@ -186,8 +193,7 @@ struct ListingWriter {
 
     /// Writes `name:` above a directory's listing.
     mutating func header(_ name: [UInt8]) {
-        let quote = style.quoted && (Quoting.needsQuoting(name) || name.contains(0x3A))
-        buffer.append(contentsOf: quote ? Array(Quoting.always(name).utf8) : name)
+        buffer.append(contentsOf: style.quoting.isLiteral ? name : style.quoting.header(name))
         buffer.append(contentsOf: [0x3A, 0x0A])
     }
 
@@ -207,22 +213,29 @@ struct ListingWriter {
 
     // MARK: Names
 
+    /// A name as the style writes it, without alignment blank or indicator.
+    func shownName(_ name: ArraySlice<UInt8>) -> [UInt8] {
+        style.quoting.isLiteral ? Array(name) : style.quoting.name(Array(name)).shown
+    }
+
     private func shownNames(_ files: [ListedFile]) -> ShownNames {
         var names: [ArraySlice<UInt8>] = []
         names.reserveCapacity(files.count)
         var quoted: [Bool] = []
         quoted.reserveCapacity(files.count)
         for file in files {
-            let needs = Quoting.needsQuoting(Array(file.name))
-            quoted.append(needs)
-            names.append(needs ? Array(Quoting.ifNeeded(Array(file.name)).utf8)[...] : file.name)
+            let name = style.quoting.name(Array(file.name))
+            quoted.append(name.quoted)
+            names.append(name.shown[...])
         }
-        let aligns = style.format == .long || (style.format == .columns && style.lineLength > 0)
+        let aligns =
+            style.quoting.alignsQuotes
+            && (style.format == .long || ((style.format == .columns || style.format == .across) && style.lineLength > 0))
         let someQuoted = aligns && quoted.contains(true)
         return ShownNames(names: names, padded: quoted.map { someQuoted && !$0 })
     }
 
-    /// The columns a file takes in a column layout: name, alignment blank and indicator.
+    /// The columns a file takes in a column layout: prefix, name, alignment blank and indicator.
     private func width(_ files: [ListedFile], _ index: Int, shown: ShownNames?) -> Int {
         var width: Int
         if let shown {
@@ -233,7 +246,7 @@ struct ListingWriter {
         if indicatorByte(kind: files[index].kind, mode: files[index].info?.mode) != nil {
             width += 1
         }
-        return width + (prefixes?.width ?? 0)
+        return width + (prefixes.map { style.format == .commas ? $0.cells[index].count : $0.width } ?? 0)
     }
 
     /// Writes a name with its alignment blank and colour; returns the bytes the name took, which
@@ -309,17 +322,19 @@ struct ListingWriter {
         guard style.showsInodes || style.showsBlocks else { return nil }
         let inodes = files.map { file in file.info.map { Array(String($0.inode).utf8) } ?? [0x3F] }
         let blocks = files.map { file in file.info.map { Array(blockCount($0.blocks).utf8) } ?? [0x3F] }
-        let inodeWidth = style.showsInodes ? inodes.map(\.count).max() ?? 0 : 0
-        let blockWidth = style.showsBlocks ? blocks.map(\.count).max() ?? 0 : 0
+        // A comma-separated listing does not line them up.
+        let aligned = style.format != .commas
+        let inodeWidth = style.showsInodes && aligned ? inodes.map(\.count).max() ?? 0 : 0
+        let blockWidth = style.showsBlocks && aligned ? blocks.map(\.count).max() ?? 0 : 0
         var cells: [[UInt8]] = []
         cells.reserveCapacity(files.count)
         for index in files.indices {
             var cell: [UInt8] = []
             if style.showsInodes {
-                cell += repeatElement(0x20, count: inodeWidth - inodes[index].count) + inodes[index] + [0x20]
+                cell += repeatElement(0x20, count: max(0, inodeWidth - inodes[index].count)) + inodes[index] + [0x20]
             }
             if style.showsBlocks {
-                cell += repeatElement(0x20, count: blockWidth - blocks[index].count) + blocks[index] + [0x20]
+                cell += repeatElement(0x20, count: max(0, blockWidth - blocks[index].count)) + blocks[index] + [0x20]
             }
             cells.append(cell)
         }
@@ -342,21 +357,22 @@ struct ListingWriter {
 
     // MARK: Columns
 
-    private mutating func writeColumns(_ files: [ListedFile], order: [Int], shown: ShownNames?) {
+    /// Writes names in columns, filled top to bottom, or `across` left to right.
+    private mutating func writeColumns(_ files: [ListedFile], order: [Int], shown: ShownNames?, across: Bool) {
         guard !order.isEmpty else { return }
         let widths = order.map { width(files, $0, shown: shown) }
-        let layout = ColumnLayout(itemWidths: widths, lineLength: style.lineLength)
+        let layout = ColumnLayout(itemWidths: widths, lineLength: style.lineLength, across: across)
         // GNU ls aligns with spaces only when colouring or when lines have no limit.
-        let tabSize = style.colored || style.lineLength == 0 ? 0 : 8
+        let tabSize = style.colored || style.lineLength == 0 ? 0 : style.tabSize
         for row in 0..<layout.rows {
             var column = 0
-            var index = row
+            var index = across ? row * layout.columns : row
             var position = 0
             while true {
                 let prefix = appendPrefix(order[index])
                 writeNameAndIndicator(files, order[index], shown: shown, startColumn: position + prefix)
-                let next = index + layout.rows
-                if next >= order.count { break }
+                let next = across ? index + 1 : index + layout.rows
+                if next >= order.count || (across && column + 1 == layout.columns) { break }
                 let end = position + layout.widths[column]
                 buffer.append(
                     contentsOf: ColumnLayout.padding(
@@ -365,9 +381,33 @@ struct ListingWriter {
                 column += 1
                 index = next
             }
-            buffer.append(0x0A)
+            buffer.append(style.lineEnd)
             flushIfFull()
         }
+    }
+
+    /// Writes names separated by `, `, as many on a line as fit in the line width (`-m`).
+    private mutating func writeCommas(_ files: [ListedFile], order: [Int], shown: ShownNames?) {
+        guard !order.isEmpty else { return }
+        let lineLength = style.lineLength
+        var position = 0
+        for (number, index) in order.enumerated() {
+            let length = lineLength > 0 ? width(files, index, shown: shown) : 0
+            if number > 0 {
+                if lineLength == 0 || position + length + 2 < lineLength {
+                    buffer += [0x2C, 0x20]
+                    position += 2
+                } else {
+                    buffer += [0x2C, style.lineEnd]
+                    position = 0
+                }
+            }
+            let prefix = appendPrefix(index)
+            writeNameAndIndicator(files, index, shown: shown, startColumn: position + prefix)
+            position += length
+            flushIfFull()
+        }
+        buffer.append(style.lineEnd)
     }
 
     // MARK: Long format
@@ -476,7 +516,7 @@ struct ListingWriter {
             startColumn: column)
         if info.kind == .symlink, let targetBytes = files[index].linkTarget {
             buffer.append(contentsOf: [0x20, 0x2D, 0x3E, 0x20])
-            let shownTarget = style.quoted ? Array(Quoting.ifNeeded(targetBytes).utf8) : targetBytes
+            let shownTarget = style.quoting.isLiteral ? targetBytes : style.quoting.target(targetBytes)
             let targetMode = files[index].targetMode
             let targetKind = targetMode.map { FileKind(mode: $0) }
             let targetColor =
@@ -493,7 +533,7 @@ struct ListingWriter {
         } else if let indicator = indicatorByte(kind: info.kind, mode: info.mode) {
             buffer.append(indicator)
         }
-        buffer.append(0x0A)
+        buffer.append(style.lineEnd)
     }
 
     /// The line for a file that could not be examined: its type letter and question marks.
@@ -526,7 +566,7 @@ struct ListingWriter {
             shown?.names[index] ?? files[index].name, padded: shown?.padded[index] ?? false, color: color,
             startColumn: buffer.count - prefixStart)
         if let indicator = indicatorByte(kind: kind, mode: nil) { buffer.append(indicator) }
-        buffer.append(0x0A)
+        buffer.append(style.lineEnd)
     }
 
     private mutating func user(_ info: FileInfo) -> Owner {

@@ -37,6 +37,14 @@ struct HeadTailCommandTests {
         ("tail", ["-1", "four"]), ("tail", ["+3", "four"]), ("tail", ["-3c", "four"]), ("tail", ["+2c", "nonl"]),
         ("tail", ["-1b", "numbers"]), ("tail", ["-l", "numbers"]), ("tail", ["+3", "four", "nonl"]),
         ("tail", ["-"]), ("tail", ["-n", "-2", "four"]),
+        // Lines that end with NUL.
+        ("head", ["-z", "zeros"]), ("head", ["-z", "-n", "2", "zeros"]), ("head", ["-z", "-n", "-1", "zeros"]),
+        ("head", ["-zn", "1", "mixed"]), ("head", ["-2z", "zeros"]), ("head", ["--zero-terminated", "-n", "-2", "mixed"]),
+        ("head", ["-z", "-n", "1", "four"]), ("head", ["-z", "-c", "3", "zeros"]), ("head", ["-z", "-n", "3", "znumbers"]),
+        ("tail", ["-z", "zeros"]), ("tail", ["-z", "-n", "2", "zeros"]), ("tail", ["-z", "-n", "+2", "zeros"]),
+        ("tail", ["-z", "-n", "1", "mixed"]), ("tail", ["-z", "-n", "3", "znumbers"]),
+        ("tail", ["-z", "-n", "+99998", "znumbers"]), ("tail", ["-z", "four"]), ("tail", ["-z", "-n", "-1", "nonl"]),
+        ("tail", ["--zero-terminated", "-n", "70000", "znumbers"]),
     ]
 
     @Test(.needsLocalFileSystem("GNU head and tail read the fixture from disk"), arguments: lines)
@@ -46,6 +54,9 @@ struct HeadTailCommandTests {
         try shell.write("nonl", "x\ny")
         try shell.write("empty")
         try shell.write("blank-lines", "\n\n\n\n\n")
+        try shell.write("zeros", "a\u{0}b\u{0}c\u{0}d\u{0}")
+        try shell.write("mixed", "a\nb\u{0}c\nd\u{0}e")
+        try shell.write("znumbers", (1...100_000).map(String.init).joined(separator: "\u{0}") + "\u{0}")
         try shell.write("numbers", (1...100_000).map(String.init).joined(separator: "\n") + "\n")
         try shell.path("dir").makeDirectory()
         try shell.path("link").makeSymlink(to: "four")

@@ -114,25 +114,35 @@ func makeListingFixture(_ shell: TestShell) throws {
         ("unknown option", ["-Z"], "invalid option -- 'Z'"),
         (
             "unknown sort word", ["--sort=bogus"],
-            "invalid argument 'bogus' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
+            "invalid argument 'bogus' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'time'\n  - 'size'\n  - 'extension'\n  - 'version'\n  - 'width'"
         ),
         (
             "an empty word abbreviates them all", ["--sort="],
-            "ambiguous argument '' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
+            "ambiguous argument '' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'time'\n  - 'size'\n  - 'extension'\n  - 'version'\n  - 'width'"
         ),
         (
             "an empty colour word", ["--color="],
             "ambiguous argument '' for '--color'\nValid arguments are:\n  - 'always', 'yes', 'force'\n  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'"
         ),
         (
+            "an unknown quoting style", ["--quoting-style=bogus"],
+            "invalid argument 'bogus' for '--quoting-style'\n" + quotingStyles
+        ),
+        ("an ambiguous quoting style", ["--quoting-style=sh"], "ambiguous argument 'sh' for '--quoting-style'\n" + quotingStyles),
+        ("a tab size that is no number", ["-T", "x"], "invalid tab size: 'x'"),
+        ("a negative tab size", ["--tabsize=-1"], "invalid tab size: '-1'"),
+        (
+            "an unknown format", ["--format=bogus"],
+            "invalid argument 'bogus' for '--format'\nValid arguments are:\n  - 'verbose', 'long'\n  - 'commas'\n  - 'horizontal', 'across'\n  - 'vertical'\n  - 'single-column'"
+        ),
+        (
             "an unknown indicator style", ["--indicator-style=x"],
             "invalid argument 'x' for '--indicator-style'\nValid arguments are:\n  - 'none'\n  - 'slash'\n  - 'file-type'\n  - 'classify'"
         ),
-        (
-            "version sort is not there", ["--sort=version"],
-            "invalid argument 'version' for '--sort'\nValid arguments are:\n  - 'none'\n  - 'size'\n  - 'time'\n  - 'extension'"
-        ),
     ]
+
+    static let quotingStyles =
+        "Valid arguments are:\n  - 'literal'\n  - 'shell'\n  - 'shell-always'\n  - 'shell-escape'\n  - 'shell-escape-always'\n  - 'c'\n  - 'c-maybe'\n  - 'escape'\n  - 'locale'\n  - 'clocale'"
 
     @Test(arguments: usageErrorRows)
     func rejectsBadOptions(_ name: String, _ arguments: [String], _ message: String) {

@@ -62,11 +62,7 @@ import Testing
         guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
         let shell = TestShell(environment: ["TZ": "UTC"].merging(environment) { $1 })
         try Self.makeFixture(shell)
-        let expected = try ReferenceTool.run("/usr/bin/ls", arguments, in: shell.directory.file, environment: environment)
-        let actual = shell.run(ReferenceTool.commandLine("ls", arguments))
-        #expect(actual.stdout == expected.stdout, "\(name)")
-        #expect(actual.stderr == expected.stderr, "\(name)")
-        #expect(actual.status == expected.status, "\(name)")
+        try shell.expectSameAsGNU("ls", arguments, environment: environment, name)
     }
 
     static let mistakeRows: [(String, String)] = [

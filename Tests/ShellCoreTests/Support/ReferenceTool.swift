@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PathModel
+import Testing
 
 @testable import ShellCore
 
@@ -47,6 +48,19 @@ enum ReferenceTool {
 }
 
 extension TestShell {
+    /// Runs `tool` with `arguments` in this shell and GNU's `/usr/bin/TOOL` in its directory (with
+    /// `environment` added), and expects the same output, messages and status of both.
+    func expectSameAsGNU(
+        _ tool: String, _ arguments: [String], environment: [String: String] = [:], _ comment: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let expected = try ReferenceTool.run("/usr/bin/" + tool, arguments, in: directory.file, environment: environment)
+        let actual = run(ReferenceTool.commandLine(tool, arguments))
+        #expect(actual.stdout == expected.stdout, "\(comment)", sourceLocation: sourceLocation)
+        #expect(actual.stderr == expected.stderr, "\(comment)", sourceLocation: sourceLocation)
+        #expect(actual.status == expected.status, "\(comment)", sourceLocation: sourceLocation)
+    }
+
     /// Runs `source` with standard output posing as a terminal `width` columns wide.
     func runOnTerminal(_ source: String, width: Int = 80) -> Transcript {
         let stdout = OutputStream(capturingAsTerminal: true)
