@@ -34,6 +34,8 @@ public final class FaultyProxy: @unchecked Sendable {
     private let lock = NSLock()
     private var fired = false
     private var open: Set<Int32> = []
+    private var waiting = 0
+    private var mostWaiting = 0
     private var stopped = false
 
     /// Starts a proxy to `upstreamPort` on 127.0.0.1 whose first request containing `pattern`
@@ -64,6 +66,10 @@ public final class FaultyProxy: @unchecked Sendable {
 
     /// Whether a request has met the fault.
     public var hasFired: Bool { lock.withLock { fired } }
+
+    /// The most requests in flight at one time: a request counts from its first bytes until
+    /// the server's answer to it begins.
+    public var mostRequestsAtOnce: Int { lock.withLock { mostWaiting } }
 
     /// Stops listening and closes every connection.
     public func stop() {
@@ -101,24 +107,31 @@ public final class FaultyProxy: @unchecked Sendable {
             }
             let pair = ConnectionPair()
             Thread.detachNewThread { [self] in
-                forwardRequests(from: client, to: server)
+                forwardRequests(from: client, to: server, pair)
                 finish(pair, client, server)
             }
             Thread.detachNewThread { [self] in
-                forwardAnswers(from: server, to: client)
+                forwardAnswers(from: server, to: client, pair)
                 finish(pair, client, server)
             }
         }
     }
 
     /// Passes the client's bytes on, breaking the first request that contains the pattern.
-    private func forwardRequests(from client: Int32, to server: Int32) {
+    private func forwardRequests(from client: Int32, to server: Int32, _ pair: ConnectionPair) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         // The end of the previous read, in case the pattern straddles two reads.
         var tail: [UInt8] = []
         while true {
             let count = read(client, &buffer, buffer.count)
             if count <= 0 { break }
+            lock.withLock {
+                if !pair.awaitingAnswer {
+                    pair.awaitingAnswer = true
+                    waiting += 1
+                    mostWaiting = max(mostWaiting, waiting)
+                }
+            }
             let seen = tail + buffer[..<count]
             let breaks = lock.withLock { () -> Bool in
                 guard !fired, Self.contains(seen, pattern) else { return false }
@@ -142,10 +155,16 @@ public final class FaultyProxy: @unchecked Sendable {
     }
 
     /// Passes the server's answers back until either side closes, then closes both.
-    private func forwardAnswers(from server: Int32, to client: Int32) {
+    private func forwardAnswers(from server: Int32, to client: Int32, _ pair: ConnectionPair) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = read(server, &buffer, buffer.count)
+            lock.withLock {
+                if pair.awaitingAnswer {
+                    pair.awaitingAnswer = false
+                    waiting -= 1
+                }
+            }
             if count <= 0 || !Self.writeAll(buffer[..<count], to: client) { break }
         }
         Glibc.shutdown(client, Int32(SHUT_RDWR))
@@ -167,6 +186,8 @@ public final class FaultyProxy: @unchecked Sendable {
     private final class ConnectionPair: @unchecked Sendable {
         private let lock = NSLock()
         private var running = 2
+        /// Whether a request was seen and its answer has not begun (under the proxy's lock).
+        var awaitingAnswer = false
 
         /// Notes that one thread is done; true for the second.
         func lastOneOut() -> Bool {

@@ -47,15 +47,20 @@ extension SeaweedServer {
 
     /// Runs `body` with the top of an empty `S3Volume`: a prefix of its own in a bucket of the
     /// shared server, emptied afterwards.
-    /// - Parameter partSize: the volume's multipart part size.
-    public static func withVolume(partSize: Int = 8 << 20, _ body: (S3Volume) throws -> Void) throws {
+    /// - Parameters:
+    ///   - partSize: the volume's multipart part size.
+    ///   - copyThreshold: the size above which the volume copies in parts.
+    public static func withVolume(
+        partSize: Int = 8 << 20, copyThreshold: UInt64 = S3Volume.largestCopy, _ body: (S3Volume) throws -> Void
+    ) throws {
         let shared = try SharedServer.instance.get()
         let bucket = try SharedServer.instance.bucket()
         let client = shared.client()
         defer { try? client.shutdown() }
         let prefix = Array("t\(UInt64.random(in: 0...UInt64.max))/".utf8)
         defer { removeKeys(below: prefix, in: bucket, client) }
-        try body(S3Volume(client: client, bucket: bucket, prefix: prefix, partSize: partSize))
+        try body(
+            S3Volume(client: client, bucket: bucket, prefix: prefix, partSize: partSize, copyThreshold: copyThreshold))
     }
 
     /// Deletes every key below `prefix`, and the uploads begun there.

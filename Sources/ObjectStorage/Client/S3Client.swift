@@ -51,7 +51,7 @@ public final class S3Client: Sendable {
     public enum Operation: Int, Sendable, CaseIterable {
         case createBucket, deleteBucket, listObjects, headObject, getObject, putObject, deleteObject
         case deleteObjects, copyObject, createMultipartUpload, uploadPart, completeMultipartUpload
-        case abortMultipartUpload, listMultipartUploads
+        case abortMultipartUpload, listMultipartUploads, uploadPartCopy
     }
 
     /// How many requests of `operation` this client has sent so far (each attempt counts), so
@@ -222,13 +222,18 @@ public final class S3Client: Sendable {
         fromBucket: String, key sourceKey: [UInt8], toBucket: String, key: [UInt8],
         replacingMetadata: Bool = false
     ) throws -> String? {
-        let source =
-            "/" + URIEncoding.encode(fromBucket.utf8, keepingSlashes: false) + "/"
-            + URIEncoding.encode(sourceKey, keepingSlashes: true)
-        var headers = [(name: "x-amz-copy-source", value: source)]
+        var headers = [Self.copySource(bucket: fromBucket, key: sourceKey)]
         if replacingMetadata { headers.append((name: "x-amz-metadata-directive", value: "REPLACE")) }
         let answer = try send(.copyObject, method: .PUT, bucket: toBucket, key: key, headers: headers)
         return try document(answer, expecting: "CopyObjectResult").string("ETag")
+    }
+
+    /// The header that names the object a copy reads.
+    private static func copySource(bucket: String, key: [UInt8]) -> (name: String, value: String) {
+        let source =
+            "/" + URIEncoding.encode(bucket.utf8, keepingSlashes: false) + "/"
+            + URIEncoding.encode(key, keepingSlashes: true)
+        return (name: "x-amz-copy-source", value: source)
     }
 
     // MARK: Multipart uploads
@@ -265,6 +270,26 @@ public final class S3Client: Sendable {
                 upload: UploadSource(length: length, read: source, rewind: rewind))
         }
         guard let eTag = answer.headers.first(name: "ETag") else {
+            throw S3Error(.malformedResponse, status: answer.status)
+        }
+        return eTag
+    }
+
+    /// Makes bytes `range` of another object part `partNumber` of an upload, copied inside the
+    /// service (UploadPartCopy): how objects above CopyObject's 5 GiB are copied.
+    /// - Returns: the part's entity tag, which CompleteMultipartUpload needs.
+    public func uploadPartCopy(
+        fromBucket: String, key sourceKey: [UInt8], range: ByteRange, toBucket bucket: String, key: [UInt8],
+        uploadID: String, partNumber: Int
+    ) throws -> String {
+        let query = [QueryItem("partNumber", String(partNumber)), QueryItem("uploadId", uploadID)]
+        let headers = [
+            Self.copySource(bucket: fromBucket, key: sourceKey),
+            (name: "x-amz-copy-source-range", value: range.headerValue),
+        ]
+        let answer = try send(
+            .uploadPartCopy, method: .PUT, bucket: bucket, key: key, query: query, headers: headers)
+        guard let eTag = try document(answer, expecting: "CopyPartResult").string("ETag") else {
             throw S3Error(.malformedResponse, status: answer.status)
         }
         return eTag
