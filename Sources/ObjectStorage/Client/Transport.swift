@@ -54,11 +54,20 @@ final class Transport: Sendable {
             connectionPool: pool, decompression: .disabled)
         configuration.httpVersion = .http1Only
         configuration.http1_1ConnectionDebugInitializer = { channel in
-            channel.eventLoop.submit {
+            // At once when called on the channel's loop (as async-http-client does), so that the
+            // channel cannot close in between; and never failing: a failure here makes the pool
+            // count the connection as never made while it lives on. A channel already closed has
+            // no encoder and needs no handler (its request fails and is sent again).
+            @Sendable func addHandler() {
                 let pipeline = channel.pipeline.syncOperations
-                try pipeline.addHandler(
-                    RequestTargetHandler(), position: .after(pipeline.handler(type: HTTPRequestEncoder.self)))
+                guard let encoder = try? pipeline.handler(type: HTTPRequestEncoder.self) else { return }
+                try? pipeline.addHandler(RequestTargetHandler(), position: .after(encoder))
             }
+            if channel.eventLoop.inEventLoop {
+                addHandler()
+                return channel.eventLoop.makeSucceededVoidFuture()
+            }
+            return channel.eventLoop.submit { addHandler() }
         }
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
