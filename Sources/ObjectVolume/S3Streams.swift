@@ -10,6 +10,10 @@ import SystemPackage
 /// (`tail`) fetches only the end. Once the ranges are a part's size, the next ones are fetched
 /// ahead in parallel (up to the volume's `concurrentRequests` in flight, each a part's size in
 /// memory) while the reads go on in order; a read elsewhere drops them.
+///
+/// An object stored with a checksum is checked while the ranges come in order from its first
+/// byte: the read that brings its last byte fails with `EIO` (a checksum mismatch) when the
+/// bytes differ, and so does every read after it. Reads out of order are not checked.
 final class S3Download: FileStream, @unchecked Sendable {
     private let volume: S3Volume
     private let key: [UInt8]
@@ -24,12 +28,20 @@ final class S3Download: FileStream, @unchecked Sendable {
     private var fetchSize = 256 << 10
     /// The ranges being fetched ahead of the reads, in order.
     private var ahead: [RangeFetch] = []
+    /// The checksum of the bytes fetched so far, while they came in order from the first; nil
+    /// once a fetch went elsewhere, or when the object has no checksum to compare with.
+    private var computation: ChecksumComputation?
+    /// How many bytes `computation` has taken.
+    private var checked: UInt64 = 0
+    /// Whether the bytes were found to differ from the object's checksum.
+    private var mismatched = false
 
     init(volume: S3Volume, key: [UInt8], head: ObjectHead, file: File) {
         self.volume = volume
         self.key = key
         self.head = head
         self.file = file
+        if head.checksum != nil { computation = ChecksumComputation() }
     }
 
     /// The largest range one request asks for.
@@ -42,6 +54,7 @@ final class S3Download: FileStream, @unchecked Sendable {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(FileError) -> Int {
+        if mismatched { throw checksumMismatch }
         let size = UInt64(max(head.size, 0))
         guard offset < size, buffer.count > 0 else { return 0 }
         if offset < windowStart || offset >= windowStart + UInt64(window.count) {
@@ -74,6 +87,7 @@ final class S3Download: FileStream, @unchecked Sendable {
             }
         }
         windowStart = offset
+        try check(size: size)
         if inOrder && fetchSize == largestFetch {
             var next = ahead.last.map { $0.start + UInt64(largestFetch) } ?? offset + UInt64(window.count)
             while ahead.count < volume.concurrentRequests && next < size {
@@ -82,6 +96,31 @@ final class S3Download: FileStream, @unchecked Sendable {
                 next = last + 1
             }
         }
+    }
+
+    /// Adds the window just fetched to the checksum while the windows come in order from the
+    /// first byte, and once the last byte is in compares it with the object's.
+    private func check(size: UInt64) throws(FileError) {
+        guard computation != nil, let expected = head.checksum else { return }
+        guard windowStart == checked else {
+            computation = nil
+            return
+        }
+        window.withUnsafeBytes { computation!.add($0) }
+        checked += UInt64(window.count)
+        guard checked == size else { return }
+        let found = computation!.finished()
+        computation = nil
+        if found != expected {
+            mismatched = true
+            window = []
+            throw checksumMismatch
+        }
+    }
+
+    /// The error of a read once the bytes did not match the object's checksum.
+    private var checksumMismatch: FileError {
+        FileError(.read, file, .ioError, serviceFailure: .checksumMismatch)
     }
 
     /// Waits for the ranges fetched ahead and forgets them, so that no request outlives its use.
@@ -271,7 +310,7 @@ final class S3Upload: FileStream, @unchecked Sendable {
         if let parts {
             upload = parts
         } else {
-            upload = try PartUploads(of: key, in: volume)
+            upload = try PartUploads(of: key, in: volume, checksummed: true)
             parts = upload
         }
         let part: [UInt8]
@@ -343,7 +382,8 @@ final class S3Upload: FileStream, @unchecked Sendable {
 /// The parts of one multipart upload, sent in parallel: each on a thread of its own, at most
 /// the volume's `concurrentRequests` at once; handing over one more waits for a slot. The
 /// client retries a failed part alone; a part that fails for good becomes the upload's
-/// failure, and no part is sent after it.
+/// failure, and no part is sent after it. In a `checksummed` upload each part goes with its
+/// checksum, worked out on the part's thread, and the completion lists them.
 final class PartUploads: Sendable {
     private let volume: S3Volume
     private let key: [UInt8]
@@ -354,23 +394,27 @@ final class PartUploads: Sendable {
     /// The parts through so far, the first failure, and how many parts were handed over.
     private let state = Mutex<(parts: [CompletedPart], failure: S3Failure?, numbered: Int)>(([], nil, 0))
 
-    /// Begins a multipart upload of `key`.
-    init(of key: [UInt8], in volume: S3Volume) throws(S3Failure) {
+    /// Begins a multipart upload of `key`, whose parts carry their checksums when `checksummed`.
+    init(of key: [UInt8], in volume: S3Volume, checksummed: Bool = false) throws(S3Failure) {
         self.volume = volume
         self.key = key
-        uploadID = try volume.call { try volume.client.createMultipartUpload(bucket: volume.bucket, key: key) }
+        uploadID = try volume.call {
+            try volume.client.createMultipartUpload(bucket: volume.bucket, key: key, checksummed: checksummed)
+        }
         slots = DispatchSemaphore(value: volume.concurrentRequests)
     }
 
-    /// Sends `bytes` as the next part (UploadPart, retried by the client from their start).
+    /// Sends `bytes` as the next part (UploadPart, retried by the client from their start), with
+    /// their checksum.
     func send(_ bytes: [UInt8]) throws(S3Failure) {
         try send { [volume, key, uploadID] number throws(S3Failure) in
             var position = 0
-            return try volume.call {
+            let checksum = ObjectChecksum(of: bytes)
+            let eTag = try volume.call {
                 try bytes.withUnsafeBytes { bytes in
                     try volume.client.uploadPart(
                         bucket: volume.bucket, key: key, uploadID: uploadID, partNumber: number,
-                        length: Int64(bytes.count), rewind: { position = 0 }
+                        length: Int64(bytes.count), checksum: checksum, rewind: { position = 0 }
                     ) { buffer in
                         let length = min(buffer.count, bytes.count - position)
                         buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: length)
@@ -379,13 +423,14 @@ final class PartUploads: Sendable {
                     }
                 }
             }
+            return CompletedPart(partNumber: number, eTag: eTag, checksum: checksum)
         }
     }
 
     /// Runs `part` for the next part number, once fewer than the most allowed are in flight;
-    /// it gives the part's entity tag.
+    /// it gives the part as the completion lists it.
     /// - Throws: the failure of a part sent before, if one failed.
-    func send(_ part: @escaping @Sendable (_ number: Int) throws(S3Failure) -> String) throws(S3Failure) {
+    func send(_ part: @escaping @Sendable (_ number: Int) throws(S3Failure) -> CompletedPart) throws(S3Failure) {
         slots.wait()
         let number: Int? = state.withLock { state in
             guard state.failure == nil else { return nil }
@@ -404,8 +449,8 @@ final class PartUploads: Sendable {
                 inFlight.leave()
             }
             do throws(S3Failure) {
-                let eTag = try part(number)
-                state.withLock { $0.parts.append(CompletedPart(partNumber: number, eTag: eTag)) }
+                let completed = try part(number)
+                state.withLock { $0.parts.append(completed) }
             } catch {
                 state.withLock { state in
                     if state.failure == nil { state.failure = error }

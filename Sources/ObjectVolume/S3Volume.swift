@@ -212,11 +212,12 @@ public final class S3Volume: Volume {
             while first < size {
                 let range = ByteRange(first: Int64(first), last: Int64(min(first + length, size) - 1))
                 try parts.send { [self] number throws(S3Failure) in
-                    try call {
+                    let eTag = try call {
                         try client.uploadPartCopy(
                             fromBucket: bucket, key: sourceKey, range: range, toBucket: bucket, key: key,
                             uploadID: parts.uploadID, partNumber: number)
                     }
+                    return CompletedPart(partNumber: number, eTag: eTag)
                 }
                 first += length
             }

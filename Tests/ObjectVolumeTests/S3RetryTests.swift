@@ -15,20 +15,9 @@ import Testing
         concurrentRequests: Int = S3Volume.defaultConcurrentRequests, retryPolicy: RetryPolicy = RetryPolicy(),
         _ body: (S3Volume, FaultyProxy) throws -> Void
     ) throws {
-        let server = try SeaweedServer.shared()
-        try SeaweedServer.withVolume { direct in
-            let proxy = try FaultyProxy(to: server.port, breakingFirstRequestContaining: pattern, with: fault)
-            defer { proxy.stop() }
-            let client = S3Client(
-                endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials,
-                retryPolicy: retryPolicy)
-            defer { try? client.shutdown() }
-            try body(
-                S3Volume(
-                    client: client, bucket: direct.bucket, prefix: direct.prefix, partSize: partSize,
-                    concurrentRequests: concurrentRequests),
-                proxy)
-        }
+        try SeaweedServer.withVolume(
+            throughProxyBreaking: { _ in pattern }, with: fault, partSize: partSize,
+            concurrentRequests: concurrentRequests, retryPolicy: retryPolicy, body)
     }
 
     @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable])

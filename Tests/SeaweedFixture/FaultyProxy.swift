@@ -6,8 +6,9 @@ import Testing
 /// that a test sees the client recover from a real fault on a real connection.
 ///
 /// Bytes pass unchanged both ways. The first request whose bytes (its request line, as the
-/// client sends it) contain `pattern` meets `fault` instead of the server: its connection is
-/// dropped, or answered `503 Service Unavailable` and closed. Every other request goes through.
+/// client sends it) contain `pattern` meets `fault`: its connection is dropped, or answered
+/// `503 Service Unavailable` and closed, or one byte of its body or of its answer's body is
+/// changed on the way. Every other request goes through.
 public final class FaultyProxy: @unchecked Sendable {
     /// What happens to the request that meets the fault.
     public enum Fault: Sendable, CustomTestStringConvertible {
@@ -16,11 +17,17 @@ public final class FaultyProxy: @unchecked Sendable {
         /// It is answered `503 Service Unavailable` (S3's answer when it is busy), and the
         /// connection closed.
         case serviceUnavailable
+        /// The first byte of its body reaches the server changed.
+        case corruptRequestBody
+        /// The first byte of its answer's body reaches the client changed.
+        case corruptAnswerBody
 
         public var testDescription: String {
             switch self {
             case .dropConnection: return "a dropped connection"
             case .serviceUnavailable: return "a 503 answer"
+            case .corruptRequestBody: return "a changed byte in the request"
+            case .corruptAnswerBody: return "a changed byte in the answer"
             }
         }
     }
@@ -122,6 +129,7 @@ public final class FaultyProxy: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         // The end of the previous read, in case the pattern straddles two reads.
         var tail: [UInt8] = []
+        var corruption: BodyCorruption?
         while true {
             let count = read(client, &buffer, buffer.count)
             if count <= 0 { break }
@@ -138,7 +146,11 @@ public final class FaultyProxy: @unchecked Sendable {
                 fired = true
                 return true
             }
-            if breaks {
+            if breaks, case .corruptAnswerBody = fault {
+                lock.withLock { pair.answerCorruption = BodyCorruption() }
+            } else if breaks, case .corruptRequestBody = fault {
+                corruption = BodyCorruption()
+            } else if breaks {
                 if case .serviceUnavailable = fault {
                     let answer = Array(
                         ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/xml\r\n"
@@ -148,6 +160,7 @@ public final class FaultyProxy: @unchecked Sendable {
                 break
             }
             tail = Array(seen.suffix(pattern.count))
+            corruption?.apply(to: &buffer[..<count])
             guard Self.writeAll(buffer[..<count], to: server) else { break }
         }
         Glibc.shutdown(client, Int32(SHUT_RDWR))
@@ -165,6 +178,7 @@ public final class FaultyProxy: @unchecked Sendable {
                     waiting -= 1
                 }
             }
+            if count > 0 { lock.withLock { pair.answerCorruption?.apply(to: &buffer[..<count]) } }
             if count <= 0 || !Self.writeAll(buffer[..<count], to: client) { break }
         }
         Glibc.shutdown(client, Int32(SHUT_RDWR))
@@ -188,12 +202,38 @@ public final class FaultyProxy: @unchecked Sendable {
         private var running = 2
         /// Whether a request was seen and its answer has not begun (under the proxy's lock).
         var awaitingAnswer = false
+        /// The change to make to the next answer (under the proxy's lock).
+        var answerCorruption: BodyCorruption?
 
         /// Notes that one thread is done; true for the second.
         func lastOneOut() -> Bool {
             lock.withLock {
                 running -= 1
                 return running == 0
+            }
+        }
+    }
+
+    /// Changes the first byte after the end of an HTTP head (`CRLF CRLF`) in a stream given in
+    /// pieces, once.
+    struct BodyCorruption {
+        /// How many bytes of `CRLF CRLF` the stream ended with so far; 4 once the head is over.
+        private var matched = 0
+        private var done = false
+
+        mutating func apply(to bytes: inout ArraySlice<UInt8>) {
+            let terminator: [UInt8] = [13, 10, 13, 10]
+            var index = bytes.startIndex
+            while !done && index < bytes.endIndex {
+                if matched == 4 {
+                    bytes[index] ^= 0xFF
+                    done = true
+                } else if bytes[index] == terminator[matched] {
+                    matched += 1
+                } else {
+                    matched = bytes[index] == 13 ? 1 : 0
+                }
+                index += 1
             }
         }
     }

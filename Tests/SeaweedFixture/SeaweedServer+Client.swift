@@ -63,6 +63,31 @@ extension SeaweedServer {
             S3Volume(client: client, bucket: bucket, prefix: prefix, partSize: partSize, copyThreshold: copyThreshold))
     }
 
+    /// Runs `body` with a volume on a prefix of its own in the shared server's bucket, reached
+    /// through a proxy whose first request containing `pattern` meets `fault`. `pattern` is
+    /// given the path of the volume's top in requests (`/BUCKET/PREFIX`), to name a key.
+    public static func withVolume(
+        throughProxyBreaking pattern: (_ top: String) -> String, with fault: FaultyProxy.Fault,
+        partSize: Int = 5 << 20, concurrentRequests: Int = S3Volume.defaultConcurrentRequests,
+        retryPolicy: RetryPolicy = RetryPolicy(), _ body: (S3Volume, FaultyProxy) throws -> Void
+    ) throws {
+        let server = try shared()
+        try withVolume { direct in
+            let top = "/\(direct.bucket)/" + String(decoding: direct.prefix, as: UTF8.self)
+            let proxy = try FaultyProxy(to: server.port, breakingFirstRequestContaining: pattern(top), with: fault)
+            defer { proxy.stop() }
+            let client = S3Client(
+                endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials,
+                retryPolicy: retryPolicy)
+            defer { try? client.shutdown() }
+            try body(
+                S3Volume(
+                    client: client, bucket: direct.bucket, prefix: direct.prefix, partSize: partSize,
+                    concurrentRequests: concurrentRequests),
+                proxy)
+        }
+    }
+
     /// Deletes every key below `prefix`, and the uploads begun there.
     private static func removeKeys(below prefix: [UInt8], in bucket: String, _ client: S3Client) {
         for upload in (try? client.listMultipartUploads(bucket: bucket, prefix: prefix)) ?? [] {
