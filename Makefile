@@ -35,14 +35,16 @@ test: setup
 docs:
 	python3 scripts/generate-docs
 
-# The benchmark against GNU coreutils, tree(1), bash and busybox (docs/performance.md).
-# QUICK=1 uses a small corpus and few rounds and writes no table.
+# The benchmark against GNU coreutils, tree(1), bash and busybox, and on a local SeaweedFS against
+# s5cmd, rclone and aws cli (docs/performance.md). QUICK=1 uses a small corpus and few rounds and
+# writes no table; SECTION=local or SECTION=s3 runs one section and writes no table.
 bench: build
 	$(SWIFT) build -c $(CONFIG) $(RELEASE_FLAGS) --product shelf-bench
 	mkdir -p .build && $(CC) -O2 -o .build/spawn Benchmarks/spawn.c
 	python3 Benchmarks/bench.py --shelf "$(BIN_PATH)/shelf" \
 		--completion-bench "$(BIN_PATH)/shelf-bench" --spawn .build/spawn \
-		$(if $(QUICK),--quick,--output docs/performance.md) $(if $(ONLY),--only "$(ONLY)")
+		$(if $(QUICK),--quick,$(if $(SECTION),,--output docs/performance.md)) $(if $(ONLY),--only "$(ONLY)") \
+		$(if $(SECTION),--section $(SECTION))
 
 run: build
 	"$(BIN_PATH)/shelf"

@@ -1,8 +1,10 @@
-"""`make bench`: shelf against GNU coreutils, tree(1), bash and busybox, in one run.
+"""`make bench`: shelf against GNU coreutils, tree(1), bash and busybox, and on object storage
+against s5cmd, rclone and aws cli, in one run.
 
 Each workload runs shelf and its reference alternately (a warm-up of each, then rounds of
 shelf, reference), and reports the median time, the min-max, the peak resident memory and the
-median of the per-round ratios shelf / reference. The table goes to standard output and to
+median of the per-round ratios shelf / reference. The object-storage section (objectstorage.py)
+runs against a local SeaweedFS it starts. The tables go to standard output and to
 docs/performance.md.
 """
 
@@ -19,6 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus  # noqa: E402
+import objectstorage  # noqa: E402
 
 NOT_FOUND = 127
 
@@ -251,7 +254,29 @@ def tool_versions(shelf):
     return lines
 
 
-def render(results, completions, peak_growth, machine, versions, command, elapsed):
+def render_object_storage(section):
+    """The object-storage table: each tool's times, the best peer and shelf's ratio to it."""
+    if isinstance(section, str):
+        return [f"Object storage: {section}.", ""]
+    if not section:
+        return []
+    peers = [tool for tool in section[0].runs if tool != "shelf"]
+    out = ["Object storage, against one local SeaweedFS (`weed mini`) started for the run; the ratio is "
+           "the median over rounds of shelf / the best peer (lowest median) in the same round.\n"]
+    out.append("| workload | shelf | " + " | ".join(peers) + " | best peer | ratio | shelf peak | best peer peak |")
+    out.append("|---|---|" + "---|" * len(peers) + "---|---|---|---|")
+    for result in section:
+        best, ratio = result.shelf_and_best_peer()
+        cells = [describe_times(result.runs[tool]) for tool in ["shelf"] + peers]
+        peak = _mib(max(run.peak_kib for run in result.runs["shelf"]))
+        best_peak = _mib(max(run.peak_kib for run in result.runs[best])) if best else ""
+        out.append(f"| {result.row.name} | " + " | ".join(cells) +
+                   f" | {best or ''} | {f'{ratio:.3f}' if best else ''} | {peak} | {best_peak} |")
+    out.append("")
+    return out
+
+
+def render(results, completions, peak_growth, machine, versions, command, elapsed, object_storage=None):
     out = []
     out.append("# Performance\n")
     out.append("Written by `make bench` (Benchmarks/bench.py); rerun with:\n")
@@ -261,8 +286,9 @@ def render(results, completions, peak_growth, machine, versions, command, elapse
                "and min–max over the rounds); the ratio is the median over rounds of shelf / reference, "
                "each round running both back to back; peak is the largest resident set of any round. "
                "References: " + "; ".join(versions) + ".\n")
-    out.append("| workload | reference | shelf | reference | ratio | target | met | shelf peak | reference peak |")
-    out.append("|---|---|---|---|---|---|---|---|---|")
+    if results:
+        out.append("| workload | reference | shelf | reference | ratio | target | met | shelf peak | reference peak |")
+        out.append("|---|---|---|---|---|---|---|---|---|")
     for result in results:
         workload = result.workload
         target = f"≤ {workload.target}" if workload.target is not None else ""
@@ -275,12 +301,14 @@ def render(results, completions, peak_growth, machine, versions, command, elapse
                    f"{_mib(max(run.peak_kib for run in result.shelf_runs))} | "
                    f"{_mib(max(run.peak_kib for run in result.reference_runs))} |")
     out.append("")
-    out.append("| completer, in-process | median | min–max | target | met |")
-    out.append("|---|---|---|---|---|")
-    for label, middle, low, high in completions:
-        out.append(f"| {label} | {middle:.1f} ms | {low:.1f}–{high:.1f} ms | ≤ 60 ms | "
-                   f"{'yes' if middle <= 60 else '**no**'} |")
-    out.append("")
+    if completions:
+        out.append("| completer, in-process | median | min–max | target | met |")
+        out.append("|---|---|---|---|---|")
+        for label, middle, low, high in completions:
+            out.append(f"| {label} | {middle:.1f} ms | {low:.1f}–{high:.1f} ms | ≤ 60 ms | "
+                       f"{'yes' if middle <= 60 else '**no**'} |")
+        out.append("")
+    out += render_object_storage(object_storage)
     if peak_growth:
         small, large, small_count, large_count = peak_growth
         out.append(f"Peak memory of `shelf -c 'tree -a'` on a tree of {small_count:,} entries: {_mib(small)}; "
@@ -305,11 +333,14 @@ def main():
     parser.add_argument("--quick", action="store_true", help="a small corpus and few rounds, to try it out")
     parser.add_argument("--only", help="run only workloads whose name contains this text")
     parser.add_argument("--output", help="the Markdown file to write the table to")
+    parser.add_argument("--section", choices=("all", "local", "s3"), default="all",
+                        help="the local rows and the completer, the object-storage rows, or both")
     arguments = parser.parse_args()
+    local = arguments.section in ("all", "local")
 
     missing = [tool for tool in ("ls", "tree", "bash", "busybox", "find", "du", "stat", "cat", "cp", "rm")
                if shutil.which(tool) is None]
-    if missing:
+    if missing and local:
         sys.exit("make bench: missing reference tools: " + ", ".join(missing) +
                  " (on Debian: apt-get install tree busybox)")
 
@@ -319,33 +350,45 @@ def main():
     shelf = os.path.abspath(arguments.shelf)
     scale = corpus.QUICK if arguments.quick else corpus.FULL
     root = os.path.join(arguments.root, "quick" if arguments.quick else "full")
-    print(f"building the corpus under {root} ...", flush=True)
-    parts = corpus.build_all(root, scale)
     scratch = os.path.join(root, "scratch")
     os.makedirs(scratch, exist_ok=True)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "TZ": "UTC",
            "HOME": scratch, "XDG_STATE_HOME": os.path.join(scratch, "state")}
 
     results = []
-    for workload in workloads(shelf, parts, scratch, arguments.quick):
-        if arguments.only and arguments.only not in workload.name:
-            continue
-        print(f"{workload.name} vs {workload.reference_name} ...", flush=True)
-        results.append(measure(workload, env))
-    completions = completion_rows(os.path.abspath(arguments.completion_bench), parts["wide"])
-
+    completions = []
     peak_growth = None
-    if not arguments.quick and not arguments.only:
-        small_parts = corpus.build_all(os.path.join(arguments.root, "quick"), corpus.QUICK)
-        peaks = []
-        for tree_root in (small_parts["deep"], parts["deep"]):
-            runs = [run_once(shelf_c(shelf, "tree -a " + tree_root), None, env) for _ in range(3)]
-            peaks.append(max(run.peak_kib for run in runs))
-        peak_growth = (peaks[0], peaks[1], count_entries(small_parts["deep"]), count_entries(parts["deep"]))
+    if local:
+        print(f"building the corpus under {root} ...", flush=True)
+        parts = corpus.build_all(root, scale)
+        for workload in workloads(shelf, parts, scratch, arguments.quick):
+            if arguments.only and arguments.only not in workload.name:
+                continue
+            print(f"{workload.name} vs {workload.reference_name} ...", flush=True)
+            results.append(measure(workload, env))
+        completions = completion_rows(os.path.abspath(arguments.completion_bench), parts["wide"])
 
-    command = "make bench" + (" QUICK=1" if arguments.quick else "")
-    table = render(results, completions, peak_growth, machine_description(root), tool_versions(shelf), command,
-                   time.perf_counter() - began)
+        if not arguments.quick and not arguments.only:
+            small_parts = corpus.build_all(os.path.join(arguments.root, "quick"), corpus.QUICK)
+            peaks = []
+            for tree_root in (small_parts["deep"], parts["deep"]):
+                runs = [run_once(shelf_c(shelf, "tree -a " + tree_root), None, env) for _ in range(3)]
+                peaks.append(max(run.peak_kib for run in runs))
+            peak_growth = (peaks[0], peaks[1], count_entries(small_parts["deep"]), count_entries(parts["deep"]))
+
+    object_storage = None
+    versions = tool_versions(shelf) if local else []
+    if arguments.section in ("all", "s3"):
+        object_storage = objectstorage.run_section(
+            shelf, os.path.join(root, "s3"), objectstorage.QUICK if arguments.quick else objectstorage.FULL,
+            1 if arguments.quick else 3, env, run_once, only=arguments.only,
+            log=lambda line: print(line, flush=True))
+        versions += objectstorage.peer_versions()
+
+    command = "make bench" + (" QUICK=1" if arguments.quick else "") + \
+        (f" SECTION={arguments.section}" if arguments.section != "all" else "")
+    table = render(results, completions, peak_growth, machine_description(root), versions, command,
+                   time.perf_counter() - began, object_storage)
     print(table)
     if arguments.output:
         with open(arguments.output, "w") as handle:

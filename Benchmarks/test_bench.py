@@ -6,6 +6,7 @@ import unittest
 
 import bench
 import corpus
+import objectstorage
 
 TINY = corpus.Scale(wide_files=40, deep_dirs=60, deep_files=200, deep_links=40, big_bytes=100_000,
                     small_files=3, small_bytes=1000, script_lines=25)
@@ -79,6 +80,38 @@ class ArithmeticTests(unittest.TestCase):
     def test_time_description(self):
         runs = [bench.Run(seconds, 0, 0) for seconds in (0.002, 0.001, 0.150)]
         self.assertEqual(bench.describe_times(runs), "2.0 ms (1.0 ms–150 ms)")
+
+
+class ObjectStorageTests(unittest.TestCase):
+    def test_ratio_to_the_best_peer(self):
+        cases = {
+            "the peer with the lowest median, by round": (
+                [1.0, 2.0, 3.0], {"s5cmd": [2.0, 2.0, 2.0], "aws": [4.0, 4.0, 4.0]}, ("s5cmd", 1.0)),
+            "one fast round does not make a peer best": (
+                [1.0, 1.0, 1.0], {"s5cmd": [0.1, 5.0, 5.0], "rclone": [2.0, 2.0, 2.0]}, ("rclone", 0.5)),
+            "no peer installed": ([1.0], {}, (None, None)),
+        }
+        for name, (shelf, peers, expected) in cases.items():
+            with self.subTest(name):
+                self.assertEqual(objectstorage.ratio_to_best(shelf, peers), expected)
+
+    def test_every_row_has_a_command_for_every_tool(self):
+        rows = objectstorage.rows("/bin/shelf", objectstorage.QUICK, "/tmp/scratch", "/tmp/small", "/tmp/big",
+                                  seed=lambda prefix: None)
+        self.assertEqual(len(rows), 7)
+        for row in rows:
+            for tool in ("shelf",) + objectstorage.PEERS:
+                with self.subTest(row=row.name, tool=tool):
+                    argv = row.argv(tool, 1)
+                    self.assertEqual(argv[0], "/bin/shelf" if tool == "shelf" else tool)
+                    self.assertTrue(any("bench" in argument for argument in argv), "names the bucket")
+
+    def test_uploads_and_deletions_use_a_new_prefix_each_run(self):
+        rows = objectstorage.rows("/bin/shelf", objectstorage.QUICK, "/tmp/scratch", "/tmp/small", "/tmp/big",
+                                  seed=lambda prefix: None)
+        for row in (rows[0], rows[6]):
+            with self.subTest(row.name):
+                self.assertNotEqual(row.argv("shelf", 1), row.argv("shelf", 2))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import Synchronization
 /// - The region: `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region`, else `us-east-1`.
 /// - The endpoint: `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, the profile's `endpoint_url`, else
 ///   AWS's own for the region.
+/// - Requests in flight for one transfer: the profile's `max_concurrent_requests` among its
+///   nested `s3 =` settings in the config file, as aws cli reads it.
 public struct S3Configuration: Sendable, Hashable {
     /// Where requests go.
     public var endpoint: S3Endpoint
@@ -19,6 +21,8 @@ public struct S3Configuration: Sendable, Hashable {
     public var region: String
     /// The keys requests are signed with; nil when none were found.
     public var credentials: Credentials?
+    /// How many requests of one transfer may be in flight at once; nil when not configured.
+    public var concurrentRequests: Int?
 
     /// What went wrong in reading the configuration.
     public enum Problem: Error, Sendable, Hashable {
@@ -53,6 +57,7 @@ public struct S3Configuration: Sendable, Hashable {
         } else {
             credentials = nil
         }
+        concurrentRequests = configFile["s3.max_concurrent_requests"].flatMap { Int($0) }.map { max(1, $0) }
         region =
             nonEmpty("AWS_REGION") ?? nonEmpty("AWS_DEFAULT_REGION") ?? configFile["region"] ?? "us-east-1"
         let setting: (name: String, value: String)? =
@@ -70,25 +75,30 @@ public struct S3Configuration: Sendable, Hashable {
     }
 
     /// The `key = value` settings of `[section]` in the INI file at `file` (none when it cannot
-    /// be read); the nested settings of a service (`s3 =` and indented lines) are left out.
+    /// be read); the nested settings of a service (`s3 =` and indented lines below it) as
+    /// `service.key` (`s3.max_concurrent_requests`).
     static func settings(of file: File?, section: String) -> [String: String] {
         guard let file, let text = try? file.readText() else { return [:] }
         var result: [String: String] = [:]
         var inSection = false
+        var service: String?
         for line in text.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingSpaces
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
             if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
                 inSection = trimmed.dropFirst().dropLast().trimmingSpaces == section
+                service = nil
                 continue
             }
-            guard inSection, line.first != " ", line.first != "\t", let equals = trimmed.firstIndex(of: "=")
-            else {
-                continue
-            }
-            let key = trimmed[..<equals].trimmingSpaces
+            guard inSection, let equals = trimmed.firstIndex(of: "=") else { continue }
+            let key = trimmed[..<equals].trimmingSpaces.lowercased()
             let value = trimmed[trimmed.index(after: equals)...].trimmingSpaces
-            if !value.isEmpty { result[key.lowercased()] = value }
+            if line.first == " " || line.first == "\t" {
+                if let service, !value.isEmpty { result[service + "." + key] = value }
+            } else {
+                service = value.isEmpty ? key : nil
+                if !value.isEmpty { result[key] = value }
+            }
         }
         return result
     }
@@ -106,8 +116,9 @@ extension StringProtocol {
 /// makes no connection and reads no file.
 public final class S3Volumes: Sendable {
     private let read: @Sendable () -> Result<S3Configuration, S3Configuration.Problem>
-    private let state = Mutex<(client: S3Client?, problem: FileError.ServiceFailure?, read: Bool)>(
-        (nil, nil, false))
+    private let state = Mutex<
+        (client: S3Client?, problem: FileError.ServiceFailure?, concurrentRequests: Int?, read: Bool)
+    >((nil, nil, nil, false))
 
     /// Buckets reached with the configuration `read` gives when first needed.
     public init(
@@ -123,11 +134,13 @@ public final class S3Volumes: Sendable {
         guard let name = String(validating: bucket, as: UTF8.self) else {
             return RefusingVolume(.noSuchFileOrDirectory, serviceFailure: .noSuchBucket)
         }
-        let made: (client: S3Client?, problem: FileError.ServiceFailure?) = state.withLock { state in
+        let made: (client: S3Client?, problem: FileError.ServiceFailure?, concurrentRequests: Int?) =
+            state.withLock { state in
             if !state.read {
                 state.read = true
                 switch read() {
                 case .success(let configuration):
+                    state.concurrentRequests = configuration.concurrentRequests
                     if let credentials = configuration.credentials {
                         state.client = S3Client(
                             endpoint: configuration.endpoint, credentials: credentials,
@@ -139,12 +152,14 @@ public final class S3Volumes: Sendable {
                     state.problem = .badSetting(name: setting, value: value)
                 }
             }
-            return (state.client, state.problem)
+            return (state.client, state.problem, state.concurrentRequests)
         }
         guard let client = made.client else {
             return RefusingVolume(.permissionDenied, serviceFailure: made.problem ?? .missingCredentials)
         }
-        return S3Volume(client: client, bucket: name, prefix: prefix)
+        return S3Volume(
+            client: client, bucket: name, prefix: prefix,
+            concurrentRequests: made.concurrentRequests ?? S3Volume.defaultConcurrentRequests)
     }
 
     /// Closes the client's connections, if one was made; no volume may be used after.

@@ -54,6 +54,7 @@ enum S3Failure: Error {
         case .slowDown, .serverFailure: return (.ioError, .serverFailure(code: error.code))
         case .malformedResponse: return (.ioError, .malformedAnswer)
         case .invalidRange: return (.invalidArgument, nil)
+        case .badDigest: return (.ioError, .checksumMismatch)
         case .noSuchUpload, .preconditionFailed, .sourceLengthMismatch, .other:
             return (.ioError, error.code.map { .refused(code: $0) })
         }

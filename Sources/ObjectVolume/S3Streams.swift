@@ -1,11 +1,19 @@
+import Dispatch
 import ObjectStorage
 import PathModel
+import Synchronization
 import SystemPackage
 
 /// An object opened for reading: each read outside the bytes already fetched asks for a range,
 /// which doubles (up to the volume's part size) while the reads go on in order, so a small read
 /// (`head`) costs a small request and a whole object a few large ones; a read at the end
-/// (`tail`) fetches only the end.
+/// (`tail`) fetches only the end. Once the ranges are a part's size, the next ones are fetched
+/// ahead in parallel (up to the volume's `concurrentRequests` in flight, each a part's size in
+/// memory) while the reads go on in order; a read elsewhere drops them.
+///
+/// An object stored with a checksum is checked while the ranges come in order from its first
+/// byte: the read that brings its last byte fails with `EIO` (a checksum mismatch) when the
+/// bytes differ, and so does every read after it. Reads out of order are not checked.
 final class S3Download: FileStream, @unchecked Sendable {
     private let volume: S3Volume
     private let key: [UInt8]
@@ -18,13 +26,26 @@ final class S3Download: FileStream, @unchecked Sendable {
     private var windowStart: UInt64 = 0
     /// How many bytes the next fetch asks for.
     private var fetchSize = 256 << 10
+    /// The ranges being fetched ahead of the reads, in order.
+    private var ahead: [RangeFetch] = []
+    /// The checksum of the bytes fetched so far, while they came in order from the first; nil
+    /// once a fetch went elsewhere, or when the object has no checksum to compare with.
+    private var computation: ChecksumComputation?
+    /// How many bytes `computation` has taken.
+    private var checked: UInt64 = 0
+    /// Whether the bytes were found to differ from the object's checksum.
+    private var mismatched = false
 
     init(volume: S3Volume, key: [UInt8], head: ObjectHead, file: File) {
         self.volume = volume
         self.key = key
         self.head = head
         self.file = file
+        if head.checksum != nil { computation = ChecksumComputation() }
     }
+
+    /// The largest range one request asks for.
+    private var largestFetch: Int { max(volume.partSize, 256 << 10) }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(FileError) -> Int {
         let count = try read(into: buffer, at: offset)
@@ -33,6 +54,7 @@ final class S3Download: FileStream, @unchecked Sendable {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(FileError) -> Int {
+        if mismatched { throw checksumMismatch }
         let size = UInt64(max(head.size, 0))
         guard offset < size, buffer.count > 0 else { return 0 }
         if offset < windowStart || offset >= windowStart + UInt64(window.count) {
@@ -47,24 +69,64 @@ final class S3Download: FileStream, @unchecked Sendable {
         return count
     }
 
-    /// Fetches the window that starts at `offset`: the next one in order grows.
+    /// Fetches the window that starts at `offset`: the next one in order grows, and comes from
+    /// the ranges fetched ahead once it is as large as it gets.
     private func fetch(at offset: UInt64, size: UInt64, wanted: Int) throws(FileError) {
-        if offset == windowStart + UInt64(window.count) && !window.isEmpty {
-            fetchSize = min(fetchSize * 2, max(volume.partSize, 256 << 10))
+        let inOrder = offset == windowStart + UInt64(window.count) && !window.isEmpty
+        if inOrder {
+            fetchSize = min(fetchSize * 2, largestFetch)
         }
-        let length = UInt64(max(fetchSize, wanted))
-        let last = min(offset + length, size) - 1
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(last - offset + 1))
-        try volume.failing(.read, file) { () throws(S3Failure) in
-            try volume.call {
-                try volume.client.getObject(
-                    bucket: volume.bucket, key: key, range: ByteRange(first: Int64(offset), last: Int64(last))
-                ) { bytes.append(contentsOf: $0) }
+        if let next = ahead.first, next.start == offset {
+            ahead.removeFirst()
+            window = try volume.failing(.read, file) { () throws(S3Failure) in try next.bytes() }
+        } else {
+            dropFetchesAhead()
+            let last = min(offset + UInt64(max(fetchSize, wanted)), size) - 1
+            window = try volume.failing(.read, file) { () throws(S3Failure) in
+                try RangeFetch.get(key, first: offset, last: last, from: volume)
             }
         }
-        window = bytes
         windowStart = offset
+        try check(size: size)
+        if inOrder && fetchSize == largestFetch {
+            var next = ahead.last.map { $0.start + UInt64(largestFetch) } ?? offset + UInt64(window.count)
+            while ahead.count < volume.concurrentRequests && next < size {
+                let last = min(next + UInt64(largestFetch), size) - 1
+                ahead.append(RangeFetch(key, first: next, last: last, from: volume))
+                next = last + 1
+            }
+        }
+    }
+
+    /// Adds the window just fetched to the checksum while the windows come in order from the
+    /// first byte, and once the last byte is in compares it with the object's.
+    private func check(size: UInt64) throws(FileError) {
+        guard computation != nil, let expected = head.checksum else { return }
+        guard windowStart == checked else {
+            computation = nil
+            return
+        }
+        window.withUnsafeBytes { computation!.add($0) }
+        checked += UInt64(window.count)
+        guard checked == size else { return }
+        let found = computation!.finished()
+        computation = nil
+        if found != expected {
+            mismatched = true
+            window = []
+            throw checksumMismatch
+        }
+    }
+
+    /// The error of a read once the bytes did not match the object's checksum.
+    private var checksumMismatch: FileError {
+        FileError(.read, file, .ioError, serviceFailure: .checksumMismatch)
+    }
+
+    /// Waits for the ranges fetched ahead and forgets them, so that no request outlives its use.
+    private func dropFetchesAhead() {
+        for fetch in ahead { fetch.wait() }
+        ahead = []
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
@@ -83,7 +145,60 @@ final class S3Download: FileStream, @unchecked Sendable {
         throw FileError(.write, file, .invalidArgument)
     }
 
-    func close() { window = [] }
+    func close() {
+        dropFetchesAhead()
+        window = []
+    }
+}
+
+/// One ranged GET of an object on a thread of its own, for reading ahead.
+final class RangeFetch: Sendable {
+    /// The offset of the range's first byte.
+    let start: UInt64
+    private let done = DispatchSemaphore(value: 0)
+    private let outcome = Mutex<Result<[UInt8], S3Failure>?>(nil)
+
+    /// Starts fetching bytes `first...last` of `key`.
+    init(_ key: [UInt8], first: UInt64, last: UInt64, from volume: S3Volume) {
+        start = first
+        // A queue of its own runs on a thread of its own, however many wait on the network.
+        DispatchQueue(label: "shelf.s3.range").async { [self] in
+            let result: Result<[UInt8], S3Failure>
+            do throws(S3Failure) {
+                result = .success(try Self.get(key, first: first, last: last, from: volume))
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+    }
+
+    /// Waits until the range has come (or failed).
+    func wait() {
+        done.wait()
+        done.signal()
+    }
+
+    /// The range's bytes, once they have come.
+    func bytes() throws(S3Failure) -> [UInt8] {
+        wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    /// Bytes `first...last` of `key`, fetched on the caller's thread.
+    static func get(_ key: [UInt8], first: UInt64, last: UInt64, from volume: S3Volume) throws(S3Failure)
+        -> [UInt8]
+    {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(last - first + 1))
+        _ = try volume.call {
+            try volume.client.getObject(
+                bucket: volume.bucket, key: key, range: ByteRange(first: Int64(first), last: Int64(last))
+            ) { bytes.append(contentsOf: $0) }
+        }
+        return bytes
+    }
 }
 
 /// A directory opened for a look: it describes itself and refuses to be read, as a directory's
@@ -127,10 +242,12 @@ final class S3DirectoryStream: FileStream {
 }
 
 /// An object being written. The bytes gather in memory; each time a part's worth is there it
-/// goes up as a part of a multipart upload, begun then. `finish()` sends the rest (one PUT for a
-/// file no larger than a part) and completes the upload: only then does the object appear, and
-/// a failure at any step aborts the upload, so no parts are left behind. `close()` without
-/// `finish()` abandons it the same way.
+/// goes up as a part of a multipart upload, begun then, while the next part gathers: up to the
+/// volume's `concurrentRequests` parts are in flight at once (`PartUploads`), so memory stays
+/// below that many parts and one more. `finish()` sends the rest (one PUT for a file no larger
+/// than a part), waits for every part and completes the upload: only then does the object
+/// appear, and a failure at any step aborts the upload once no part is in flight, so no parts
+/// are left behind. `close()` without `finish()` abandons it the same way.
 ///
 /// Writes go in order. A write or a cut before the bytes already sent as parts is refused with
 /// `ENOTSUP`; so is opening an object larger than a part to append to it or change it in place.
@@ -144,8 +261,8 @@ final class S3Upload: FileStream, @unchecked Sendable {
     /// How many bytes went up as parts before `pending`.
     private var sent: Int64 = 0
     private var offset: Int64 = 0
-    private var uploadID: String?
-    private var parts: [CompletedPart] = []
+    /// The multipart upload, once begun.
+    private var parts: PartUploads?
     private var ended = false
 
     init(volume: S3Volume, key: [UInt8], file: File, appending: Bool) {
@@ -186,43 +303,34 @@ final class S3Upload: FileStream, @unchecked Sendable {
         }
     }
 
-    /// Sends the first `count` pending bytes as the next part, beginning the upload if needed.
+    /// Hands the first `count` pending bytes to the upload as its next part, beginning the
+    /// upload if needed; waits while the most parts allowed are in flight.
     private func sendPart(count: Int) throws(S3Failure) {
-        let id: String
-        if let uploadID {
-            id = uploadID
+        let upload: PartUploads
+        if let parts {
+            upload = parts
         } else {
-            id = try volume.call { try volume.client.createMultipartUpload(bucket: volume.bucket, key: key) }
-            uploadID = id
+            upload = try PartUploads(of: key, in: volume, checksummed: true)
+            parts = upload
         }
-        var position = 0
-        let eTag = try volume.call {
-            try pending.withUnsafeBytes { bytes in
-                try volume.client.uploadPart(
-                    bucket: volume.bucket, key: key, uploadID: id, partNumber: parts.count + 1,
-                    length: Int64(count), rewind: { position = 0 }
-                ) { buffer in
-                    let length = min(buffer.count, count - position)
-                    buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: length)
-                    position += length
-                    return length
-                }
-            }
+        let part: [UInt8]
+        if count == pending.count {
+            part = pending
+            pending = []
+        } else {
+            part = Array(pending[..<count])
+            pending.removeFirst(count)
         }
-        parts.append(CompletedPart(partNumber: parts.count + 1, eTag: eTag))
-        pending.removeFirst(count)
+        try upload.send(part)
         sent += Int64(count)
     }
 
     func finish() throws(FileError) {
         guard !ended else { return }
         try failing { () throws(S3Failure) in
-            if let uploadID {
+            if let parts {
                 if !pending.isEmpty { try sendPart(count: pending.count) }
-                try volume.call {
-                    try volume.client.completeMultipartUpload(
-                        bucket: volume.bucket, key: key, uploadID: uploadID, parts: parts)
-                }
+                try parts.complete()
             } else {
                 try volume.call {
                     try volume.client.putObject(bucket: volume.bucket, key: key, bytes: pending)
@@ -267,8 +375,110 @@ final class S3Upload: FileStream, @unchecked Sendable {
         guard !ended else { return }
         ended = true
         pending = []
-        if let uploadID {
-            try? volume.client.abortMultipartUpload(bucket: volume.bucket, key: key, uploadID: uploadID)
+        parts?.abort()
+    }
+}
+
+/// The parts of one multipart upload, sent in parallel: each on a thread of its own, at most
+/// the volume's `concurrentRequests` at once; handing over one more waits for a slot. The
+/// client retries a failed part alone; a part that fails for good becomes the upload's
+/// failure, and no part is sent after it. In a `checksummed` upload each part goes with its
+/// checksum, worked out on the part's thread, and the completion lists them.
+final class PartUploads: Sendable {
+    private let volume: S3Volume
+    private let key: [UInt8]
+    /// The upload's id.
+    let uploadID: String
+    private let slots: DispatchSemaphore
+    private let inFlight = DispatchGroup()
+    /// The parts through so far, the first failure, and how many parts were handed over.
+    private let state = Mutex<(parts: [CompletedPart], failure: S3Failure?, numbered: Int)>(([], nil, 0))
+
+    /// Begins a multipart upload of `key`, whose parts carry their checksums when `checksummed`.
+    init(of key: [UInt8], in volume: S3Volume, checksummed: Bool = false) throws(S3Failure) {
+        self.volume = volume
+        self.key = key
+        uploadID = try volume.call {
+            try volume.client.createMultipartUpload(bucket: volume.bucket, key: key, checksummed: checksummed)
         }
+        slots = DispatchSemaphore(value: volume.concurrentRequests)
+    }
+
+    /// Sends `bytes` as the next part (UploadPart, retried by the client from their start), with
+    /// their checksum.
+    func send(_ bytes: [UInt8]) throws(S3Failure) {
+        try send { [volume, key, uploadID] number throws(S3Failure) in
+            var position = 0
+            let checksum = ObjectChecksum(of: bytes)
+            let eTag = try volume.call {
+                try bytes.withUnsafeBytes { bytes in
+                    try volume.client.uploadPart(
+                        bucket: volume.bucket, key: key, uploadID: uploadID, partNumber: number,
+                        length: Int64(bytes.count), checksum: checksum, rewind: { position = 0 }
+                    ) { buffer in
+                        let length = min(buffer.count, bytes.count - position)
+                        buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: length)
+                        position += length
+                        return length
+                    }
+                }
+            }
+            return CompletedPart(partNumber: number, eTag: eTag, checksum: checksum)
+        }
+    }
+
+    /// Runs `part` for the next part number, once fewer than the most allowed are in flight;
+    /// it gives the part as the completion lists it.
+    /// - Throws: the failure of a part sent before, if one failed.
+    func send(_ part: @escaping @Sendable (_ number: Int) throws(S3Failure) -> CompletedPart) throws(S3Failure) {
+        slots.wait()
+        let number: Int? = state.withLock { state in
+            guard state.failure == nil else { return nil }
+            state.numbered += 1
+            return state.numbered
+        }
+        guard let number else {
+            slots.signal()
+            throw state.withLock { $0.failure! }
+        }
+        inFlight.enter()
+        // A queue of its own runs on a thread of its own, however many wait on the network.
+        DispatchQueue(label: "shelf.s3.part").async { [self] in
+            defer {
+                slots.signal()
+                inFlight.leave()
+            }
+            do throws(S3Failure) {
+                let completed = try part(number)
+                state.withLock { $0.parts.append(completed) }
+            } catch {
+                state.withLock { state in
+                    if state.failure == nil { state.failure = error }
+                }
+            }
+        }
+    }
+
+    /// Waits until no part is in flight.
+    func waitForAll() { inFlight.wait() }
+
+    /// Waits for every part and completes the upload: the object appears now.
+    /// - Throws: the first failure of a part, or of the completion.
+    func complete() throws(S3Failure) {
+        inFlight.wait()
+        let (parts, failure) = state.withLock { ($0.parts, $0.failure) }
+        if let failure { throw failure }
+        _ = try volume.call {
+            try volume.client.completeMultipartUpload(
+                bucket: volume.bucket, key: key, uploadID: uploadID,
+                parts: parts.sorted { $0.partNumber < $1.partNumber })
+        }
+    }
+
+    /// Abandons the upload once no part is in flight (a part still going could land after the
+    /// abort and stay stored).
+    func abort() {
+        inFlight.wait()
+        try? volume.client.abortMultipartUpload(bucket: volume.bucket, key: key, uploadID: uploadID)
     }
 }

@@ -36,6 +36,11 @@ public final class S3Volume: Volume {
     public let prefix: [UInt8]
     /// The size of a multipart upload's parts; a file no larger is sent in one PUT.
     public let partSize: Int
+    /// How many requests of one transfer may be in flight at once (the parts of an upload).
+    public let concurrentRequests: Int
+    /// The largest object copied inside the bucket by one CopyObject; larger ones are copied
+    /// in parts (UploadPartCopy).
+    public let copyThreshold: UInt64
     /// The device number entries report, different for every volume.
     let device: UInt64
     /// The owner entries report: the calling user, as objects have no owner a shell can show.
@@ -43,15 +48,25 @@ public final class S3Volume: Volume {
 
     private static let devices = Atomic<UInt64>(0)
 
+    /// Requests in flight for one transfer unless configured: aws cli's `max_concurrent_requests`.
+    public static let defaultConcurrentRequests = 10
+
     /// The bucket `bucket` through `client`, below `prefix` (a key prefix ending in `/`, or
     /// empty for the whole bucket).
-    /// - Parameter partSize: files larger than this go up in parts of this size (at least 5 MiB
-    ///   on AWS).
-    public init(client: S3Client, bucket: String, prefix: [UInt8] = [], partSize: Int = 8 << 20) {
+    /// - Parameters:
+    ///   - partSize: files larger than this go up in parts of this size (at least 5 MiB on AWS).
+    ///   - concurrentRequests: how many parts of an upload may be in flight at once (at least 1).
+    ///   - copyThreshold: objects larger than this are copied in parts (at most 5 GiB).
+    public init(
+        client: S3Client, bucket: String, prefix: [UInt8] = [], partSize: Int = 8 << 20,
+        concurrentRequests: Int = S3Volume.defaultConcurrentRequests, copyThreshold: UInt64 = S3Volume.largestCopy
+    ) {
         self.client = client
         self.bucket = bucket
         self.prefix = prefix.isEmpty || prefix.last == 0x2F ? prefix : prefix + [0x2F]
         self.partSize = partSize
+        self.concurrentRequests = max(1, concurrentRequests)
+        self.copyThreshold = min(copyThreshold, Self.largestCopy)
         device = 0x7333_0000_0000_0000 | Self.devices.add(1, ordering: .relaxed).newValue
         owner = (getuid(), getgid())
     }
@@ -168,24 +183,53 @@ public final class S3Volume: Volume {
         }
     }
 
-    /// CopyObject, for objects up to 5 GiB (larger ones are streamed: UploadPartCopy is not
-    /// used yet).
+    /// CopyObject up to `copyThreshold`; above, a multipart upload whose parts UploadPartCopy
+    /// copies, in parallel as an upload's parts go (`PartUploads`).
     public func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool {
-        guard size <= Self.largestCopy else { return false }
-        return try failing(.createFile, destination) { () throws(S3Failure) in
+        try failing(.createFile, destination) { () throws(S3Failure) in
             let target = Place(destination)
             guard let sourceKey = Place(source).key(in: self), let key = target.key(in: self) else {
                 throw .errno(.isDirectory)
             }
             try requireStorable(key)
             try requireParentDirectory(of: target)
-            try call { try client.copyObject(fromBucket: bucket, key: sourceKey, toBucket: bucket, key: key) }
+            if size <= copyThreshold {
+                try call { try client.copyObject(fromBucket: bucket, key: sourceKey, toBucket: bucket, key: key) }
+            } else {
+                try copyInParts(sourceKey, size: size, to: key)
+            }
             return true
         }
     }
 
+    /// Copies the object `sourceKey` of `size` bytes to `key` in parts (UploadPartCopy), at
+    /// least `partSize` each and at most 10,000 of them; a failure aborts the upload.
+    private func copyInParts(_ sourceKey: [UInt8], size: UInt64, to key: [UInt8]) throws(S3Failure) {
+        let length = max(UInt64(partSize), (size + 9_999) / 10_000)
+        let parts = try PartUploads(of: key, in: self)
+        do throws(S3Failure) {
+            var first: UInt64 = 0
+            while first < size {
+                let range = ByteRange(first: Int64(first), last: Int64(min(first + length, size) - 1))
+                try parts.send { [self] number throws(S3Failure) in
+                    let eTag = try call {
+                        try client.uploadPartCopy(
+                            fromBucket: bucket, key: sourceKey, range: range, toBucket: bucket, key: key,
+                            uploadID: parts.uploadID, partNumber: number)
+                    }
+                    return CompletedPart(partNumber: number, eTag: eTag)
+                }
+                first += length
+            }
+            try parts.complete()
+        } catch {
+            parts.abort()
+            throw error
+        }
+    }
+
     /// The largest object one CopyObject copies.
-    static let largestCopy: UInt64 = 5 << 30
+    public static let largestCopy: UInt64 = 5 << 30
 
     public func checkAccess(of file: File, write: Bool) throws(FileError) {
         _ = try failing(write ? .open : .stat, file) { () throws(S3Failure) in try info(at: Place(file)) }

@@ -59,5 +59,7 @@ public struct FileError: Error, Sendable, Hashable {
         case refused(code: String)
         /// The service's answer could not be read.
         case malformedAnswer
+        /// Bytes did not match their checksum on the way to or from the service.
+        case checksumMismatch
     }
 }

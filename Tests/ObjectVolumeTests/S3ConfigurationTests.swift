@@ -17,6 +17,7 @@ import Testing
         var endpoint: String
         var region = "us-east-1"
         var credentials: Credentials?
+        var concurrentRequests: Int?
         var testDescription: String { name }
     }
 
@@ -31,7 +32,7 @@ import Testing
         aws_session_token = worktoken
         """
     static let config = """
-        # comments and nested settings are read past
+        # comments are read past; nested settings count only for their service
         [default]
         region = eu-west-1
         [profile work]
@@ -39,6 +40,7 @@ import Testing
         endpoint_url = http://127.0.0.1:9000
         s3 =
           endpoint_url = http://elsewhere:1
+          max_concurrent_requests = 4
         """
 
     static let rows: [Row] = [
@@ -61,11 +63,13 @@ import Testing
             endpoint: "https://s3.eu-west-1.amazonaws.com", region: "eu-west-1",
             credentials: Credentials(accessKeyID: "DEFAULTID", secretAccessKey: "defaultsecret")),
         Row(
-            name: "AWS_PROFILE names a profile, with its endpoint_url", environment: ["AWS_PROFILE": "work"],
+            name: "AWS_PROFILE names a profile, with its endpoint_url and nested s3 settings",
+            environment: ["AWS_PROFILE": "work"],
             credentialsFile: files, configFile: config, endpoint: "http://127.0.0.1:9000",
             region: "ap-south-1",
             credentials: Credentials(
-                accessKeyID: "WORKID", secretAccessKey: "worksecret", sessionToken: "worktoken")),
+                accessKeyID: "WORKID", secretAccessKey: "worksecret", sessionToken: "worktoken"),
+            concurrentRequests: 4),
         Row(
             name: "AWS_ENDPOINT_URL_S3 before AWS_ENDPOINT_URL before the profile's",
             environment: [
@@ -74,7 +78,8 @@ import Testing
             ],
             credentialsFile: files, configFile: config, endpoint: "http://[::1]:2", region: "ap-south-1",
             credentials: Credentials(
-                accessKeyID: "WORKID", secretAccessKey: "worksecret", sessionToken: "worktoken")),
+                accessKeyID: "WORKID", secretAccessKey: "worksecret", sessionToken: "worktoken"),
+            concurrentRequests: 4),
         Row(
             name: "AWS_DEFAULT_REGION when AWS_REGION is not set",
             environment: ["AWS_DEFAULT_REGION": "sa-east-1"],
@@ -104,6 +109,7 @@ import Testing
         #expect(configuration.endpoint == S3Endpoint(url: row.endpoint))
         #expect(configuration.region == row.region)
         #expect(configuration.credentials == row.credentials)
+        #expect(configuration.concurrentRequests == row.concurrentRequests)
     }
 
     @Test func filesNamedByTheEnvironmentAreRead() throws {

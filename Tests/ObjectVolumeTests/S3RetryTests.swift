@@ -12,19 +12,12 @@ import Testing
     /// through a proxy whose first request containing `pattern` meets `fault`.
     func throughProxy(
         breaking pattern: String, with fault: FaultyProxy.Fault, partSize: Int = 5 << 20,
+        concurrentRequests: Int = S3Volume.defaultConcurrentRequests, retryPolicy: RetryPolicy = RetryPolicy(),
         _ body: (S3Volume, FaultyProxy) throws -> Void
     ) throws {
-        let server = try SeaweedServer.shared()
-        try SeaweedServer.withVolume { direct in
-            let proxy = try FaultyProxy(to: server.port, breakingFirstRequestContaining: pattern, with: fault)
-            defer { proxy.stop() }
-            let client = S3Client(
-                endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials)
-            defer { try? client.shutdown() }
-            try body(
-                S3Volume(client: client, bucket: direct.bucket, prefix: direct.prefix, partSize: partSize),
-                proxy)
-        }
+        try SeaweedServer.withVolume(
+            throughProxyBreaking: { _ in pattern }, with: fault, partSize: partSize,
+            concurrentRequests: concurrentRequests, retryPolicy: retryPolicy, body)
     }
 
     @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable])
@@ -40,6 +33,39 @@ import Testing
             #expect(try volume.file("/big").readBytes() == contents)
             #expect(
                 try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+        }
+    }
+
+    @Test(arguments: [1, 3])
+    func partsInFlightStayWithinTheLimit(_ limit: Int) throws {
+        let partSize = 5 << 20
+        // A fault on a request that is never sent: the proxy only forwards and counts.
+        try throughProxy(
+            breaking: "no-such-request", with: .dropConnection, partSize: partSize, concurrentRequests: limit
+        ) { volume, proxy in
+            let contents = (0..<(6 * partSize + 99)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
+            try volume.file("/big").write(bytes: contents)
+            #expect(volume.client.requestsSent(.uploadPart) == 7)
+            #expect(proxy.mostRequestsAtOnce <= limit)
+            #expect(try volume.file("/big").readBytes() == contents)
+        }
+    }
+
+    @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable])
+    func aPartThatFailsForGoodAbortsTheUpload(_ fault: FaultyProxy.Fault) throws {
+        let partSize = 5 << 20
+        try throughProxy(
+            breaking: "partNumber=2&", with: fault, partSize: partSize, retryPolicy: RetryPolicy(maxAttempts: 1)
+        ) { volume, proxy throws in
+            let contents = [UInt8](repeating: 5, count: 4 * partSize)
+            #expect(throws: FileError.self) { try volume.file("/big").write(bytes: contents) }
+            #expect(proxy.hasFired)
+            #expect(
+                try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+            #expect(volume.client.requestsSent(.abortMultipartUpload) == 1)
+            #expect(volume.client.requestsSent(.completeMultipartUpload) == 0)
+            let missing = #expect(throws: FileError.self) { try volume.file("/big").info() }
+            #expect(missing?.errno == .noSuchFileOrDirectory)
         }
     }
 

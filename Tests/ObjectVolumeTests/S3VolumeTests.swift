@@ -108,6 +108,64 @@ import Testing
         }
     }
 
+    @Test func aCopyAboveTheThresholdIsMadeOfPartsCopiedInsideTheService() throws {
+        let partSize = 5 << 20
+        try SeaweedServer.withVolume(partSize: partSize, copyThreshold: UInt64(partSize)) { volume in
+            let contents = (0..<(2 * partSize + 777)).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ $0 >> 7) }
+            try volume.file("/big").write(bytes: contents)
+            let gets = volume.client.requestsSent(.getObject)
+            try volume.file("/big").copy(to: volume.file("/copy"))
+            #expect(volume.client.requestsSent(.uploadPartCopy) == 3)
+            #expect(volume.client.requestsSent(.copyObject) == 0)
+            #expect(volume.client.requestsSent(.getObject) == gets)
+            #expect(try volume.file("/copy").readBytes() == contents)
+            #expect(
+                try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+        }
+    }
+
+    @Test func aCopyInPartsThatFailsLeavesNoUploadAndNoObject() throws {
+        let partSize = 5 << 20
+        try SeaweedServer.withVolume(partSize: partSize, copyThreshold: UInt64(partSize)) { volume throws in
+            // The source is gone by the time its parts are copied.
+            let error = #expect(throws: FileError.self) {
+                try volume.copyWithin(
+                    volume.file("/gone"), size: UInt64(3 * partSize), to: volume.file("/copy"))
+            }
+            #expect(error?.errno == .noSuchFileOrDirectory)
+            #expect(volume.client.requestsSent(.abortMultipartUpload) == 1)
+            #expect(
+                try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+            #expect(!volume.file("/copy").exists)
+        }
+    }
+
+    @Test func aLargeObjectReadInOrderIsFetchedAheadInParts() throws {
+        let partSize = 5 << 20
+        try SeaweedServer.withVolume(partSize: partSize) { volume in
+            let contents = (0..<(5 * partSize + 3)).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 10) }
+            try volume.file("/big").write(bytes: contents)
+            let gets = volume.client.requestsSent(.getObject)
+            let input = try volume.file("/big").open(.read)
+            defer { input.close() }
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            var read: [UInt8] = []
+            while true {
+                let count = try input.read(into: &buffer)
+                if count == 0 { break }
+                read += buffer[..<count]
+            }
+            #expect(read == contents)
+            // Growing ranges up to a part (1, 1, 1, 2 and 4 MiB), then a part at a time: no
+            // range is fetched twice.
+            #expect(volume.client.requestsSent(.getObject) - gets == 9)
+            // A read elsewhere drops what was fetched ahead and fetches what it needs.
+            var start = [UInt8](repeating: 0, count: 10)
+            #expect(try input.read(into: &start, at: 5) == 10)
+            #expect(start[...] == contents[5..<15])
+        }
+    }
+
     @Test func readsAtAnOffsetFetchOnlyWhatTheyNeed() throws {
         try SeaweedServer.withVolume { volume in
             let contents = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) }

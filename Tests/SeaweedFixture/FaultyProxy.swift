@@ -6,8 +6,9 @@ import Testing
 /// that a test sees the client recover from a real fault on a real connection.
 ///
 /// Bytes pass unchanged both ways. The first request whose bytes (its request line, as the
-/// client sends it) contain `pattern` meets `fault` instead of the server: its connection is
-/// dropped, or answered `503 Service Unavailable` and closed. Every other request goes through.
+/// client sends it) contain `pattern` meets `fault`: its connection is dropped, or answered
+/// `503 Service Unavailable` and closed, or one byte of its body or of its answer's body is
+/// changed on the way. Every other request goes through.
 public final class FaultyProxy: @unchecked Sendable {
     /// What happens to the request that meets the fault.
     public enum Fault: Sendable, CustomTestStringConvertible {
@@ -16,11 +17,17 @@ public final class FaultyProxy: @unchecked Sendable {
         /// It is answered `503 Service Unavailable` (S3's answer when it is busy), and the
         /// connection closed.
         case serviceUnavailable
+        /// The first byte of its body reaches the server changed.
+        case corruptRequestBody
+        /// The first byte of its answer's body reaches the client changed.
+        case corruptAnswerBody
 
         public var testDescription: String {
             switch self {
             case .dropConnection: return "a dropped connection"
             case .serviceUnavailable: return "a 503 answer"
+            case .corruptRequestBody: return "a changed byte in the request"
+            case .corruptAnswerBody: return "a changed byte in the answer"
             }
         }
     }
@@ -34,6 +41,8 @@ public final class FaultyProxy: @unchecked Sendable {
     private let lock = NSLock()
     private var fired = false
     private var open: Set<Int32> = []
+    private var waiting = 0
+    private var mostWaiting = 0
     private var stopped = false
 
     /// Starts a proxy to `upstreamPort` on 127.0.0.1 whose first request containing `pattern`
@@ -64,6 +73,10 @@ public final class FaultyProxy: @unchecked Sendable {
 
     /// Whether a request has met the fault.
     public var hasFired: Bool { lock.withLock { fired } }
+
+    /// The most requests in flight at one time: a request counts from its first bytes until
+    /// the server's answer to it begins.
+    public var mostRequestsAtOnce: Int { lock.withLock { mostWaiting } }
 
     /// Stops listening and closes every connection.
     public func stop() {
@@ -101,31 +114,43 @@ public final class FaultyProxy: @unchecked Sendable {
             }
             let pair = ConnectionPair()
             Thread.detachNewThread { [self] in
-                forwardRequests(from: client, to: server)
+                forwardRequests(from: client, to: server, pair)
                 finish(pair, client, server)
             }
             Thread.detachNewThread { [self] in
-                forwardAnswers(from: server, to: client)
+                forwardAnswers(from: server, to: client, pair)
                 finish(pair, client, server)
             }
         }
     }
 
     /// Passes the client's bytes on, breaking the first request that contains the pattern.
-    private func forwardRequests(from client: Int32, to server: Int32) {
+    private func forwardRequests(from client: Int32, to server: Int32, _ pair: ConnectionPair) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         // The end of the previous read, in case the pattern straddles two reads.
         var tail: [UInt8] = []
+        var corruption: BodyCorruption?
         while true {
             let count = read(client, &buffer, buffer.count)
             if count <= 0 { break }
+            lock.withLock {
+                if !pair.awaitingAnswer {
+                    pair.awaitingAnswer = true
+                    waiting += 1
+                    mostWaiting = max(mostWaiting, waiting)
+                }
+            }
             let seen = tail + buffer[..<count]
             let breaks = lock.withLock { () -> Bool in
                 guard !fired, Self.contains(seen, pattern) else { return false }
                 fired = true
                 return true
             }
-            if breaks {
+            if breaks, case .corruptAnswerBody = fault {
+                lock.withLock { pair.answerCorruption = BodyCorruption() }
+            } else if breaks, case .corruptRequestBody = fault {
+                corruption = BodyCorruption()
+            } else if breaks {
                 if case .serviceUnavailable = fault {
                     let answer = Array(
                         ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/xml\r\n"
@@ -135,6 +160,7 @@ public final class FaultyProxy: @unchecked Sendable {
                 break
             }
             tail = Array(seen.suffix(pattern.count))
+            corruption?.apply(to: &buffer[..<count])
             guard Self.writeAll(buffer[..<count], to: server) else { break }
         }
         Glibc.shutdown(client, Int32(SHUT_RDWR))
@@ -142,10 +168,17 @@ public final class FaultyProxy: @unchecked Sendable {
     }
 
     /// Passes the server's answers back until either side closes, then closes both.
-    private func forwardAnswers(from server: Int32, to client: Int32) {
+    private func forwardAnswers(from server: Int32, to client: Int32, _ pair: ConnectionPair) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = read(server, &buffer, buffer.count)
+            lock.withLock {
+                if pair.awaitingAnswer {
+                    pair.awaitingAnswer = false
+                    waiting -= 1
+                }
+            }
+            if count > 0 { lock.withLock { pair.answerCorruption?.apply(to: &buffer[..<count]) } }
             if count <= 0 || !Self.writeAll(buffer[..<count], to: client) { break }
         }
         Glibc.shutdown(client, Int32(SHUT_RDWR))
@@ -167,12 +200,40 @@ public final class FaultyProxy: @unchecked Sendable {
     private final class ConnectionPair: @unchecked Sendable {
         private let lock = NSLock()
         private var running = 2
+        /// Whether a request was seen and its answer has not begun (under the proxy's lock).
+        var awaitingAnswer = false
+        /// The change to make to the next answer (under the proxy's lock).
+        var answerCorruption: BodyCorruption?
 
         /// Notes that one thread is done; true for the second.
         func lastOneOut() -> Bool {
             lock.withLock {
                 running -= 1
                 return running == 0
+            }
+        }
+    }
+
+    /// Changes the first byte after the end of an HTTP head (`CRLF CRLF`) in a stream given in
+    /// pieces, once.
+    struct BodyCorruption {
+        /// How many bytes of `CRLF CRLF` the stream ended with so far; 4 once the head is over.
+        private var matched = 0
+        private var done = false
+
+        mutating func apply(to bytes: inout ArraySlice<UInt8>) {
+            let terminator: [UInt8] = [13, 10, 13, 10]
+            var index = bytes.startIndex
+            while !done && index < bytes.endIndex {
+                if matched == 4 {
+                    bytes[index] ^= 0xFF
+                    done = true
+                } else if bytes[index] == terminator[matched] {
+                    matched += 1
+                } else {
+                    matched = bytes[index] == 13 ? 1 : 0
+                }
+                index += 1
             }
         }
     }

@@ -47,15 +47,45 @@ extension SeaweedServer {
 
     /// Runs `body` with the top of an empty `S3Volume`: a prefix of its own in a bucket of the
     /// shared server, emptied afterwards.
-    /// - Parameter partSize: the volume's multipart part size.
-    public static func withVolume(partSize: Int = 8 << 20, _ body: (S3Volume) throws -> Void) throws {
+    /// - Parameters:
+    ///   - partSize: the volume's multipart part size.
+    ///   - copyThreshold: the size above which the volume copies in parts.
+    public static func withVolume(
+        partSize: Int = 8 << 20, copyThreshold: UInt64 = S3Volume.largestCopy, _ body: (S3Volume) throws -> Void
+    ) throws {
         let shared = try SharedServer.instance.get()
         let bucket = try SharedServer.instance.bucket()
         let client = shared.client()
         defer { try? client.shutdown() }
         let prefix = Array("t\(UInt64.random(in: 0...UInt64.max))/".utf8)
         defer { removeKeys(below: prefix, in: bucket, client) }
-        try body(S3Volume(client: client, bucket: bucket, prefix: prefix, partSize: partSize))
+        try body(
+            S3Volume(client: client, bucket: bucket, prefix: prefix, partSize: partSize, copyThreshold: copyThreshold))
+    }
+
+    /// Runs `body` with a volume on a prefix of its own in the shared server's bucket, reached
+    /// through a proxy whose first request containing `pattern` meets `fault`. `pattern` is
+    /// given the path of the volume's top in requests (`/BUCKET/PREFIX`), to name a key.
+    public static func withVolume(
+        throughProxyBreaking pattern: (_ top: String) -> String, with fault: FaultyProxy.Fault,
+        partSize: Int = 5 << 20, concurrentRequests: Int = S3Volume.defaultConcurrentRequests,
+        retryPolicy: RetryPolicy = RetryPolicy(), _ body: (S3Volume, FaultyProxy) throws -> Void
+    ) throws {
+        let server = try shared()
+        try withVolume { direct in
+            let top = "/\(direct.bucket)/" + String(decoding: direct.prefix, as: UTF8.self)
+            let proxy = try FaultyProxy(to: server.port, breakingFirstRequestContaining: pattern(top), with: fault)
+            defer { proxy.stop() }
+            let client = S3Client(
+                endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials,
+                retryPolicy: retryPolicy)
+            defer { try? client.shutdown() }
+            try body(
+                S3Volume(
+                    client: client, bucket: direct.bucket, prefix: direct.prefix, partSize: partSize,
+                    concurrentRequests: concurrentRequests),
+                proxy)
+        }
     }
 
     /// Deletes every key below `prefix`, and the uploads begun there.

@@ -36,6 +36,9 @@ public struct ObjectHead: Sendable, Hashable {
     public var contentType: String?
     /// Its storage class, when it is not STANDARD (S3 leaves the header out for STANDARD).
     public var storageClass: String?
+    /// The checksum of its bytes, when it was stored with one and the answer gave it (not the
+    /// composite checksum of a multipart object's parts).
+    public var checksum: ObjectChecksum?
 }
 
 /// A range of an object's bytes, as HTTP's `Range: bytes=first-last` names it.
@@ -61,11 +64,14 @@ public struct CompletedPart: Sendable, Hashable {
     public var partNumber: Int
     /// The entity tag UploadPart answered with.
     public var eTag: String
+    /// The checksum the part was sent with, for an upload begun `checksummed`.
+    public var checksum: ObjectChecksum?
 
-    /// A part from its number and entity tag.
-    public init(partNumber: Int, eTag: String) {
+    /// A part from its number, entity tag, and the checksum it was sent with.
+    public init(partNumber: Int, eTag: String, checksum: ObjectChecksum? = nil) {
         self.partNumber = partNumber
         self.eTag = eTag
+        self.checksum = checksum
     }
 }
 

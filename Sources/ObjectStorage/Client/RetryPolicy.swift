@@ -29,7 +29,8 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Whether a request that failed with `error` may succeed if sent again.
     public static func isTransient(_ error: S3Error) -> Bool {
         switch error.kind {
-        case .slowDown, .serverFailure, .connectionClosed: return true
+        // Bytes changed on the way (a checksum refused) come right when sent again.
+        case .slowDown, .serverFailure, .connectionClosed, .badDigest: return true
         default: return false
         }
     }

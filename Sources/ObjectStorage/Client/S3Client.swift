@@ -51,7 +51,7 @@ public final class S3Client: Sendable {
     public enum Operation: Int, Sendable, CaseIterable {
         case createBucket, deleteBucket, listObjects, headObject, getObject, putObject, deleteObject
         case deleteObjects, copyObject, createMultipartUpload, uploadPart, completeMultipartUpload
-        case abortMultipartUpload, listMultipartUploads
+        case abortMultipartUpload, listMultipartUploads, uploadPartCopy
     }
 
     /// How many requests of `operation` this client has sent so far (each attempt counts), so
@@ -108,7 +108,7 @@ public final class S3Client: Sendable {
     /// A missing key is `.noSuchKey` (HEAD answers carry no body, so a missing bucket reads the
     /// same).
     public func headObject(bucket: String, key: [UInt8]) throws -> ObjectHead {
-        let answer = try send(.headObject, method: .HEAD, bucket: bucket, key: key)
+        let answer = try send(.headObject, method: .HEAD, bucket: bucket, key: key, headers: [Self.checksumMode])
         return Self.head(of: answer)
     }
 
@@ -116,6 +116,8 @@ public final class S3Client: Sendable {
     /// whole object in memory.
     ///
     /// `sink` runs on the caller's thread; an error it throws stops the transfer and is rethrown.
+    /// A whole object (no `range`) stored with a checksum is checked against it as it comes: a
+    /// mismatch is `.badDigest`, thrown once every byte went to `sink`.
     /// - Returns: what the answer said of the object (its whole size, even for a range).
     @discardableResult
     public func getObject(
@@ -123,28 +125,48 @@ public final class S3Client: Sendable {
         into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> ObjectHead {
         var headers: [(name: String, value: String)] = []
-        if let range { headers.append((name: "Range", value: range.headerValue)) }
-        let answer = try withoutActuallyEscaping(sink) { sink in
-            try send(.getObject, method: .GET, bucket: bucket, key: key, headers: headers, sink: sink)
+        var computation: ChecksumComputation?
+        if let range {
+            headers.append((name: "Range", value: range.headerValue))
+        } else {
+            headers.append(Self.checksumMode)
+            computation = ChecksumComputation()
         }
-        return Self.head(of: answer)
+        let answer = try withoutActuallyEscaping(sink) { sink in
+            try send(.getObject, method: .GET, bucket: bucket, key: key, headers: headers) { bytes in
+                computation?.add(bytes)
+                try sink(bytes)
+            }
+        }
+        let head = Self.head(of: answer)
+        if let expected = head.checksum, let computation, computation.finished() != expected {
+            throw S3Error(.badDigest, status: answer.status)
+        }
+        return head
     }
+
+    /// The header that asks for an object's checksum with its answer.
+    private static let checksumMode = (name: "x-amz-checksum-mode", value: "ENABLED")
 
     /// Writes `key` from `length` bytes that `source` supplies (PutObject), streamed.
     ///
     /// `source` fills the buffer it is given and returns how many bytes it wrote, 0 at the end;
     /// it runs on the caller's thread. The body is sent unsigned (`UNSIGNED-PAYLOAD`). The
     /// object appears only when the whole body has arrived.
-    /// - Parameter rewind: makes `source` start again from the first byte, so that a failed
-    ///   request can be retried; without it, the request is sent once.
+    /// - Parameters:
+    ///   - checksum: the body's checksum, when the caller knows it: the service refuses a body
+    ///     that does not match it (`.badDigest`) and keeps it with the object.
+    ///   - rewind: makes `source` start again from the first byte, so that a failed request can
+    ///     be retried; without it, the request is sent once.
     /// - Returns: the new object's entity tag.
     @discardableResult
     public func putObject(
-        bucket: String, key: [UInt8], length: Int64, contentType: String? = nil, rewind: (() -> Void)? = nil,
-        from source: (UnsafeMutableRawBufferPointer) throws -> Int
+        bucket: String, key: [UInt8], length: Int64, contentType: String? = nil, checksum: ObjectChecksum? = nil,
+        rewind: (() -> Void)? = nil, from source: (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws -> String? {
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append((name: "Content-Type", value: contentType)) }
+        if let checksum { headers.append((name: ObjectChecksum.headerName, value: checksum.headerValue)) }
         let answer = try withoutActuallyEscaping(source) { source in
             try send(
                 .putObject,
@@ -154,17 +176,21 @@ public final class S3Client: Sendable {
         return answer.headers.first(name: "ETag")
     }
 
-    /// Writes `key` with `bytes` (PutObject), the body signed; for small objects and markers.
+    /// Writes `key` with `bytes` (PutObject), the body signed and its checksum sent, so that the
+    /// service refuses bytes changed on the way (`.badDigest`); for small objects and markers.
     ///
     /// An empty body is sent without `Expect: 100-continue`.
     @discardableResult
     public func putObject(bucket: String, key: [UInt8], bytes: [UInt8], contentType: String? = nil) throws
         -> String?
     {
-        var headers: [(name: String, value: String)] = []
+        let checksum = ObjectChecksum(of: bytes)
+        var headers = [(name: ObjectChecksum.headerName, value: checksum.headerValue)]
         if let contentType { headers.append((name: "Content-Type", value: contentType)) }
+        // The payload's hash that the signature covers is the same SHA-256: worked out once.
         let answer = try send(
-            .putObject, method: .PUT, bucket: bucket, key: key, headers: headers, body: bytes)
+            .putObject, method: .PUT, bucket: bucket, key: key, headers: headers, body: bytes,
+            payload: .sha256(BinaryText.hex(checksum.digest)))
         return answer.headers.first(name: "ETag")
     }
 
@@ -222,23 +248,31 @@ public final class S3Client: Sendable {
         fromBucket: String, key sourceKey: [UInt8], toBucket: String, key: [UInt8],
         replacingMetadata: Bool = false
     ) throws -> String? {
-        let source =
-            "/" + URIEncoding.encode(fromBucket.utf8, keepingSlashes: false) + "/"
-            + URIEncoding.encode(sourceKey, keepingSlashes: true)
-        var headers = [(name: "x-amz-copy-source", value: source)]
+        var headers = [Self.copySource(bucket: fromBucket, key: sourceKey)]
         if replacingMetadata { headers.append((name: "x-amz-metadata-directive", value: "REPLACE")) }
         let answer = try send(.copyObject, method: .PUT, bucket: toBucket, key: key, headers: headers)
         return try document(answer, expecting: "CopyObjectResult").string("ETag")
     }
 
+    /// The header that names the object a copy reads.
+    private static func copySource(bucket: String, key: [UInt8]) -> (name: String, value: String) {
+        let source =
+            "/" + URIEncoding.encode(bucket.utf8, keepingSlashes: false) + "/"
+            + URIEncoding.encode(key, keepingSlashes: true)
+        return (name: "x-amz-copy-source", value: source)
+    }
+
     // MARK: Multipart uploads
 
     /// Starts a multipart upload of `key` (CreateMultipartUpload) and gives its id.
-    public func createMultipartUpload(bucket: String, key: [UInt8], contentType: String? = nil) throws
-        -> String
-    {
+    /// - Parameter checksummed: every part will carry its checksum (`x-amz-checksum-algorithm:
+    ///   SHA256`), and the completion lists them.
+    public func createMultipartUpload(
+        bucket: String, key: [UInt8], contentType: String? = nil, checksummed: Bool = false
+    ) throws -> String {
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append((name: "Content-Type", value: contentType)) }
+        if checksummed { headers.append((name: "x-amz-checksum-algorithm", value: "SHA256")) }
         let answer = try send(
             .createMultipartUpload,
             method: .POST, bucket: bucket, key: key, query: [QueryItem("uploads")], headers: headers)
@@ -250,21 +284,46 @@ public final class S3Client: Sendable {
     }
 
     /// Sends part `partNumber` of an upload, `length` bytes from `source`, streamed (UploadPart).
-    /// - Parameter rewind: makes `source` start again from the part's first byte, so that the
-    ///   part alone can be sent again when its request fails; without it, it is sent once.
+    /// - Parameters:
+    ///   - checksum: the part's checksum, for an upload begun `checksummed`: the service refuses
+    ///     a part that does not match it (`.badDigest`).
+    ///   - rewind: makes `source` start again from the part's first byte, so that the part alone
+    ///     can be sent again when its request fails; without it, it is sent once.
     /// - Returns: the part's entity tag, which CompleteMultipartUpload needs.
     public func uploadPart(
         bucket: String, key: [UInt8], uploadID: String, partNumber: Int, length: Int64,
-        rewind: (() -> Void)? = nil, from source: (UnsafeMutableRawBufferPointer) throws -> Int
+        checksum: ObjectChecksum? = nil, rewind: (() -> Void)? = nil,
+        from source: (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws -> String {
         let query = [QueryItem("partNumber", String(partNumber)), QueryItem("uploadId", uploadID)]
+        let headers = checksum.map { [(name: ObjectChecksum.headerName, value: $0.headerValue)] } ?? []
         let answer = try withoutActuallyEscaping(source) { source in
             try send(
                 .uploadPart,
-                method: .PUT, bucket: bucket, key: key, query: query,
+                method: .PUT, bucket: bucket, key: key, query: query, headers: headers,
                 upload: UploadSource(length: length, read: source, rewind: rewind))
         }
         guard let eTag = answer.headers.first(name: "ETag") else {
+            throw S3Error(.malformedResponse, status: answer.status)
+        }
+        return eTag
+    }
+
+    /// Makes bytes `range` of another object part `partNumber` of an upload, copied inside the
+    /// service (UploadPartCopy): how objects above CopyObject's 5 GiB are copied.
+    /// - Returns: the part's entity tag, which CompleteMultipartUpload needs.
+    public func uploadPartCopy(
+        fromBucket: String, key sourceKey: [UInt8], range: ByteRange, toBucket bucket: String, key: [UInt8],
+        uploadID: String, partNumber: Int
+    ) throws -> String {
+        let query = [QueryItem("partNumber", String(partNumber)), QueryItem("uploadId", uploadID)]
+        let headers = [
+            Self.copySource(bucket: fromBucket, key: sourceKey),
+            (name: "x-amz-copy-source-range", value: range.headerValue),
+        ]
+        let answer = try send(
+            .uploadPartCopy, method: .PUT, bucket: bucket, key: key, query: query, headers: headers)
+        guard let eTag = try document(answer, expecting: "CopyPartResult").string("ETag") else {
             throw S3Error(.malformedResponse, status: answer.status)
         }
         return eTag
@@ -282,7 +341,11 @@ public final class S3Client: Sendable {
         for part in parts {
             body +=
                 Array("<Part><PartNumber>\(part.partNumber)</PartNumber><ETag>".utf8)
-                + XMLWriter.escaped(part.eTag.utf8) + Array("</ETag></Part>".utf8)
+                + XMLWriter.escaped(part.eTag.utf8) + Array("</ETag>".utf8)
+            if let checksum = part.checksum {
+                body += Array("<ChecksumSHA256>\(checksum.headerValue)</ChecksumSHA256>".utf8)
+            }
+            body += Array("</Part>".utf8)
         }
         body += Array("</CompleteMultipartUpload>".utf8)
         let answer = try send(
@@ -339,8 +402,8 @@ public final class S3Client: Sendable {
     private func send(
         _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]? = nil,
         query: [QueryItem] = [],
-        headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, upload: UploadSource? = nil,
-        sink: ((UnsafeRawBufferPointer) throws -> Void)? = nil
+        headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, payload: PayloadHash? = nil,
+        upload: UploadSource? = nil, sink: ((UnsafeRawBufferPointer) throws -> Void)? = nil
     ) throws -> HTTPAnswer {
         var attempt = 1
         while true {
@@ -355,7 +418,7 @@ public final class S3Client: Sendable {
             do {
                 return try sendOnce(
                     operation, method: method, bucket: bucket, key: key, query: query, headers: headers,
-                    body: body, upload: upload, sink: counting)
+                    body: body, payload: payload, upload: upload, sink: counting)
             } catch let error as S3Error
                 where attempt < retryPolicy.maxAttempts && RetryPolicy.isTransient(error) && !delivered
                 && (upload == nil || upload?.rewind != nil)
@@ -370,12 +433,12 @@ public final class S3Client: Sendable {
     /// Signs and sends one request once.
     private func sendOnce(
         _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]?, query: [QueryItem],
-        headers: [(name: String, value: String)], body: [UInt8]?, upload: UploadSource?,
+        headers: [(name: String, value: String)], body: [UInt8]?, payload: PayloadHash?, upload: UploadSource?,
         sink: ((UnsafeRawBufferPointer) throws -> Void)?
     ) throws -> HTTPAnswer {
         var path = "/" + URIEncoding.encode(bucket.utf8, keepingSlashes: false)
         if let key { path += "/" + URIEncoding.encode(key, keepingSlashes: true) }
-        let payload: PayloadHash = upload == nil ? .of(body ?? []) : .unsigned
+        let payload: PayloadHash = upload == nil ? payload ?? .of(body ?? []) : .unsigned
         tally.withLock { $0[operation.rawValue] += 1 }
         let signed = signer.sign(
             SignableRequest(
@@ -430,7 +493,9 @@ public final class S3Client: Sendable {
             size: size, eTag: answer.headers.first(name: "ETag"),
             lastModified: answer.headers.first(name: "Last-Modified").flatMap { UTCTime(httpDate: $0) },
             contentType: answer.headers.first(name: "Content-Type"),
-            storageClass: answer.headers.first(name: "x-amz-storage-class"))
+            storageClass: answer.headers.first(name: "x-amz-storage-class"),
+            checksum: answer.headers.first(name: "x-amz-checksum-type") == "COMPOSITE"
+                ? nil : answer.headers.first(name: ObjectChecksum.headerName).flatMap(ObjectChecksum.init(headerValue:)))
     }
 
     /// A key from a listing: URL-decoded when the listing was asked for with `encoding-type=url`.

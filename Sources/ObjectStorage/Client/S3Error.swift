@@ -23,6 +23,10 @@ public struct S3Error: Error, Sendable {
         case bucketAlreadyExists
         /// The range asked for lies beyond the object (`InvalidRange`, 416).
         case invalidRange
+        /// Bytes did not match their checksum: the service refused a body (`BadDigest`,
+        /// `XAmzContentSHA256Mismatch`), or a download differs from the checksum stored with
+        /// the object.
+        case badDigest
         /// A condition of the request did not hold (`PreconditionFailed`, 412).
         case preconditionFailed
         /// The server failed (`InternalError`, any other 5xx).
@@ -88,6 +92,7 @@ public struct S3Error: Error, Sendable {
         case "BucketNotEmpty": return .bucketNotEmpty
         case "BucketAlreadyExists", "BucketAlreadyOwnedByYou": return .bucketAlreadyExists
         case "InvalidRange": return .invalidRange
+        case "BadDigest", "XAmzContentSHA256Mismatch": return .badDigest
         case "PreconditionFailed": return .preconditionFailed
         case "InternalError", "ServiceUnavailable": return .serverFailure
         case nil:

@@ -40,19 +40,34 @@ final class Transport: Sendable {
     static let uploadChunkSize = 256 * 1024
     /// The most of a non-streamed body (an XML document, an error) kept.
     static let collectedBodyLimit = 64 * 1024 * 1024
+    /// The most connections open to the endpoint at once; requests beyond wait for one. Above
+    /// the requests one transfer keeps in flight (10 by default), so that parallel parts never
+    /// queue behind each other.
+    static let connectionLimit = 32
 
     init(connectTimeout: Int64, readTimeout: Int64) {
+        var pool = HTTPClient.Configuration.ConnectionPool()
+        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.connectionLimit
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(connectTimeout), read: .seconds(readTimeout)),
-            connectionPool: .init(), decompression: .disabled)
+            connectionPool: pool, decompression: .disabled)
         configuration.httpVersion = .http1Only
         configuration.http1_1ConnectionDebugInitializer = { channel in
-            channel.eventLoop.submit {
+            // At once when called on the channel's loop (as async-http-client does), so that the
+            // channel cannot close in between; and never failing: a failure here makes the pool
+            // count the connection as never made while it lives on. A channel already closed has
+            // no encoder and needs no handler (its request fails and is sent again).
+            @Sendable func addHandler() {
                 let pipeline = channel.pipeline.syncOperations
-                try pipeline.addHandler(
-                    RequestTargetHandler(), position: .after(pipeline.handler(type: HTTPRequestEncoder.self)))
+                guard let encoder = try? pipeline.handler(type: HTTPRequestEncoder.self) else { return }
+                try? pipeline.addHandler(RequestTargetHandler(), position: .after(encoder))
             }
+            if channel.eventLoop.inEventLoop {
+                addHandler()
+                return channel.eventLoop.makeSucceededVoidFuture()
+            }
+            return channel.eventLoop.submit { addHandler() }
         }
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }

@@ -35,4 +35,37 @@ enum BinaryText {
         }
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// The bytes that padded base64 `text` (RFC 4648) spells, or nil when it is not base64.
+    static func bytes(base64 text: String) -> [UInt8]? {
+        let characters = Array(text.utf8)
+        guard characters.count % 4 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(characters.count / 4 * 3)
+        var index = 0
+        while index < characters.count {
+            var group: UInt32 = 0
+            var padding = 0
+            for position in 0..<4 {
+                let character = characters[index + position]
+                let value: UInt8
+                if character == UInt8(ascii: "=") && position >= 2 && index + 4 == characters.count {
+                    padding += 1
+                    value = 0
+                } else if padding > 0 {
+                    return nil
+                } else if let found = base64Alphabet.firstIndex(of: character) {
+                    value = UInt8(found)
+                } else {
+                    return nil
+                }
+                group = group << 6 | UInt32(value)
+            }
+            bytes.append(UInt8(group >> 16))
+            if padding < 2 { bytes.append(UInt8(truncatingIfNeeded: group >> 8)) }
+            if padding < 1 { bytes.append(UInt8(truncatingIfNeeded: group)) }
+            index += 4
+        }
+        return bytes
+    }
 }

@@ -63,6 +63,7 @@ public enum Diagnostics {
         case .serverFailure(let code): return "Server error" + (code.map { " (\($0))" } ?? "")
         case .refused(let code): return "Refused by the server (\(code))"
         case .malformedAnswer: return "Unreadable answer from the server"
+        case .checksumMismatch: return "Checksum mismatch (the bytes changed on the way)"
         }
     }
 

@@ -1,4 +1,6 @@
+import ObjectVolume
 import PathModel
+import SeaweedFixture
 import Synchronization
 import Testing
 
@@ -42,8 +44,14 @@ private final class SteppingClock: Sendable {
 
     /// Runs `line` in an interactive shell whose standard error is (or is not) a terminal, with
     /// a clock that moves on a third of a second per reading.
-    private func stderrOf(_ line: String, terminal: Bool, interactive: Bool = true) throws -> String {
+    /// `s3://b/` is `volume`, when given.
+    private func stderrOf(
+        _ line: String, terminal: Bool, interactive: Bool = true, s3 volume: S3Volume? = nil
+    ) throws -> String {
         let shell = TestShell(interactive: interactive)
+        if let volume {
+            shell.state.schemes.register(VolumeScheme(name: "s3") { _ in volume })
+        }
         for index in 0..<20 { try shell.write("tree/f\(index)", String(repeating: "x", count: 1000)) }
         let clock = SteppingClock(step: 0.3)
         shell.state.monotonicClock = { clock.read() }
@@ -60,6 +68,17 @@ private final class SteppingClock: Sendable {
         let verb = line.split(separator: " ")[0]
         #expect(text.contains("\r\(verb): "), "\(line)")
         #expect(text.hasSuffix("\r\u{1B}[K"), "\(line)")
+    }
+
+    @Test("cp to and from object storage draws the line too", arguments: ["cp -r tree s3://b/up", "cp -r s3://b/up back"])
+    func drawnForObjectStorage(_ line: String) throws {
+        try SeaweedServer.withVolume { volume in
+            if line.hasPrefix("cp -r s3") { _ = try stderrOf("cp -r tree s3://b/up", terminal: false, s3: volume) }
+            let text = try stderrOf(line, terminal: true, s3: volume)
+            #expect(text.contains("\rcp: "), "\(line)")
+            #expect(text.contains(", 19.5 KiB, "), "every byte counted: \(line)")
+            #expect(text.hasSuffix("\r\u{1B}[K"), "\(line)")
+        }
     }
 
     @Test("Never in scripts or when standard error is not a terminal")
