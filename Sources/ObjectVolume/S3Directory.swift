@@ -8,7 +8,7 @@ import SystemPackage
 /// `S3TreeListing` with the directories opened from it.
 final class S3Directory: VolumeDirectory {
     let file: File
-    private let volume: S3Volume
+    let volume: S3Volume
     private let place: Place
     private let page: DirectoryPage
     /// The listings of the tree a walk goes through, when this directory is part of one.
@@ -51,32 +51,14 @@ final class S3Directory: VolumeDirectory {
     /// Files the listing showed go in DeleteObjects requests of up to 1,000 keys (no HEAD: the
     /// listing said they exist); any other name is removed as `remove(at:directory:)` does.
     func remove(names: [[UInt8]]) -> [FileError?] {
-        var failures = [FileError?](repeating: nil, count: names.count)
-        var listed: [[UInt8]: Int] = [:]
-        var keys: [[UInt8]] = []
-        for (index, name) in names.enumerated() {
-            if let summary = page.files[name], listed[summary.key] == nil {
-                listed[summary.key] = index
-                keys.append(summary.key)
-            } else {
-                do throws(FileError) {
-                    try remove(at: name, directory: false)
-                } catch {
-                    failures[index] = error
-                }
-            }
-        }
-        guard !keys.isEmpty else { return failures }
-        do {
-            for failure in try volume.client.deleteObjects(bucket: volume.bucket, keys: keys) {
-                guard let index = listed[failure.key] else { continue }
-                failures[index] = S3Failure.service(failure.error).fileError(.remove, path(names[index]))
-            }
-        } catch {
-            let failure = S3Failure(error)
-            for index in listed.values { failures[index] = failure.fileError(.remove, path(names[index])) }
-        }
-        return failures
+        volume.remove(names.map { (self, $0) }, directories: false)
+    }
+
+    /// The key that removes the entry `name`: a file the listing showed, or a directory's
+    /// marker (which may not exist: deleting it then changes nothing); nil for a file the
+    /// listing did not show.
+    func removalKey(of name: [UInt8], directory: Bool) -> [UInt8]? {
+        directory ? place.appending(name).directoryPrefix(in: volume) : page.files[name]?.key
     }
 
     func forEachEntry(

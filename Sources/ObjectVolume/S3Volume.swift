@@ -72,7 +72,53 @@ public final class S3Volume: Volume {
     }
 
     /// Listing, reading and writing files, and nothing more.
-    public var capabilities: VolumeCapabilities { [] }
+    public var capabilities: VolumeCapabilities { [.batchRemoval] }
+
+    /// Entries of this volume's open directories go in DeleteObjects requests of up to 1,000
+    /// keys, whatever directory they are in: files the listings showed (no HEAD: the listing
+    /// said they exist), and directories' markers; any other entry is removed through its
+    /// directory.
+    public func remove(
+        _ entries: [(directory: any VolumeDirectory, name: [UInt8])], directories: Bool
+    ) -> [FileError?] {
+        let operation: FileError.Operation = directories ? .removeDirectory : .remove
+        var failures = [FileError?](repeating: nil, count: entries.count)
+        var listed: [[UInt8]: Int] = [:]
+        var keys: [[UInt8]] = []
+        for (index, entry) in entries.enumerated() {
+            if let directory = entry.directory as? S3Directory, directory.volume === self,
+                let key = directory.removalKey(of: entry.name, directory: directories), listed[key] == nil
+            {
+                listed[key] = index
+                keys.append(key)
+            } else {
+                do throws(FileError) {
+                    try entry.directory.remove(at: entry.name, directory: directories)
+                } catch {
+                    failures[index] = error
+                }
+            }
+        }
+        guard !keys.isEmpty else { return failures }
+        /// The path of the entry at `index`, for its failure.
+        func path(_ index: Int) -> File { entries[index].directory.path(entries[index].name) }
+        do {
+            for failure in try client.deleteObjects(bucket: bucket, keys: keys) {
+                guard let index = listed[failure.key] else { continue }
+                failures[index] = S3Failure.service(failure.error).fileError(operation, path(index))
+            }
+        } catch {
+            let failure = S3Failure(error)
+            for index in listed.values { failures[index] = failure.fileError(operation, path(index)) }
+        }
+        return failures
+    }
+
+    /// As many files at once as requests of one transfer (`concurrentRequests`), each no larger
+    /// than a part: a larger file goes alone, in parts in parallel.
+    public var parallelFiles: ParallelFiles {
+        ParallelFiles(count: concurrentRequests, largestFile: UInt64(partSize))
+    }
 
     // MARK: Volume
 
@@ -123,6 +169,17 @@ public final class S3Volume: Volume {
         let place = Place(file)
         let stream: any FileStream = try failing(mode == .create ? .createFile : .open, file) {
             () throws(S3Failure) in try open(place, mode, file: file)
+        }
+        return OpenFile(stream: stream, file: file)
+    }
+
+    /// An upload of a new key with no request before it: neither a HEAD for what is there nor
+    /// one for the parent, which the caller made (a copy of a tree into a directory it made).
+    public func openNew(_ file: File, permissions: UInt32) throws(FileError) -> OpenFile {
+        let stream: any FileStream = try failing(.createFile, file) { () throws(S3Failure) in
+            guard let key = Place(file).key(in: self) else { throw .errno(.fileExists) }
+            try requireStorable(key)
+            return S3Upload(volume: self, key: key, file: file, appending: false)
         }
         return OpenFile(stream: stream, file: file)
     }

@@ -172,6 +172,10 @@ public struct Copier {
     /// Whether a file's copy was stopped by `isCancelled`: the copy of a tree ends there.
     private var stopped = false
 
+    /// While a tree is copied between volumes that move several files at once: the workers
+    /// that copy file data, behind which every report waits its turn.
+    private var workers: CopyWorkers?
+
     /// The process umask, read once: new files and directories get the source's mode less it.
     private let umask = UInt32(Sys.umask())
 
@@ -237,10 +241,52 @@ public struct Copier {
         let pathLength: Int
     }
 
+    /// Copies a directory tree as `walkTree` does; between volumes that move several files at
+    /// once (`Volume.parallelFiles`), the data of files on workers, while the walk, its
+    /// questions and its reports stay on this thread and in the walk's order: a report is
+    /// held back until those before it have been told, and a question (`confirmReplace`,
+    /// `backUp`, `symlinkTarget`) waits for every copy in flight.
+    private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?)
+        -> Bool
+    {
+        let limits = ParallelFiles.between(source.volume.parallelFiles, destination.volume.parallelFiles)
+        guard limits.count > 1, !rehearsing else {
+            return walkTree(source, info: info, to: destination, existing: existing)
+        }
+        let workers = CopyWorkers(limits, copied: copied, failed: failed)
+        let told = (copied, failed, confirmReplace, backUp, symlinkTarget, transferred, isCancelled)
+        copied = { source, destination in workers.post { workers.copied(source, destination) } }
+        failed = { error in workers.post { workers.failed(error) } }
+        confirmReplace = { [confirmReplace] source, destination in
+            workers.finish()
+            return confirmReplace(source, destination)
+        }
+        backUp = backUp.map { backUp in
+            { destination in
+                workers.finish()
+                return backUp(destination)
+            }
+        }
+        symlinkTarget = { [symlinkTarget] source, destination in
+            workers.finish()
+            return symlinkTarget(source, destination)
+        }
+        transferred = { [transferred] bytes in workers.locked { transferred(bytes) } }
+        isCancelled = { [isCancelled] in workers.locked(isCancelled) }
+        self.workers = workers
+        let everything = walkTree(source, info: info, to: destination, existing: existing)
+        workers.finish()
+        (copied, failed, confirmReplace, backUp, symlinkTarget, transferred, isCancelled) = told
+        self.workers = nil
+        return everything && workers.everything
+    }
+
     /// Copies a directory tree as `TreeWalk` goes through it (no recursion, whatever its depth).
     /// Each directory gets its mode and times once its contents are copied. A directory met
     /// again below itself (a bind mount inside itself) is not copied a second time.
-    private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?) -> Bool {
+    private mutating func walkTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?)
+        -> Bool
+    {
         var everything = true
         let following: TreeWalk.Following =
             options.followEverySymlink ? .always : options.followSourceSymlink ? .start : .never
@@ -250,7 +296,10 @@ public struct Copier {
         var levels: [Level?] = []
         while let event = walk.next() {
             if case .leave = event {
-                if let level = levels.removeLast(), !finish(level.target, like: level.info) { everything = false }
+                guard let level = levels.removeLast() else { continue }
+                // A directory's mode and times come after its files, copies on workers included.
+                if level.target.volume.capabilities.contains(.permissions) { workers?.finish() }
+                if !finish(level.target, like: level.info) { everything = false }
                 continue
             }
             if case .directory = event { continue }
@@ -463,6 +512,18 @@ public struct Copier {
                 existing = nil
             }
         }
+        if copiesData, !rehearsing, !keepsLink, info.kind == .regular, let workers,
+            info.size <= workers.limits.largestFile
+        {
+            // Copied on a worker; its report is told in its turn.
+            let copier = self
+            workers.start(
+                { [target, existing] () throws(FileError) in
+                    try copier.copyData(
+                        source, info: info, to: target, named: destination, existing: existing, isNew: isNew)
+                }, from: source, to: destination)
+            return true
+        }
         do {
             if rehearsing {
                 // Nothing is made: the entry counts as copied.
@@ -598,7 +659,7 @@ public struct Copier {
         isNew: Bool
     ) throws(FileError) {
         if !destination.volume.capabilities.contains(.atomicRename) {
-            return try writeWhole(from: input, source: source, to: destination)
+            return try writeWhole(from: input, source: source, to: destination, isNew: isNew)
         }
         // Without `preserve`, as GNU cp: a new file gets no set-id or sticky bit (a copy of a
         // set-user-ID program is an ordinary one), and the umask applies.
@@ -642,10 +703,17 @@ public struct Copier {
     /// rename (object storage), where a file appears only once it is complete: a temporary
     /// sibling renamed into place would be a second copy of every byte there. Such a volume keeps
     /// no mode or times to preserve (`mv` across volumes copies the contents alone, as GNU mv
-    /// onto a file system without them does).
-    private func writeWhole(from input: OpenFile, source: File, to destination: File) throws(FileError) {
+    /// onto a file system without them does). A destination known to be new, in a directory
+    /// this copy made, is opened without the volume looking first (`Volume.openNew`).
+    private func writeWhole(from input: OpenFile, source: File, to destination: File, isNew: Bool)
+        throws(FileError)
+    {
         let output: OpenFile
-        do { output = try destination.open(.truncate) } catch {
+        do {
+            output =
+                try isNew
+                ? destination.volume.openNew(destination, permissions: 0o666) : destination.open(.truncate)
+        } catch {
             throw FileError(.createFile, destination, error.errno)
         }
         do {

@@ -100,8 +100,31 @@ extension File {
         func keep() { if !complete.isEmpty { complete[complete.count - 1] = false } }
         // Entries of one directory confirmed and not yet removed, with `inBatches`.
         var batch = RemovalBatch()
+        // With `inBatches` on a volume with `.batchRemoval`: entries of any directories, and the
+        // directories themselves once left, removed together.
+        let spanning = inBatches && volume.capabilities.contains(.batchRemoval)
+        var across = RemovalsAcross()
+        /// Removes what `across` holds and reports each entry, in order; what stayed is kept by
+        /// the directory still open above it.
+        func flushAcross() {
+            for (item, outcome) in zip(across.items, across.remove(on: volume, vanished: vanished)) {
+                switch outcome {
+                case .removed: removed(item.file, item.kind)
+                case .vanished, .kept: break
+                case .failed(let error):
+                    failed(
+                        FileError(
+                            item.kind == .directory ? .removeDirectory : .remove, item.file, error.errno))
+                }
+            }
+            for depth in across.keptInOpenDirectories() where depth - 1 < complete.count {
+                complete[depth - 1] = false
+            }
+            across = RemovalsAcross()
+        }
         /// Removes the batch's entries and reports each, in order.
         func flush() {
+            if spanning { return flushAcross() }
             guard let directory = batch.directory else { return }
             let failures = directory.remove(names: batch.names)
             for (index, failure) in failures.enumerated() {
@@ -116,7 +139,11 @@ extension File {
             batch = RemovalBatch()
         }
         while let event = walk.next() {
-            if event != .entry { flush() }
+            // Across directories, only a report of the walk's own (or the end) needs what is
+            // gathered told first.
+            let gathersOn =
+                spanning && (event == .enter || event == .directory || (event == .leave && walk.depth > 0))
+            if event != .entry && !gathersOn { flush() }
             switch event {
             case .failure(let error):
                 if vanished(error) { continue }
@@ -132,6 +159,19 @@ extension File {
                     keep()
                     continue
                 }
+                if spanning && walk.depth > 0 && kind != .directory {
+                    do {
+                        across.add(
+                            walk.file, kind, name: Array(walk.name), in: try walk.directoryHoldingCurrent(),
+                            depth: walk.depth)
+                        if across.items.count >= RemovalBatch.limit { flush() }
+                    } catch {
+                        flush()
+                        failed(FileError(.remove, walk.file, error.errno))
+                        keep()
+                    }
+                    continue
+                }
                 if inBatches && walk.depth > 0 && kind != .directory {
                     do {
                         let directory = try walk.directoryHoldingCurrent()
@@ -144,6 +184,7 @@ extension File {
                     }
                     continue
                 }
+                if spanning { flush() }
                 do {
                     if !rehearsing { try walk.remove() }
                     removed(walk.file, kind)
@@ -174,6 +215,23 @@ extension File {
                 keep()
             case .directory:
                 continue
+            case .leave where gathersOn:
+                // Removed with the next batch, after what was below it, unless something stays.
+                if complete.removeLast() && confirm(.remove(walk.file, .directory)) {
+                    do {
+                        across.add(
+                            walk.file, .directory, name: Array(walk.name),
+                            in: try walk.directoryHoldingCurrent(), depth: walk.depth)
+                    } catch {
+                        flush()
+                        failed(FileError(.removeDirectory, walk.file, error.errno))
+                        keep()
+                    }
+                } else {
+                    across.keep(depth: walk.depth)
+                    keep()
+                }
+                if across.items.count >= RemovalBatch.limit { flush() }
             case .leave:
                 let everything = complete.removeLast()
                 if walk.depth == 0 && keepingTop { result = everything }
@@ -200,6 +258,113 @@ extension File {
         }
         flush()
         return result
+    }
+}
+
+/// Entries of several directories to remove together, on a volume with `.batchRemoval`
+/// (`File.removeTree(inBatches:)`): files as the walk meets them, and each directory once the
+/// walk has left it (after everything below it, which it holds too unless removed before).
+private struct RemovalsAcross {
+    /// An entry to remove, or a directory kept (a placeholder that nothing is sent for).
+    struct Item {
+        let file: File
+        let kind: FileKind
+        let name: [UInt8]
+        /// Its directory; nil for a directory kept.
+        let directory: (any VolumeDirectory)?
+        let depth: Int
+    }
+
+    /// What became of an item.
+    enum Outcome {
+        case removed
+        /// It was gone already, and that is allowed.
+        case vanished
+        /// Not removed: something below it stayed (or it was kept by the walk).
+        case kept
+        case failed(FileError)
+
+        /// Whether its directory may go.
+        var isGone: Bool {
+            switch self {
+            case .removed, .vanished: true
+            case .kept, .failed: false
+            }
+        }
+    }
+
+    private(set) var items: [Item] = []
+    /// Each item's outcome, once `remove` has run.
+    private var outcomes: [Outcome] = []
+
+    mutating func add(
+        _ file: File, _ kind: FileKind, name: [UInt8], in directory: any VolumeDirectory, depth: Int
+    ) {
+        items.append(Item(file: file, kind: kind, name: name, directory: directory, depth: depth))
+    }
+
+    /// Notes that the directory the walk has just left at `depth` stays: what below it in
+    /// this batch fails is its own, not that of a directory after it.
+    mutating func keep(depth: Int) {
+        items.append(Item(file: File.root, kind: .directory, name: [], directory: nil, depth: depth))
+    }
+
+    /// Removes the files in one go, then the directories whose contents are all gone, the
+    /// deepest first, one go per depth (a directory goes only after what was in it); gives
+    /// each item's outcome.
+    mutating func remove(on volume: any Volume, vanished: (FileError) -> Bool) -> [Outcome] {
+        outcomes = items.map { $0.directory == nil ? .kept : .removed }
+        let files = items.indices.filter { items[$0].kind != .directory }
+        record(
+            volume.remove(files.map { (items[$0].directory!, items[$0].name) }, directories: false),
+            at: files, vanished)
+        let directories = items.indices.filter { items[$0].kind == .directory && items[$0].directory != nil }
+        for depth in Set(directories.map { items[$0].depth }).sorted(by: >) {
+            var ready: [Int] = []
+            for index in directories where items[index].depth == depth {
+                if contents(of: index).allSatisfy({ outcomes[$0].isGone }) {
+                    ready.append(index)
+                } else {
+                    outcomes[index] = .kept
+                }
+            }
+            record(
+                volume.remove(ready.map { (items[$0].directory!, items[$0].name) }, directories: true),
+                at: ready, vanished)
+        }
+        for index in items.indices where items[index].directory == nil {
+            outcomes[index] = .kept
+        }
+        return outcomes
+    }
+
+    /// The depths of the items that stayed whose directory is not in the batch: it is still
+    /// open in the walk, and keeps them.
+    func keptInOpenDirectories() -> [Int] {
+        items.indices.compactMap { index in
+            guard !outcomes[index].isGone else { return nil }
+            let depth = items[index].depth
+            // The next item less deep is its directory, if that was left before the batch went.
+            let next = items[(index + 1)...].first { $0.depth < depth }
+            return next?.depth == depth - 1 ? nil : depth
+        }
+    }
+
+    /// The items inside the directory at `index`: those before it that are deeper, back to the
+    /// last one that is not.
+    private func contents(of index: Int) -> [Int] {
+        let depth = items[index].depth
+        var start = index
+        while start > 0 && items[start - 1].depth > depth { start -= 1 }
+        return Array(start..<index)
+    }
+
+    private mutating func record(_ failures: [FileError?], at indices: [Int], _ vanished: (FileError) -> Bool)
+    {
+        for (index, failure) in zip(indices, failures) {
+            guard let failure else { continue }
+            outcomes[index] = vanished(failure) ? .vanished : .failed(failure)
+        }
     }
 }
 

@@ -58,6 +58,13 @@ public protocol Volume: AnyObject, Sendable {
     /// - Throws: `FileError` with operation `.open` (`.createFile` for `.create`).
     func open(_ file: File, _ mode: File.OpenMode, permissions: UInt32) throws(FileError) -> OpenFile
 
+    /// Opens a new file for writing in a directory the caller has just made and filled itself
+    /// (a copy of a tree), where nothing else is and the parent is known to be a directory: the
+    /// default opens with `.create`; a volume whose checks cost round trips (object storage)
+    /// may skip them.
+    /// - Throws: `FileError` with operation `.createFile`.
+    func openNew(_ file: File, permissions: UInt32) throws(FileError) -> OpenFile
+
     /// Creates the directory `file`; its parent must exist.
     /// - Throws: `FileError` with operation `.makeDirectory`.
     func makeDirectory(_ file: File, permissions: UInt32) throws(FileError)
@@ -105,6 +112,50 @@ public protocol Volume: AnyObject, Sendable {
     /// caller copies the bytes itself.
     /// - Throws: `FileError` with operation `.createFile`, naming `destination`.
     func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool
+
+    /// How many files a copy of a tree onto or from this volume moves at once. A volume where
+    /// each file waits on round trips of its own (object storage) gives more than one; the
+    /// default, one at a time, keeps a copy between local volumes as it is.
+    var parallelFiles: ParallelFiles { get }
+
+    /// Removes `entries` together, each a name in an open directory of this volume, and gives a
+    /// failure or nil for each: files, or with `directories`, directories whose contents have
+    /// just been removed (no one checks they are empty). A volume with `.batchRemoval` sends
+    /// one request for many, whatever directories they are in; the default removes each
+    /// through its directory.
+    func remove(_ entries: [(directory: any VolumeDirectory, name: [UInt8])], directories: Bool)
+        -> [FileError?]
+}
+
+/// How many files a copy of a tree moves at once (`Volume.parallelFiles`): the `Copier` hands
+/// the data of files up to `largestFile` bytes to up to `count` workers, while its walk, its
+/// questions and its reports stay on one thread, in the walk's order.
+public struct ParallelFiles: Sendable, Hashable {
+    /// Files in flight at once; 1 copies them one after another.
+    public var count: Int
+    /// The largest file handed to a worker. A larger one is copied by the walk itself (its
+    /// parts may go in parallel on their own), so that the files in flight hold at most
+    /// `count` times this much.
+    public var largestFile: UInt64
+
+    /// At most `count` files of at most `largestFile` bytes at once.
+    public init(count: Int, largestFile: UInt64) {
+        self.count = max(1, count)
+        self.largestFile = largestFile
+    }
+
+    /// One file at a time.
+    public static let one = ParallelFiles(count: 1, largestFile: 0)
+
+    /// What a copy from a volume that allows `source` to one that allows `destination` may do:
+    /// the one that allows more than one file, or what both allow.
+    static func between(_ source: ParallelFiles, _ destination: ParallelFiles) -> ParallelFiles {
+        if source.count == 1 { return destination }
+        if destination.count == 1 { return source }
+        return ParallelFiles(
+            count: min(source.count, destination.count),
+            largestFile: min(source.largestFile, destination.largestFile))
+    }
 }
 
 extension Volume {
@@ -137,6 +188,29 @@ extension Volume {
     public func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool {
         false
     }
+
+    /// `open(file, .create, permissions:)`: the default for volumes whose checks are cheap.
+    public func openNew(_ file: File, permissions: UInt32) throws(FileError) -> OpenFile {
+        try open(file, .create, permissions: permissions)
+    }
+
+    /// One file at a time: the default for volumes the kernel or memory answers at once.
+    public var parallelFiles: ParallelFiles { .one }
+
+    /// Each entry removed through its own directory: the default for volumes without
+    /// `.batchRemoval`.
+    public func remove(
+        _ entries: [(directory: any VolumeDirectory, name: [UInt8])], directories: Bool
+    ) -> [FileError?] {
+        entries.map { entry in
+            do throws(FileError) {
+                try entry.directory.remove(at: entry.name, directory: directories)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
 }
 
 /// What a volume can do beyond listing, reading and writing files, so that a command refuses
@@ -161,6 +235,10 @@ public struct VolumeCapabilities: OptionSet, Sendable, Hashable {
     public static let specialFiles = VolumeCapabilities(rawValue: 1 << 5)
     /// A current directory the kernel knows, that programs started from the shell inherit.
     public static let processDirectory = VolumeCapabilities(rawValue: 1 << 6)
+    /// One request removes entries of many directories (`Volume.remove(_:directories:)`), so
+    /// that `File.removeTree` gathers them across directories rather than one directory's files
+    /// at a time and each directory alone.
+    public static let batchRemoval = VolumeCapabilities(rawValue: 1 << 7)
 
     /// Everything a POSIX file system does.
     public static let posix: VolumeCapabilities = [

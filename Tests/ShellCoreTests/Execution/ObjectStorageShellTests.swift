@@ -363,13 +363,43 @@ import Testing
                     + "removed directory 's3://b/t/sub'\nremoved directory 's3://b/t'\n")
             #expect(transcript.stderr == "")
             #expect(transcript.status == .success)
-            // One batch for each directory's files. HEADs go to the operand alone (rm examines
+            // One batch for the files, one for the directory below. HEADs go to the operand alone (rm examines
             // it, the walk starts from it, and the emptied top, without a marker, is checked to
             // have been a directory), however many files there are.
             #expect(volume.client.requestsSent(.deleteObjects) - batches == 2)
             #expect(volume.client.requestsSent(.headObject) - heads == 3)
             #expect(
                 try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.isEmpty)
+        }
+    }
+
+    @Test func rmRemovesDirectoriesWithTheKeysNotOneRequestEach() throws {
+        try withShellAndVolume { shell, volume in
+            for directory in 0..<30 { try Self.putFiles(3, in: "t/d\(directory)", on: volume) }
+            try Self.putFiles(2, in: "t/d0/deeper", on: volume)
+            try volume.client.putObject(
+                bucket: volume.bucket, key: volume.prefix + Array("t/d1/".utf8), bytes: [])
+            let batches = volume.client.requestsSent(.deleteObjects)
+            let single = volume.client.requestsSent(.deleteObject)
+            let transcript = shell.run("rm -rv s3://b/t")
+            #expect(transcript.stderr == "")
+            #expect(transcript.status == .success)
+            // The 92 files in one request, then the directories deepest first: `d0/deeper`,
+            // then the 30 `dN`; the top alone, as the walk's operand.
+            #expect(volume.client.requestsSent(.deleteObjects) - batches == 3)
+            #expect(volume.client.requestsSent(.deleteObject) - single == 1)
+            let lines = transcript.stdout.split(separator: "\n")
+            #expect(lines.count == 92 + 31 + 1)
+            #expect(
+                lines.prefix(6) == [
+                    "removed 's3://b/t/d0/f0'", "removed 's3://b/t/d0/f1'", "removed 's3://b/t/d0/f2'",
+                    "removed 's3://b/t/d0/deeper/f0'", "removed 's3://b/t/d0/deeper/f1'",
+                    "removed directory 's3://b/t/d0/deeper'",
+                ])
+            #expect(lines.last == "removed directory 's3://b/t'")
+            #expect(
+                try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.isEmpty)
+            #expect(shell.run("ls s3://b/").stdout == "")
         }
     }
 
@@ -386,6 +416,115 @@ import Testing
             #expect(volume.client.requestsSent(.deleteObject) - single == 1)
             #expect(
                 try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.isEmpty)
+        }
+    }
+
+    // MARK: Files in parallel
+
+    /// A transfer of a tree, run once with files in parallel and once one at a time.
+    struct ParallelCopy: Sendable, CustomTestStringConvertible {
+        let name: String
+        /// The lines, `DEST` standing for a place of their own on s3 (`s3://b/par` in parallel,
+        /// `s3://s/ser` one at a time) and `HOME` for one on the disk.
+        let lines: String
+        /// Whether the tree is on s3 (at `DEST/src`) before the lines run, rather than on the disk.
+        var fromBucket = false
+        /// How many files the copy holds in the end.
+        var files = 25
+        var testDescription: String { name }
+    }
+
+    static let parallelCopies = [
+        ParallelCopy(name: "up", lines: "cp -rv src DEST/up"),
+        ParallelCopy(name: "up into an existing directory", lines: "mkdir DEST/up\ncp -rv src DEST/up"),
+        ParallelCopy(name: "down", lines: "cp -rv DEST/src HOME", fromBucket: true),
+        ParallelCopy(name: "inside the bucket", lines: "cp -rv DEST/src DEST/copy", fromBucket: true),
+        // mv removes what it copied when a file could not be.
+        ParallelCopy(name: "mv up", lines: "mv -v src DEST/up", files: 0),
+        ParallelCopy(name: "mv down", lines: "mv -v DEST/src HOME", fromBucket: true),
+    ]
+
+    /// Writes `src`: files large enough that copied at once they end out of order (the first
+    /// ones largest), a directory below, and a name S3 cannot hold among them.
+    static func writeTree(in shell: TestShell) throws {
+        for index in 0..<24 {
+            let size = index < 3 ? 3 << 20 : 100 + index
+            try shell.write(
+                "src/f\(index / 10)\(index % 10)", String(repeating: "x", count: size) + "\(index)")
+        }
+        try shell.write("src/sub/g", "g\n")
+        try (shell.path("src") + File(bytes: [0x6D, 0xFF])).write(bytes: [1])
+    }
+
+    /// The files below `directory` (a directory of the disk or a place of s3) and their bytes.
+    static func contents(of directory: File) throws -> [String: [UInt8]] {
+        guard directory.exists else { return [:] }
+        var found: [String: [UInt8]] = [:]
+        for result in directory.walk(WalkOptions(kinds: [.regular])) {
+            let entry = try result.get()
+            found[String(decoding: entry.file.bytes.dropFirst(directory.bytes.count), as: UTF8.self)] =
+                try entry.file.readBytes()
+        }
+        return found
+    }
+
+    @Test(arguments: parallelCopies)
+    func filesInParallelSayWhatOneAtATimeSays(_ copy: ParallelCopy) throws {
+        try withShellAndVolume { shell, volume in
+            // The same place of the bucket, through a volume that copies one file at a time.
+            let serial = S3Volume(
+                client: volume.client, bucket: volume.bucket, prefix: volume.prefix,
+                partSize: volume.partSize,
+                concurrentRequests: 1)
+            shell.state.schemes.register(
+                VolumeScheme(name: "s3") { bucket in bucket == Array("s".utf8) ? serial : volume })
+            var results: [(transcript: Transcript, tree: [String: [UInt8]])] = []
+            for (destination, home) in [("s3://s/ser", "ser"), ("s3://b/par", "par")] {
+                try Self.writeTree(in: shell)
+                #expect(shell.run("mkdir \(destination)").status == .success)
+                if copy.fromBucket {
+                    // Up one at a time, without the name S3 refuses.
+                    try (shell.path("src") + File(bytes: [0x6D, 0xFF])).removeFile()
+                    #expect(shell.run("cp -r src \(destination)/src\nrm -r src").status == .success)
+                }
+                let lines = copy.lines.replacing("DEST", with: destination).replacing("HOME", with: home)
+                let transcript = shell.run(lines)
+                // The copy is the last word: `DEST/…` or `HOME`.
+                let made = String(copy.lines.split(whereSeparator: { $0 == " " || $0 == "\n" }).last!)
+                let target =
+                    made == "HOME"
+                    ? shell.path(home)
+                    : (home == "ser" ? serial : volume).file(made.replacing("DEST", with: "/" + home))
+                results.append((transcript, try Self.contents(of: target)))
+                _ = shell.run("rm -rf src")
+            }
+            let (one, parallel) = (results[0], results[1])
+            /// The transcript's text with the one-at-a-time places spelled as the parallel ones.
+            func respelled(_ text: String) -> String {
+                text.replacing("s3://s/ser", with: "s3://b/par").replacing("'ser", with: "'par")
+            }
+            #expect(parallel.transcript.stdout == respelled(one.transcript.stdout))
+            #expect(parallel.transcript.stderr == respelled(one.transcript.stderr))
+            #expect(parallel.transcript.status == one.transcript.status)
+            #expect(parallel.tree == one.tree)
+            #expect(parallel.tree.count == copy.files)
+            #expect(try volume.client.listMultipartUploads(bucket: volume.bucket).isEmpty)
+        }
+    }
+
+    @Test func aCopyStoppedMidwayLeavesNoPartialObjectAndNoUpload() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.writeTree(in: shell)
+            try (shell.path("src") + File(bytes: [0x6D, 0xFF])).removeFile()
+            // Stopped after the copy has asked a few dozen times, with files in flight.
+            CancelAfter(polls: 40).install(in: shell)
+            let transcript = shell.run("cp -r src s3://b/up")
+            #expect(transcript.status != .success)
+            let written = try Self.contents(of: shell.state.resolve(File(bytes: Array("s3://b/up".utf8))))
+            let source = try Self.contents(of: shell.path("src"))
+            #expect(written.count < source.count)
+            for (name, bytes) in written { #expect(bytes == source[name], "\(name)") }
+            #expect(try volume.client.listMultipartUploads(bucket: volume.bucket).isEmpty)
         }
     }
 
