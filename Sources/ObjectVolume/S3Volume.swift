@@ -691,3 +691,9 @@ extension Timestamp {
         self.init(seconds: time?.secondsSince1970 ?? 0, nanoseconds: UInt32(max(time?.nanoseconds ?? 0, 0)))
     }
 }
+
+extension S3Volume: CustomReflectable {
+    /// The bucket alone: the client's connections belong to its event loops, and a reflection
+    /// that walked them would read them without a lock.
+    public var customMirror: Mirror { Mirror(self, children: ["bucket": bucket], displayStyle: .class) }
+}

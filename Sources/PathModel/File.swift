@@ -404,6 +404,13 @@ extension File: CustomStringConvertible {
     }
 }
 
+extension File: CustomReflectable {
+    /// A path reflects as its text alone. Its volume can be a live object that other threads
+    /// change (an object storage client's connections), which a reflection must not walk into:
+    /// a test library describing a failed expectation would read it without a lock.
+    public var customMirror: Mirror { Mirror(self, children: ["path": string], displayStyle: .struct) }
+}
+
 extension File: Codable {
     /// Decodes a path from a string, or from an array of bytes for a path that is not UTF-8.
     public init(from decoder: any Decoder) throws {

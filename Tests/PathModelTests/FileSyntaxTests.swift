@@ -347,4 +347,13 @@ struct FileSyntaxTests {
             #expect((dir + "missing").description == "<File missing>")
         }
     }
+
+    @Test("A path reflects as its text alone, never walking into its volume")
+    func reflectsAsItsPath() throws {
+        let volume = MemoryVolume()
+        let file = volume.file("/a/b.txt")
+        let children = Mirror(reflecting: file).children.map { ($0.label, $0.value as? String) }
+        #expect(children.count == 1)
+        #expect(children.first?.0 == "path" && children.first?.1 == "/a/b.txt")
+    }
 }

@@ -533,3 +533,9 @@ extension ListPage {
         }
     }
 }
+
+extension S3Client: CustomReflectable {
+    /// The endpoint alone: the connections belong to the event loops, and a reflection that
+    /// walked them would read them without a lock.
+    public var customMirror: Mirror { Mirror(self, children: ["endpoint": endpoint], displayStyle: .class) }
+}
