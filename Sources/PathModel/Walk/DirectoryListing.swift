@@ -73,45 +73,39 @@ public struct DirectoryListing: Sendable {
     /// grows.
     mutating func read(_ stream: DirectoryStream) throws(Errno) {
         var first = true
+        slots.reserveCapacity(32)
         try stream.readBlocks { block in
             guard let base = block.baseAddress else { return }
             var packed = 0
             let offset = names.count
-            if first {
-                first = false
-                reserve(for: stream, firstBlock: block)
-            }
             DirectoryStream.forEachRecord(in: block) { name, count, type in
                 // The name moves down to where the packed names end: never past its own record.
                 memmove(base + packed, name, count + 1)
                 slots.append(Slot(start: offset + packed, count: count, kindCode: type))
                 packed += count + 1
             }
+            if first {
+                first = false
+                reserve(for: stream, firstBlock: block.count, nameBytes: packed)
+            }
             names.append(contentsOf: UnsafeRawBufferPointer(start: base, count: packed))
         }
     }
 
-    /// Reserves room for the whole directory when its first block of records fills most of a
-    /// buffer, from the directory's size and the first block's names (untouched room costs no
-    /// memory: the kernel gives pages when they are written).
-    private mutating func reserve(for stream: DirectoryStream, firstBlock block: UnsafeMutableRawBufferPointer) {
-        let limit = 1 << 22
-        guard block.count > DirectoryStream.capacity / 2, let size = stream.sizeHint() else {
-            names.reserveCapacity(512)
-            slots.reserveCapacity(32)
+    /// Reserves room for the whole directory when its first block of records (`firstBlock`
+    /// bytes, packed into `nameBytes` of names for the entries so far) fills most of a buffer,
+    /// from the directory's size and the names' average length (untouched room costs no memory:
+    /// the kernel gives pages when they are written).
+    private mutating func reserve(for stream: DirectoryStream, firstBlock: Int, nameBytes: Int) {
+        guard firstBlock > DirectoryStream.capacity / 2, let size = stream.sizeHint() else {
+            names.reserveCapacity(Swift.max(512, nameBytes))
             return
         }
-        let entries = Int(min(size / 16, UInt64(limit)))
-        var records = 0
-        var bytes = 0
-        DirectoryStream.forEachRecord(in: block) { _, count, _ in
-            records += 1
-            bytes += count + 1
-        }
-        let average = records == 0 ? 32 : bytes / records + 1
-        slots.reserveCapacity(max(entries, records))
+        let entries = Swift.max(Int(Swift.min(size / 16, 1 << 22)), slots.count)
+        let average = slots.isEmpty ? 32 : nameBytes / slots.count + 1
+        slots.reserveCapacity(entries)
         // Eight bytes more for the padding `sortByBytes` adds.
-        names.reserveCapacity(max(entries, records) * average + average + 8)
+        names.reserveCapacity(entries * average + average + 8)
     }
 
     /// Calls `body` with each entry's name as a NUL-terminated C string, in order.

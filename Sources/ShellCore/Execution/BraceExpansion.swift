@@ -15,8 +15,12 @@ public enum BraceExpansion {
     /// The words `word` stands for: itself when it has no brace expression.
     /// - Throws: `TooManyWords` when it would make more than `limit` words.
     public static func expand(_ word: Word) throws(TooManyWords) -> [Word] {
+        // Most words have no brace: they are not taken apart.
+        let hasOpeningBrace = word.pieces.contains { piece in
+            if case .text(let bytes, quoted: false) = piece { bytes.contains(0x7B) } else { false }
+        }
+        guard hasOpeningBrace else { return [word] }
         let items = Item.items(of: word.pieces)
-        guard items.contains(.open) else { return [word] }
         var results: [[Item]] = []
         try expand(items, into: &results, word: word)
         // Words that brace expansion left empty (`{,}`) are dropped, as bash drops them.

@@ -100,25 +100,21 @@ extension StringVersionOrder {
         /// The decision when the common part ended in `common` and the first differing bytes
         /// are of kinds `left` and `right`.
         init(after common: State, _ left: Kind, _ right: Kind) {
-            self = Self.decision(common, left, right)
-        }
-
-        private static func decision(_ common: State, _ left: Kind, _ right: Kind) -> Decision {
             switch (common, left, right) {
             // Two digits, neither in a run yet: an integer each, compared by length.
-            case (.normal, .digit, .digit): return .lengths
-            case (.normal, _, _): return .bytes
+            case (.normal, .digit, .digit): self = .lengths
+            case (.normal, _, _): self = .bytes
             // Inside an integer: a name whose digits stop first is the smaller.
-            case (.integer, .other, .other): return .bytes
-            case (.integer, .other, _): return .leftFirst
-            case (.integer, _, .other): return .rightFirst
-            case (.integer, _, _): return .lengths
-            case (.fraction, _, _): return .bytes
+            case (.integer, .other, .other): self = .bytes
+            case (.integer, .other, _): self = .leftFirst
+            case (.integer, _, .other): self = .rightFirst
+            case (.integer, _, _): self = .lengths
+            case (.fraction, _, _): self = .bytes
             // In leading zeros: more zeros (a zero against a digit or the end) come first.
-            case (.zeros, .other, .other): return .bytes
-            case (.zeros, .other, _): return .rightFirst
-            case (.zeros, _, .other): return .leftFirst
-            case (.zeros, _, _): return .bytes
+            case (.zeros, .other, .other): self = .bytes
+            case (.zeros, .other, _): self = .rightFirst
+            case (.zeros, _, .other): self = .leftFirst
+            case (.zeros, _, _): self = .bytes
             }
         }
     }
