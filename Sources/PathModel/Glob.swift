@@ -47,6 +47,10 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     public var matchesDirectoriesOnly: Bool { pattern.count > 1 && pattern.last == 0x2F }
 
     /// Whether `bytes` holds any unescaped glob character (`*`, `?`, or a `[` closed by a later `]`).
+    /// Inlinable so that callers get a copy for their own collection type: a generic call across
+    /// modules looks up the collection's iterator at run time, a full scan of the program's
+    /// conformances the first time, which start-up paid for the first word of every session.
+    @inlinable
     public static func hasWildcards<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         var escaped = false
         var openBracket = false
