@@ -168,6 +168,12 @@ public struct Copier {
     /// link and directory the copy would make is told to `copied` (after `backUp`, which is then
     /// to keep nothing either) without being made; directories made so are taken as empty.
     public var rehearsing = false
+    /// How a directory copied into itself or below itself is met: refused before anything is
+    /// copied (false), or (true, as `cp` does) copied until the walk meets the first directory
+    /// this copy made, where that operand's copy stops with the `.intoItself` conflict and the
+    /// directories made so far get their modes. Only on a volume whose identities follow a
+    /// directory whatever its path (one with hard links); a rehearsal is always refused.
+    public var copiesIntoItself = false
 
     /// Whether a file's copy was stopped by `isCancelled`: the copy of a tree ends there.
     private var stopped = false
@@ -212,8 +218,11 @@ public struct Copier {
         if info.kind == .directory {
             do {
                 if let conflict = try TransferConflict.intoItself(source, destination) {
-                    failed(.conflict(conflict))
-                    return false
+                    guard copiesIntoItself, !rehearsing, destination.volume.capabilities.contains(.hardLinks) else {
+                        failed(.conflict(conflict))
+                        return false
+                    }
+                    return copyTree(source, info: info, to: destination, existing: existing, meeting: conflict)
                 }
             } catch {
                 failed(.file(error))
@@ -246,12 +255,13 @@ public struct Copier {
     /// questions and its reports stay on this thread and in the walk's order: a report is
     /// held back until those before it have been told, and a question (`confirmReplace`,
     /// `backUp`, `symlinkTarget`) waits for every copy in flight.
-    private mutating func copyTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?)
-        -> Bool
-    {
+    private mutating func copyTree(
+        _ source: File, info: FileInfo, to destination: File, existing: FileInfo?,
+        meeting intoItself: TransferConflict? = nil
+    ) -> Bool {
         let limits = ParallelFiles.between(source.volume.parallelFiles, destination.volume.parallelFiles)
         guard limits.count > 1, !rehearsing else {
-            return walkTree(source, info: info, to: destination, existing: existing)
+            return walkTree(source, info: info, to: destination, existing: existing, meeting: intoItself)
         }
         let workers = CopyWorkers(limits, copied: copied, failed: failed)
         let told = (copied, failed, confirmReplace, backUp, symlinkTarget, transferred, isCancelled)
@@ -274,7 +284,7 @@ public struct Copier {
         transferred = { [transferred] bytes in workers.locked { transferred(bytes) } }
         isCancelled = { [isCancelled] in workers.locked(isCancelled) }
         self.workers = workers
-        let everything = walkTree(source, info: info, to: destination, existing: existing)
+        let everything = walkTree(source, info: info, to: destination, existing: existing, meeting: intoItself)
         workers.finish()
         (copied, failed, confirmReplace, backUp, symlinkTarget, transferred, isCancelled) = told
         self.workers = nil
@@ -283,11 +293,16 @@ public struct Copier {
 
     /// Copies a directory tree as `TreeWalk` goes through it (no recursion, whatever its depth).
     /// Each directory gets its mode and times once its contents are copied. A directory met
-    /// again below itself (a bind mount inside itself) is not copied a second time.
-    private mutating func walkTree(_ source: File, info: FileInfo, to destination: File, existing: FileInfo?)
-        -> Bool
-    {
+    /// again below itself (a bind mount inside itself) is not copied a second time. With
+    /// `intoItself` (the destination lies inside the source), the walk stops where it meets the
+    /// first directory it made, and reports that conflict.
+    private mutating func walkTree(
+        _ source: File, info: FileInfo, to destination: File, existing: FileInfo?,
+        meeting intoItself: TransferConflict? = nil
+    ) -> Bool {
         var everything = true
+        // The first directory this copy made, when the copy goes into itself.
+        var firstMade: FileIdentity?
         let following: TreeWalk.Following =
             options.followEverySymlink ? .always : options.followSourceSymlink ? .start : .never
         var walk = TreeWalk(
@@ -367,6 +382,14 @@ public struct Copier {
                     .conflict(
                         TransferConflict(.directoryCycle(ancestorCopy: ancestorCopy), source: entrySource, destination: target)))
                 everything = false
+            case .enter where intoItself != nil && entryInfo.identity == firstMade:
+                // The copy has reached itself: nothing more of this operand is copied.
+                failed(.conflict(intoItself!))
+                workers?.finish()
+                for level in levels.reversed() {
+                    if let level { _ = finish(level.target, like: level.info) }
+                }
+                return false
             case .enter, .unreadable:
                 let level = makeCopy(
                     of: entrySource, info: entryInfo, at: target, existing: targetInfo, pathLength: walk.path.count)
@@ -375,6 +398,9 @@ public struct Copier {
                     everything = false
                     if let level, !finish(level.target, like: level.info) { everything = false }
                     continue
+                }
+                if intoItself != nil, firstMade == nil, let level, level.madeHere {
+                    do { firstMade = try level.target.info().identity } catch { failed(.file(error)) }
                 }
                 if level == nil {
                     everything = false
@@ -389,6 +415,12 @@ public struct Copier {
             case .leave, .directory, .failure:
                 break
             }
+        }
+        if let intoItself {
+            // Its listing was read before the copy was made in it (`cp -r s s`): everything
+            // else was copied.
+            failed(.conflict(intoItself))
+            return false
         }
         return everything
     }

@@ -363,6 +363,7 @@ public struct CpCommand: ShellCommand {
                 destinations: removeDestination ? .replace : .writeThrough))
         copier.linkedCopies = linkedCopies
         copier.rehearsing = dryRun
+        copier.copiesIntoItself = true
         defer { linkedCopies = copier.linkedCopies }
         copier.isCancelled = { context.isCancelled }
         let progress = ProgressLine(context, totalBytes: info.kind == .regular ? info.size : nil)

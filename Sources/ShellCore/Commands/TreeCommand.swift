@@ -1,7 +1,7 @@
 import PathModel
 
-/// `tree [-adfhlsxpugDQNFirtcUvJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT]
-/// [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--dirsfirst] [--noreport]
+/// `tree [-adfhlsxpugDQNFirtcUvJXCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT]
+/// [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--matchdirs] [--dirsfirst] [--noreport]
 /// [DIRECTORY...]`: list
 /// directories as an indented tree, as tree(1) does: with box-drawing lines and UTF-8 names in
 /// a UTF-8 locale, with ASCII lines and escaped names in any other.
@@ -15,13 +15,13 @@ public struct TreeCommand: ShellCommand {
     public static let name = "tree"
     public static let summary = "List the contents of each DIRECTORY (default: the current one) as a tree."
     public static let synopsis =
-        "[-adfhlsxpugDQNFirtcUvJCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT] [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
+        "[-adfhlsxpugDQNFirtcUvJXCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT] [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--matchdirs] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, directories, fullPath, human, color, noColor, json, ignore, level, pattern, size, directoriesFirst,
             noReport, fromFile, followLinks, oneFileSystem, permissions, owner, group, date, timeFormat, quote,
             rawNames, classify, noIndent, charset, outputFile, fileLimit, sort, reverse, modificationSort,
-            statusChangeSort, unsorted, versionSort, directorySizes, prune
+            statusChangeSort, unsorted, versionSort, directorySizes, prune, matchDirectories, xml
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", key: .all, help: "list all files, hidden ones too"),
@@ -36,6 +36,7 @@ public struct TreeCommand: ShellCommand {
         OptionSpec(
             "J", "json", key: .json,
             help: "print the tree as JSON in tree(1)'s shape, each entry a file record (docs/json.md)"),
+        OptionSpec("X", key: .xml, help: "print the tree as XML, as tree(1) writes it (the last of -J and -X wins)"),
         OptionSpec(
             "I", value: .required, valueName: "PATTERN", key: .ignore,
             help: "do not list names that match PATTERN"),
@@ -45,6 +46,9 @@ public struct TreeCommand: ShellCommand {
         OptionSpec(
             "P", value: .required, valueName: "PATTERN", key: .pattern,
             help: "list only files that match PATTERN (directories are still listed)"),
+        OptionSpec(
+            nil, "matchdirs", key: .matchDirectories,
+            help: "list everything in a directory whose path below the operand matches a -P PATTERN"),
         OptionSpec("s", key: .size, help: "print the size in bytes of each file"),
         OptionSpec(
             nil, "du", key: .directorySizes,
@@ -117,6 +121,9 @@ public struct TreeCommand: ShellCommand {
     public var includePatterns: [Pattern]
     /// `-I`: entries, directories too, that one of these matches are not listed.
     public var ignorePatterns: [Pattern]
+    /// `--matchdirs`: a directory whose path below the operand matches a `-P` pattern has all
+    /// its own entries listed, and with `--prune` one whose name matches stays.
+    public var matchDirectories: Bool
     /// List directories (and symlinks to them) before the other entries.
     public var directoriesFirst: Bool
     /// End with the count of directories and files.
@@ -125,6 +132,8 @@ public struct TreeCommand: ShellCommand {
     public var sizes: SizeColumn
     /// Write JSON in tree(1)'s shape instead of drawing.
     public var json: Bool
+    /// Write XML in tree(1)'s shape instead of drawing (not with `--fromfile`).
+    public var xml: Bool
     /// Colour names: always (`-C`), never (`-n`), or nil to decide by the output and environment.
     public var color: Bool?
     /// The operands are files listing paths (`--fromfile`), not directories.
@@ -175,11 +184,13 @@ public struct TreeCommand: ShellCommand {
         maxLevel = arguments.value(.level).map(Self.level)
         includePatterns = Self.patterns(.pattern, in: arguments)
         ignorePatterns = Self.patterns(.ignore, in: arguments)
+        matchDirectories = arguments.has(.matchDirectories) && !includePatterns.isEmpty
         report = !arguments.has(.noReport)
         directorySizes = arguments.has(.directorySizes)
         sizes = arguments.has(.human) ? .human : arguments.has(.size) || directorySizes ? .bytes : .none
         prune = arguments.has(.prune) && !arguments.has(.directories)
-        json = arguments.has(.json)
+        json = arguments.last(of: [.json, .xml]) == .json
+        xml = arguments.last(of: [.json, .xml]) == .xml && !arguments.has(.fromFile)
         color = arguments.has(.color) ? true : arguments.has(.noColor) ? false : nil
         fromFile = arguments.has(.fromFile)
         followLinks = arguments.has(.followLinks)
@@ -245,7 +256,7 @@ public struct TreeCommand: ShellCommand {
         defer { opened?.close() }
         // As tree(1): on with -C; by default only on a terminal, when LS_COLORS is set and NO_COLOR is not.
         let colored =
-            !json
+            !json && !xml
             && (color
                 ?? (output.isTerminal && ListingColors.isConfigured(environment)
                     && !ListingColors.isDisabled(environment)))
@@ -257,6 +268,7 @@ public struct TreeCommand: ShellCommand {
             zone: Clock.Zone(environment: environment), now: Clock.now(),
             isCancelled: { context.isCancelled }, readFailed: { context.report($0) })
         if json { output.write("[") }
+        if xml { walk.writeXMLStart(charset: charset ?? environment["TREE_CHARSET"]) }
         for operand in operands.isEmpty ? [Argument(".")] : operands {
             if fromFile {
                 walk.list(operand, from: Result { () throws(FileError) in try Self.listing(operand, in: context) })
@@ -273,6 +285,8 @@ public struct TreeCommand: ShellCommand {
         }
         if json {
             walk.writeJSONEnd()
+        } else if xml {
+            walk.writeXMLEnd()
         } else if report {
             walk.writeReport()
         }
@@ -463,6 +477,8 @@ private struct Walk {
     private var listed: Set<FileIdentity> = []
     /// With `-x`: the device of the operand being listed.
     private var device: UInt64 = 0
+    /// With `-X`: the operand being listed, whose element ends after its entries.
+    private var rootInfo: FileInfo?
 
     init(
         command: TreeCommand, output: OutputStream, encoding: CharacterEncoding, drawing: Drawing,
@@ -477,7 +493,7 @@ private struct Walk {
         self.zone = zone
         self.now = now
         examines =
-            command.sizes != .none || command.json || colors != nil || command.hasFields || command.classify
+            command.sizes != .none || command.json || command.xml || colors != nil || command.hasFields || command.classify
             || command.followLinks || command.oneFileSystem || command.order.map(Self.ordersByMetadata) ?? false
         self.isCancelled = isCancelled
         self.readFailed = readFailed
@@ -499,6 +515,11 @@ private struct Walk {
             // Nothing there: tree names it, counts nothing and fails.
             failed = true
             if command.json { return writeJSONOperand(shown, info: nil, error: error, opensContents: false) }
+            if command.xml {
+                // tree(1) writes neither the indentation nor the start of the element here.
+                line.append(contentsOf: Array(" name=\"".utf8) + Self.xmlEscaped(shown) + Array("\">".utf8))
+                return writeXMLEnd(of: nil, level: 0, note: TreeCommand.Messages.openError)
+            }
             appendQuoted(shown)
             line.append(contentsOf: Drawing.openError)
             endLine()
@@ -531,19 +552,31 @@ private struct Walk {
             if command.json {
                 return writeJSONOperand(shown, info: info, error: info.kind == .directory ? error : nil, opensContents: false)
             }
+            if command.xml {
+                startXMLElement(shown, info: info, linkTarget: nil, size: rootSize, level: 0)
+                return writeXMLEnd(of: info, level: 0, note: TreeCommand.Messages.openError)
+            }
             line.append(contentsOf: Drawing.openError)
             endLine()
             return
         }
         var nodes = self.nodes(&walk)
+        var overLimit: String?
         if let limit = command.fileLimit, nodes.count > limit {
             // Too many entries: said, and counted as a directory listed.
             line.append(contentsOf: Drawing.overLimit(nodes.count))
+            overLimit = TreeCommand.Messages.overLimit(nodes.count)
             nodes = []
             directories += 1
         }
+        rootInfo = info
         if command.json {
-            writeJSONOperand(shown, info: info, error: nil, opensContents: !nodes.isEmpty)
+            writeJSONOperand(shown, info: info, error: nil, opensContents: !nodes.isEmpty, size: rootSize)
+        } else if command.xml {
+            startXMLElement(shown, info: info, linkTarget: nil, size: rootSize, level: 0)
+            if nodes.isEmpty { return writeXMLEnd(of: info, level: 0, note: overLimit) }
+            line.append(0x0A)
+            output.write(bytes: line)
         } else {
             endLine()
         }
@@ -607,7 +640,7 @@ private struct Walk {
             let node = open[top].nodes[open[top].index]
             open[top].index += 1
             let listedAlready = isListed(node)
-            let measure = Measure(size: node.size, kept: !node.isDirectory)
+            let measure = Measure(size: node.size, kept: !node.isDirectory || keepsByName(node, walk.name))
             if event == .enter {
                 var children: [Node] = []
                 if !node.staysClosed && !listedAlready {
@@ -761,6 +794,16 @@ private struct Walk {
                 // Only the directories with entries to show have a frame.
                 guard entered.removeLast() else { continue }
                 prefix.removeLast(stack[stack.count - 1].indent)
+                if command.xml {
+                    // The directory's own element: the operand's, or the entry last drawn above.
+                    let level = stack.count - 1
+                    let parent = level > 0 ? stack[level - 1] : nil
+                    let info = parent.map { $0.nodes[$0.index - 1].info } ?? rootInfo
+                    line.removeAll(keepingCapacity: true)
+                    if command.indented { line.append(contentsOf: Self.xmlIndent(level)) }
+                    closeXMLElement(info)
+                    output.write(bytes: line)
+                }
                 stack.removeLast()
                 if command.json { output.write("]}") }
             case .failure:
@@ -785,9 +828,11 @@ private struct Walk {
             line.append(contentsOf: prefix)
             line.append(contentsOf: isLast ? drawing.lastBranch : drawing.branch)
         }
+        var shownSize: UInt64?
         if let info = node.info {
             let size = node.isDirectory && command.directorySizes ? measures[walk.path]?.size ?? info.size : info.size
             sizesShown += size
+            shownSize = size
             appendFields(info, size: size)
         }
         let name = walk.name
@@ -813,6 +858,8 @@ private struct Walk {
 
         var children: [Node] = []
         var openError: FileError?
+        // What tree(1) says of the entry in an XML `error` element.
+        var note: String?
         if node.isDirectory {
             directories += 1
         } else {
@@ -821,7 +868,10 @@ private struct Walk {
         switch event {
         case .enter where node.staysClosed || isListed(node), .cycle where isListed(node):
             // Listed already (-l) or on another file system (-x): not descended into.
-            if isListed(node) { line.append(contentsOf: Drawing.recursive) }
+            if isListed(node) {
+                line.append(contentsOf: Drawing.recursive)
+                note = TreeCommand.Messages.recursive
+            }
             if event == .enter {
                 walk.visit([])
                 entered.append(false)
@@ -835,6 +885,7 @@ private struct Walk {
             children = nodes(&walk)
             if let limit = command.fileLimit, children.count > limit {
                 line.append(contentsOf: Drawing.overLimit(children.count))
+                note = TreeCommand.Messages.overLimit(children.count)
                 children = []
             }
             walk.visit(children.map(\.index))
@@ -842,6 +893,7 @@ private struct Walk {
         case .cycle:
             // A bind mount of a directory inside itself: drawn once, not again.
             line.append(contentsOf: Drawing.recursive)
+            note = TreeCommand.Messages.recursive
             cycled = true
         case .unreadable(let error) where error.operation == .read:
             // Opened, then failed while being read: said on standard error.
@@ -849,6 +901,7 @@ private struct Walk {
             noteReadFailure(error)
         case .unreadable(let error):
             line.append(contentsOf: Drawing.openError)
+            note = TreeCommand.Messages.openError
             failed = true
             openError = error
         default:
@@ -856,7 +909,18 @@ private struct Walk {
         }
         if command.json {
             writeJSONEntry(node, name: Array(name), path: walk.path, first: stack[top].index == 1, error: openError,
-                opensContents: !children.isEmpty)
+                opensContents: !children.isEmpty, size: shownSize)
+        } else if command.xml {
+            line.removeAll(keepingCapacity: true)
+            startXMLElement(
+                command.fullPath ? walk.path : Array(name), info: node.info, linkTarget: node.linkTarget,
+                size: shownSize ?? 0, level: stack.count)
+            if children.isEmpty {
+                writeXMLEnd(of: node.info, level: nil, note: note)
+            } else {
+                line.append(0x0A)
+                output.write(bytes: line)
+            }
         } else {
             endLine()
         }
@@ -888,9 +952,10 @@ private struct Walk {
         var name = walk.path
         if name.last != 0x2F { name.append(0x2F) }
         let directoryLength = name.count
+        let listsEverything = isMatchedDirectory(walk)
         for index in 0..<listing.count {
             if !command.all && listing.isHidden(index) { continue }
-            guard let node = classify(index, listing, &walk) else { continue }
+            guard let node = classify(index, listing, &walk, listsEverything: listsEverything) else { continue }
             if pruning && command.prune && node.isDirectory {
                 name.removeSubrange(directoryLength...)
                 listing.appendName(index, to: &name)
@@ -931,9 +996,38 @@ private struct Walk {
         }
     }
 
+    /// With `--matchdirs`, whether the directory the walk just entered (below the operand) is
+    /// named by a `-P` pattern, matched as tree(1) matches it: its path below the operand
+    /// (`src/lib`), so that `-P lib` lists everything in `lib` but not in `src/lib`.
+    private func isMatchedDirectory(_ walk: TreeWalk) -> Bool {
+        guard command.matchDirectories, walk.depth > 0 else { return false }
+        let path = walk.path
+        var start = path.endIndex
+        var slashes = 0
+        while start > path.startIndex {
+            if path[start - 1] == 0x2F {
+                slashes += 1
+                if slashes == walk.depth { break }
+            }
+            start -= 1
+        }
+        let below = Array(path[start...])
+        return command.includePatterns.contains { $0.matches(name: below, isDirectory: true) }
+    }
+
+    /// With `--matchdirs --prune`, whether a directory stays though nothing is listed in it: its
+    /// own name matches a `-P` pattern.
+    private func keepsByName(_ node: Node, _ name: some Collection<UInt8>) -> Bool {
+        command.matchDirectories && node.isDirectory
+            && command.includePatterns.contains { $0.matches(name: Array(name), isDirectory: true) }
+    }
+
     /// Entry `index` as a node, or nil when the options leave it out. Looks at the disk only for
-    /// symlinks, kinds the listing did not give, and sizes.
-    private func classify(_ index: Int, _ listing: DirectoryListing, _ walk: inout TreeWalk) -> Node? {
+    /// symlinks, kinds the listing did not give, and sizes. `listsEverything` sets `-P` aside
+    /// (`--matchdirs` in a matching directory).
+    private func classify(
+        _ index: Int, _ listing: DirectoryListing, _ walk: inout TreeWalk, listsEverything: Bool = false
+    ) -> Node? {
         var kind = listing.kind(index)
         if command.directoriesOnly, let kind, kind != .directory && kind != .symlink { return nil }
         var node = Node(index: index, isDirectory: kind == .directory, size: 0)
@@ -963,7 +1057,7 @@ private struct Walk {
         if !command.includePatterns.isEmpty || !command.ignorePatterns.isEmpty {
             let name = Array(listing.name(index))
             let isDirectory = node.isDirectory
-            if !command.includePatterns.isEmpty && kind != .directory
+            if !command.includePatterns.isEmpty && !listsEverything && kind != .directory
                 && !command.includePatterns.contains(where: { $0.matches(name: name, isDirectory: isDirectory) })
             {
                 return nil
@@ -1063,35 +1157,142 @@ private struct Walk {
     }
 
     /// Writes an operand's object; its `contents` stay open when entries follow.
-    private mutating func writeJSONOperand(_ shown: [UInt8], info: FileInfo?, error: FileError?, opensContents: Bool) {
+    /// With `-X`: the XML declaration (with `encoding` when a character set was named, or the
+    /// locale's is UTF-8, as tree(1) writes it) and the opening `<tree>`.
+    mutating func writeXMLStart(charset: [UInt8]?) {
+        let name = charset ?? (encoding == .utf8 ? Array("UTF-8".utf8) : nil)
+        let newline = command.indented ? "\n" : ""
+        var start = Array("<?xml version=\"1.0\"".utf8)
+        if let name { start += Array(" encoding=\"".utf8) + name + [0x22] }
+        output.write(bytes: start + Array("?>\(newline)<tree>\(newline)".utf8))
+    }
+
+    /// With `-X`: the report (unless `--noreport`) and the closing `</tree>`.
+    mutating func writeXMLEnd() {
+        let (newline, inner, outer) = command.indented ? ("\n", "    ", "  ") : ("", "", "")
+        var text = ""
+        if command.report {
+            text += "\(outer)<report>\(newline)"
+            if command.directorySizes { text += "\(inner)<size>\(sizesShown)</size>\(newline)" }
+            text += "\(inner)<directories>\(directories)</directories>\(newline)"
+            if !command.directoriesOnly { text += "\(inner)<files>\(files)</files>\(newline)" }
+            text += "\(outer)</report>\(newline)"
+        }
+        output.write(text + "</tree>\n")
+    }
+
+    /// Starts, in `line`, the element of an entry at `level` (0 for the operand): its kind as
+    /// the tag, `name`, a symlink's `target`, and the fields the options ask for, as tree(1)
+    /// writes them.
+    private mutating func startXMLElement(
+        _ name: [UInt8], info: FileInfo?, linkTarget: [UInt8]?, size: UInt64, level: Int
+    ) {
+        line.removeAll(keepingCapacity: true)
+        if command.indented { line.append(contentsOf: Self.xmlIndent(level)) }
+        line.append(contentsOf: Array("<\(Self.xmlTag(info)) name=\"".utf8) + Self.xmlEscaped(name) + [0x22])
+        if let linkTarget { line.append(contentsOf: Array(" target=\"".utf8) + Self.xmlEscaped(linkTarget) + [0x22]) }
+        if let info {
+            var fields = ""
+            if command.permissions {
+                let mode = String(info.mode & 0o7777, radix: 8)
+                fields += " mode=\"\(String(repeating: "0", count: max(0, 4 - mode.count)) + mode)\""
+                fields += " prot=\"\(String(decoding: FileFormat.modeBytes(info.mode), as: UTF8.self))\""
+            }
+            if command.owner { fields += " user=\"\(names.owner(of: info) ?? String(info.userID))\"" }
+            if command.group { fields += " group=\"\(names.group(of: info) ?? String(info.groupID))\"" }
+            if command.sizes != .none { fields += " size=\"\(size)\"" }
+            line.append(contentsOf: Array(fields.utf8))
+            if let format = command.dateFormat {
+                let time = date(command.statusChangeDates ? info.changeTime : info.modificationTime, format)
+                line.append(contentsOf: Array(" time=\"".utf8) + Self.xmlEscaped(time) + [0x22])
+            }
+        }
+        line.append(0x3E)
+    }
+
+    /// Ends the element started in `line` and writes it: after an `error` element with `note`;
+    /// at once when `level` is nil (an entry with nothing below it), else on a line of its own
+    /// at `level`, as tree(1) ends an operand.
+    private mutating func writeXMLEnd(of info: FileInfo?, level: Int?, note: String?) {
+        if let note { line.append(contentsOf: Array("<error>\(note)</error>".utf8)) }
+        if let level {
+            line.append(0x0A)
+            if command.indented { line.append(contentsOf: Self.xmlIndent(level)) }
+        }
+        closeXMLElement(info)
+        output.write(bytes: line)
+    }
+
+    /// Appends the end tag of the element for `info` (`unknown` for nothing), and a newline
+    /// unless `-i`.
+    private mutating func closeXMLElement(_ info: FileInfo?) {
+        line.append(contentsOf: Array("</\(info == nil ? "unknown" : Self.xmlTag(info))>".utf8))
+        if command.indented { line.append(0x0A) }
+    }
+
+    /// tree(1)'s element name for what `lstat` gave: `file`, `directory`, `link`, `fifo`…
+    private static func xmlTag(_ info: FileInfo?) -> String {
+        info.map { FileRecord.typeName($0.kind) } ?? "file"
+    }
+
+    /// The indentation of an element at `level`: two spaces, and two more a level.
+    private static func xmlIndent(_ level: Int) -> [UInt8] { Array(repeating: 0x20, count: 2 + 2 * level) }
+
+    /// `bytes` with `<`, `>`, `&` and `"` written as entities, every other byte as it is (as
+    /// tree(1) writes names).
+    private static func xmlEscaped(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(bytes.count)
+        for byte in bytes {
+            switch byte {
+            case 0x3C: escaped += Array("&lt;".utf8)
+            case 0x3E: escaped += Array("&gt;".utf8)
+            case 0x26: escaped += Array("&amp;".utf8)
+            case 0x22: escaped += Array("&quot;".utf8)
+            default: escaped.append(byte)
+            }
+        }
+        return escaped
+    }
+
+    /// `size` is the operand's size as shown (with `--du`, what is below it included).
+    private mutating func writeJSONOperand(
+        _ shown: [UInt8], info: FileInfo?, error: FileError?, opensContents: Bool, size: UInt64? = nil
+    ) {
         output.write(wroteTopLevel ? ",\n" : "\n")
         wroteTopLevel = true
         let type = info.map { $0.kind == .directory ? "directory" : FileRecord.typeName($0.kind) } ?? "error"
         writeJSONObject(
-            type: type, name: shown, path: shown, info: info, linkTarget: nil, error: error, opensContents: opensContents)
+            type: type, name: shown, path: shown, info: info, linkTarget: nil, error: error, opensContents: opensContents,
+            size: size)
     }
 
     /// Writes one entry's object inside its directory's `contents`.
+    /// `size` is its size as shown (with `--du`, a directory's includes what is below it).
     private mutating func writeJSONEntry(
-        _ node: Node, name: [UInt8], path: [UInt8], first: Bool, error: FileError?, opensContents: Bool
+        _ node: Node, name: [UInt8], path: [UInt8], first: Bool, error: FileError?, opensContents: Bool,
+        size: UInt64?
     ) {
         output.write(first ? "\n" : ",\n")
         let type = node.info.map { FileRecord.typeName($0.kind) } ?? (node.isDirectory ? "directory" : "file")
         writeJSONObject(
             type: type, name: name, path: path, info: node.info, linkTarget: node.linkTarget, error: error,
-            opensContents: opensContents)
+            opensContents: opensContents, size: size)
     }
 
     /// `{"type":…,"name":…` then the record's other fields, an `error` when opening failed, and
     /// `"contents":[` left open when entries follow (closed with `]}` when the directory ends).
     private mutating func writeJSONObject(
         type: String, name: [UInt8], path: [UInt8], info: FileInfo?, linkTarget: [UInt8]?, error: FileError?,
-        opensContents: Bool
+        opensContents: Bool, size: UInt64? = nil
     ) {
         var fields: [(key: String, value: String)] = [("type", JSONText.string(type))]
         if let info {
             let record = JSONText.record(path: path, name: name, info: info, linkTarget: linkTarget, names: names)
-            fields += JSONText.fields(of: record).filter { $0.key != "type" }
+            for field in JSONText.fields(of: record) where field.key != "type" {
+                // With --du, a directory's size is the sum tree(1) shows.
+                fields.append(field.key == "size" && command.directorySizes ? ("size", String(size ?? info.size)) : field)
+            }
         } else {
             fields.append(("name", JSONText.string(String(decoding: name, as: UTF8.self))))
         }
@@ -1111,7 +1312,10 @@ private struct Walk {
 
     /// Closes the top-level array with tree(1)'s report object.
     mutating func writeJSONEnd() {
-        var fields: [(key: String, value: String)] = [("type", JSONText.string("report")), ("directories", String(directories))]
+        var fields: [(key: String, value: String)] = [("type", JSONText.string("report"))]
+        // With --du, the sum of the sizes shown, as the drawn report's `bytes used`.
+        if command.directorySizes { fields.append(("size", String(sizesShown))) }
+        fields.append(("directories", String(directories)))
         if !command.directoriesOnly { fields.append(("files", String(files))) }
         output.write((wroteTopLevel ? ",\n" : "\n") + JSONText.object(fields) + "\n]\n")
     }

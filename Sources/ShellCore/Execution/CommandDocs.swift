@@ -176,10 +176,17 @@ enum CommandDocs {
             that is a symlink is written through to the file it leads to; one that leads nowhere is refused,
             even with `-f` or `-n`, as GNU refuses it: `cp: not writing through dangling symlink 'link'`.
 
-            cp refuses, before copying anything, to copy a directory into itself or below itself
-            (`cp: cannot copy a directory, 's', into itself, 's/t/s'`) and to copy a file onto itself
-            (`cp: 'a' and 'la' are the same file`). Both checks compare (device, inode), so symlinks, `..`
-            and hard links in the spelling cannot hide the problem.
+            A directory copied into itself or below itself (`cp -r s s/t`) is copied as GNU copies it:
+            until the copy meets the first directory it made (`s/t/s`, when it lists `s/t`); there it says
+            `cp: cannot copy a directory, 's', into itself, 's/t/s'`, copies nothing more of that operand
+            (the directories made so far get their modes), goes on with the other operands, and the status
+            is 1. What was copied before that point depends on the order of the walk: shelf copies a
+            directory's files first, then its directories, each in byte order; GNU goes through a directory
+            in the order the file system gives (inode order on ext4), so it may have copied more or less
+            of the tree when it stops. On a volume without hard links (object storage) and with
+            `--dry-run`, nothing is copied: the conflict is said at once. cp refuses to copy a file onto itself (`cp: 'a' and 'la' are the
+            same file`). Both checks compare (device, inode), so symlinks, `..` and hard links in the
+            spelling cannot hide the problem.
 
             A source named twice, by any path to the same file under the same name (`cp a ./a dir`), is
             copied once, with GNU's warning `cp: warning: source file './a' specified more than once`

@@ -30,12 +30,12 @@ import Testing
         FixtureRow(
             name: "into itself", line: "cp -r s s/t",
             stderr: "cp: cannot copy a directory, 's', into itself, 's/t/s'\n", status: .failure,
-            coreutils: .sameMessages("GNU copies a level of the tree before it notices; shelf copies nothing")
+            coreutils: .sameMessages("both copy part of the tree before they meet the copy, each in its own order")
         ),
         FixtureRow(
             name: "into itself through a symlink", line: "cp -r s ls/",
             stderr: "cp: cannot copy a directory, 's', into itself, 'ls/s'\n", status: .failure,
-            coreutils: .sameMessages("GNU copies a level of the tree before it notices; shelf copies nothing")
+            coreutils: .sameMessages("both copy part of the tree before they meet the copy, each in its own order")
         ),
         FixtureRow(
             name: "same file", line: "cp a a", stderr: "cp: 'a' and 'a' are the same file\n", status: .failure
@@ -378,7 +378,9 @@ import Testing
         let result = shell.run("cp -r ls/ s/t/copy")
         #expect(result.stderr == "cp: cannot copy a directory, 'ls/', into itself, 's/t/copy'\n")
         #expect(result.status == .failure)
-        #expect(!shell.path("s/t/copy").exists)
+        // Copied until the walk met its own copy below s/t: nothing was copied twice.
+        #expect(shell.path("s/t/copy/t/q").exists)
+        #expect(!shell.path("s/t/copy/t/copy").exists)
     }
 
     @Test func sameFileThroughAHardLink() throws {

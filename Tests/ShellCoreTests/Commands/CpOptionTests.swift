@@ -134,6 +134,64 @@ struct CpOptionTests {
             .expectSame(line, name)
     }
 
+    /// The tree the into-itself rows copy: files beside a directory holding a file and another
+    /// directory, and a file `a` beside it.
+    static func buildNested(in root: File) throws {
+        for name in ["a", "s/a", "s/m", "s/z", "s/t/b", "s/t/k/deep"] {
+            try (root + name).parent.makeDirectory(intermediates: true)
+            try (root + name).write(text: name + "\n")
+        }
+        for directory in ["s", "s/t", "s/t/k"] { try (root + directory).setPermissions(0o750) }
+    }
+
+    /// A directory copied into itself: as GNU, the copy goes on until it meets the first
+    /// directory it made, says so and stops that operand (status 1), keeping what it copied.
+    /// What GNU copied by then depends on the order its file system lists entries in (inode
+    /// order on ext4, where directories' inodes are spread), so only the messages and status are
+    /// compared with GNU; shelf's copy is the one its order gives (files first, then
+    /// directories, each by name), `copied` below the destination.
+    @Test(arguments: [
+        ("cp -r s s/t", "s/t/s", ["a", "m", "z", "t", "t/b", "t/k", "t/k/deep"]),
+        ("cp -rp s s/t", "s/t/s", ["a", "m", "z", "t", "t/b", "t/k", "t/k/deep"]),
+        ("cp -r s s/t/k", "s/t/k/s", ["a", "m", "z", "t", "t/b", "t/k", "t/k/deep"]),
+        ("cp -r s/ s/t/k/", "s/t/k/s", ["a", "m", "z", "t", "t/b", "t/k", "t/k/deep"]),
+        // The listing of s is read before s/s is made in it: everything is copied.
+        ("cp -r s s", "s/s", ["a", "m", "z", "t", "t/b", "t/k", "t/k/deep"]),
+        ("cp -r s s/t/new", "s/t/new", ["a", "m", "z", "t", "t/b", "t/k", "t/k/deep"]),
+        ("cp -r a s s/t", "s/t/s", ["a", "m", "z", "t", "t/a", "t/b", "t/k", "t/k/deep"]),
+    ])
+    func intoItselfStopsWhereItMeetsItself(_ line: String, _ destination: String, _ copied: [String]) throws {
+        let run = try TwinRun(line, build: Self.buildNested, describe: Self.describe)
+        #expect(run.ours.stderr == run.theirs.stderr, "\(line)")
+        #expect(run.ours.status == run.theirs.status, "\(line)")
+        #expect(run.ours.status == .failure, "\(line)")
+        let prefix = destination + "/"
+        let made = run.ourTree.map { $0.prefix { $0 != " " } }.filter { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count) }
+        #expect(made.map(String.init) == copied.sorted(), "\(line)")
+        // The rest of the tree is as it was, and as GNU left it.
+        let elsewhere = { (tree: [String]) in tree.filter { !$0.hasPrefix(prefix) && !$0.hasPrefix(destination + " ") } }
+        #expect(elsewhere(run.ourTree) == elsewhere(run.theirTree), "\(line)")
+    }
+
+    /// With -v, each file and directory is told as it is copied, in shelf's order.
+    @Test func intoItselfTellsWhatItCopied() throws {
+        let run = try TwinRun("cp -rv s s/t", build: Self.buildNested, describe: Self.describe)
+        #expect(
+            run.ours.stdout == """
+                's' -> 's/t/s'
+                's/a' -> 's/t/s/a'
+                's/m' -> 's/t/s/m'
+                's/z' -> 's/t/s/z'
+                's/t' -> 's/t/s/t'
+                's/t/b' -> 's/t/s/t/b'
+                's/t/k' -> 's/t/s/t/k'
+                's/t/k/deep' -> 's/t/s/t/k/deep'
+
+                """)
+        #expect(run.ours.stderr == run.theirs.stderr)
+        #expect(run.ours.status == run.theirs.status)
+    }
+
     @Test(arguments: [
         "cp -bn a b", "cp -t d -T a", "cp -T a b c", "cp --backup=bogus a b", "cp --parents a b",
         "cp --parents -T a d", "cp --preserve=bogus a x", "cp --no-preserve=bogus a x", "cp --reflink=x a y",

@@ -66,6 +66,12 @@ struct TreeOptionComparisonTests {
         ["--du"], ["--du", "-h"], ["--du", "-L", "1"], ["--du", "-d"], ["--du", "-a", "-p"], ["--du", "-I", "e"],
         ["--du", "-s", "d", "e"], ["--prune"], ["--prune", "-d"], ["--prune", "-L", "1"], ["--du", "--prune", "-a"],
         ["-P", "*.txt", "--prune"], ["--prune", "-l", "d"], ["--prune", "--filelimit", "4", "-a", "d"],
+        // XML.
+        ["-X"], ["-X", "-a"], ["-X", "-p", "-u", "-g", "-s"], ["-X", "-D", "-L", "1"], ["-X", "--du", "-h"],
+        ["-X", "-i"], ["-X", "-i", "-L", "1", "--noreport"], ["-X", "-f", "-L", "2"], ["-X", "-d"], ["-X", "--noreport"],
+        ["-X", "-l"], ["-X", "missing", "run.sh", "d", "linkdir"], ["-X", "--filelimit", "3"], ["-X", "--filelimit", "1", "e"],
+        ["-X", "--charset", "IBM437", "-L", "1"], ["-J", "-X", "-L", "1"], ["-X", "-F", "-Q", "-L", "1"],
+        ["-X", "-P", "*.txt", "--prune"], ["-X", "--dirsfirst", "-t"],
     ]
 
     @Test(arguments: argumentLists)
@@ -90,6 +96,62 @@ struct TreeOptionComparisonTests {
         let result = shell.run(ReferenceTool.commandLine("tree", arguments))
         #expect(shell.stdout.contents == expected.stdout, "tree \(arguments)")
         #expect(result.status.code == expected.status, "tree \(arguments)")
+    }
+
+    /// --matchdirs matches a directory's path below the operand (`src/lib`, not `lib`) to list
+    /// all its own entries, and with --prune keeps a directory by its name.
+    @Test(arguments: [
+        ["--matchdirs", "-P", "lib"], ["--matchdirs", "-P", "src"], ["--matchdirs", "-P", "src/lib"],
+        ["--matchdirs", "-P", "lib*"], ["--matchdirs", "-P", "*.c"], ["--matchdirs", "-P", "lib|docs"],
+        ["--matchdirs", "-P", "src/**"], ["--matchdirs", "-P", "**/lib"], ["--matchdirs", "-P", "*lib"],
+        ["--matchdirs", "-P", "s*/lib"], ["--matchdirs", "-P", "lib/"], ["--matchdirs", "-P", "src", "-I", "b.txt"],
+        ["--matchdirs", "-P", "lib", "--prune"], ["--matchdirs", "-P", "src", "--prune"],
+        ["--matchdirs", "-P", "empty", "--prune"], ["--matchdirs", "-P", "sub", "--prune"],
+        ["--matchdirs", "-P", "lib", "--du"], ["--matchdirs", "-P", "src", "-f", "src"],
+        ["--matchdirs", "-P", "lib", "./"], ["--matchdirs", "-P", "lib", "-L", "1"], ["--matchdirs"],
+    ])
+    func matchDirectoriesMatchesTree(_ arguments: [String]) throws {
+        let shell = TestShell(environment: utf8Locale)
+        for name in ["src/a.c", "src/b.txt", "src/lib/c.c", "src/lib/d.txt", "src/lib/deep/e.txt", "docs/readme.txt",
+            "docs/x/y.txt", "lib/z.txt", "top.txt"]
+        {
+            try shell.write(name, "")
+        }
+        try shell.path("empty/sub").makeDirectory(intermediates: true)
+        try shell.path("src/up").makeSymlink(to: "../lib")
+        let expected = try RealTree.run(arguments, in: shell.directory.file, locale: utf8Locale)
+        let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+        #expect(shell.stdout.contents == expected.stdout, "tree \(arguments)")
+        #expect(result.status.code == expected.status, "tree \(arguments)")
+    }
+
+    /// -J with --du: each directory's `size` and the report's total are tree(1)'s (shelf's
+    /// objects carry more fields, so only type, name, size and the counts are compared).
+    @Test(arguments: [
+        ["-J", "--du"], ["-J", "--du", "-L", "2"], ["-J", "--du", "-a", "d", "e"], ["-J", "--du", "-P", "*.txt", "--prune"],
+        ["-J", "--du", "-d"], ["-J", "-s"],
+    ])
+    func jsonSizesMatchTree(_ arguments: [String]) throws {
+        let shell = try makeOptionFixture()
+        let expected = try RealTree.run(arguments, in: shell.directory.file, locale: utf8Locale)
+        let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+        #expect(result.status.code == expected.status, "tree \(arguments)")
+        /// The type, name and size of each object, and the report's counts, depth first.
+        func sizes(_ bytes: [UInt8]) throws -> [String] {
+            var lines: [String] = []
+            func visit(_ value: Any, _ depth: Int) {
+                if let list = value as? [Any] { return list.forEach { visit($0, depth) } }
+                guard let object = value as? [String: Any] else { return }
+                let fields = ["type", "name", "size", "directories", "files"].compactMap { key in
+                    object[key].map { "\(key)=\($0)" }
+                }
+                lines.append(String(repeating: " ", count: depth) + fields.joined(separator: " "))
+                if let contents = object["contents"] { visit(contents, depth + 1) }
+            }
+            visit(try JSONSerialization.jsonObject(with: Data(bytes)), 0)
+            return lines
+        }
+        #expect(try sizes(Array(shell.stdout.contents)) == sizes(expected.stdout), "tree \(arguments)")
     }
 
     @Test(arguments: [[String]](arrayLiteral: [], ["-F"], ["-Q"], ["-N"], ["-N", "-Q"]), [["LC_ALL": "C"], utf8Locale])
