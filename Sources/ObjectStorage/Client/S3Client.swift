@@ -52,6 +52,7 @@ public final class S3Client: Sendable {
         case createBucket, deleteBucket, listObjects, headObject, getObject, putObject, deleteObject
         case deleteObjects, copyObject, createMultipartUpload, uploadPart, completeMultipartUpload
         case abortMultipartUpload, listMultipartUploads, uploadPartCopy
+        case listBuckets
     }
 
     /// How many requests of `operation` this client has sent so far (each attempt counts), so
@@ -76,6 +77,28 @@ public final class S3Client: Sendable {
     /// Deletes `bucket`, which must be empty (DeleteBucket).
     public func deleteBucket(_ bucket: String) throws {
         _ = try send(.deleteBucket, method: .DELETE, bucket: bucket)
+    }
+
+    /// The buckets the credentials' owner has, in the service's order (ListBuckets, `GET /`;
+    /// every page, when the service pages them with a `ContinuationToken`).
+    public func listBuckets() throws -> [BucketSummary] {
+        var buckets: [BucketSummary] = []
+        var token: String?
+        repeat {
+            let query = token.map { [QueryItem("continuation-token", $0)] } ?? []
+            let root = try document(
+                send(.listBuckets, method: .GET, bucket: "", query: query),
+                expecting: "ListAllMyBucketsResult")
+            for bucket in root.child("Buckets")?.children("Bucket") ?? [] {
+                guard let name = bucket.string("Name") else { throw S3Error(.malformedResponse, status: 200) }
+                buckets.append(
+                    BucketSummary(
+                        name: name,
+                        creationDate: bucket.string("CreationDate").flatMap { UTCTime(iso8601: $0) }))
+            }
+            token = root.string("ContinuationToken").flatMap { $0.isEmpty ? nil : $0 }
+        } while token != nil
+        return buckets
     }
 
     // MARK: Listing
@@ -539,3 +562,11 @@ extension S3Client: CustomReflectable {
     /// walked them would read them without a lock.
     public var customMirror: Mirror { Mirror(self, children: ["endpoint": endpoint], displayStyle: .class) }
 }
+/// One bucket in a ListBuckets answer.
+public struct BucketSummary: Sendable, Hashable {
+    /// The bucket's name.
+    public var name: String
+    /// When it was made, if the service said.
+    public var creationDate: UTCTime?
+}
+

@@ -119,11 +119,34 @@ public enum Expander {
     /// - Throws: `NoMatch` when a pattern matches nothing.
     public static func expandGlob(_ argument: Argument, state: ShellState) throws(NoMatch) -> [Argument] {
         guard let pattern = argument.pattern else { return [argument] }
-        let matches = pattern.expand(relativeTo: state.cwd)
+        let matches = expandInURL(pattern, state: state) ?? pattern.expand(relativeTo: state.cwd).map(\.bytes)
         guard !matches.isEmpty else { throw NoMatch(pattern: argument.text) }
         // `*/` gives directories spelled with their slash, as in sh.
         let suffix: [UInt8] = pattern.matchesDirectoriesOnly ? [0x2F] : []
-        return matches.map { Argument(bytes: $0.bytes + suffix, fromGlob: true) }
+        return matches.map { Argument(bytes: $0 + suffix, fromGlob: true) }
+    }
+
+    /// The matches of a pattern in a URL of a registered scheme (`s3://b/logs/*.txt`,
+    /// `s3://ph*`), else nil: the names before the first that has a wildcard are an operand
+    /// like any (`s3://b/logs/`, on the bucket's volume), the rest is matched there, and each
+    /// match is spelled after that start.
+    private static func expandInURL(_ pattern: Glob, state: ShellState) -> [[UInt8]]? {
+        let bytes = pattern.pattern
+        guard let schemeEnd = bytes.firstIndex(of: 0x3A),
+            bytes[schemeEnd...].starts(with: [0x3A, 0x2F, 0x2F]),
+            state.schemes.isRegistered(Array(bytes[..<schemeEnd]))
+        else { return nil }
+        var start = schemeEnd + 3
+        while let slash = bytes[start...].firstIndex(of: 0x2F), !Glob.hasWildcards(bytes[start..<slash]) {
+            start = slash + 1
+        }
+        let head = Array(bytes[..<start])
+        // An escaped byte before the wildcards would need unescaping: such a word is matched as
+        // any other.
+        guard !head.contains(0x5C) else { return nil }
+        let base = state.resolve(File(bytes: head))
+        guard state.schemes.locator(of: base.volume) != nil else { return nil }
+        return Glob(bytes: Array(bytes[start...])).expand(relativeTo: base).map { head + $0.bytes }
     }
 
     /// The named place or remote an unquoted word starts with (`@docs`, `@config/shelf`,

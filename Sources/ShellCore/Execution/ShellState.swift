@@ -152,12 +152,20 @@ public final class ShellState {
 
     /// The absolute path an operand names: a URL of a registered scheme (`s3://bucket/key`) on
     /// that scheme's volume; else itself when absolute, on the session's volume; else joined to
-    /// `cwd`. An empty operand stays empty, so that the volume answers ENOENT as the kernel does
-    /// for coreutils.
+    /// `cwd` (under `s3://`, as the URL they make together). An empty operand stays empty, so
+    /// that the volume answers ENOENT as the kernel does for coreutils.
     public func resolve(_ path: File) -> File {
         if path.byteCount == 0 { return path.on(volume) }
         if let file = schemes.file(for: path) { return file }
-        return path.isAbsolute ? path.on(volume) : cwd + path
+        if path.isAbsolute { return path.on(volume) }
+        // Under the list of a scheme's authorities a name is one: `cd s3://`, then `photos` is
+        // `s3://photos` and `..` stays `s3://`.
+        if schemes.listsAuthorities(cwd.volume),
+            let file = schemes.file(for: File(bytes: spelling(of: cwd + path)))
+        {
+            return file
+        }
+        return cwd + path
     }
 
     /// A path as the user writes it: with its scheme and authority (`s3://bucket/key`) on a

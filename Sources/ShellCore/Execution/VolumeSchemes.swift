@@ -13,11 +13,18 @@ public struct VolumeScheme: Sendable {
     /// volume that cannot work (no credentials) still comes back, and refuses each call with
     /// the reason.
     public let open: @Sendable ([UInt8]) -> any Volume
+    /// The volume whose top lists the authorities (`s3://`: the buckets), called once when a
+    /// path first names the scheme alone; nil when the scheme has no such list.
+    public let openAuthorities: (@Sendable () -> any Volume)?
 
-    /// A scheme from its name and how to open its volumes.
-    public init(name: String, open: @escaping @Sendable ([UInt8]) -> any Volume) {
+    /// A scheme from its name, how to open its volumes, and how to list its authorities.
+    public init(
+        name: String, open: @escaping @Sendable ([UInt8]) -> any Volume,
+        authorities: (@Sendable () -> any Volume)? = nil
+    ) {
         self.name = name
         self.open = open
+        self.openAuthorities = authorities
     }
 }
 
@@ -35,15 +42,30 @@ public final class VolumeSchemes {
         schemes[Array(scheme.name.utf8)] = scheme
     }
 
+    /// Whether `name` (`s3`) is a registered scheme.
+    func isRegistered(_ name: [UInt8]) -> Bool { schemes[name] != nil }
+
     /// The file `path` names when it is a URL of a registered scheme (`s3://bucket/key`, whose
     /// `//` a `File` has folded: its first name is the scheme and `:`, its second the
     /// authority), else nil.
+    ///
+    /// The scheme alone (`s3://`, or `s3:/`, which is the same `File`) names the top of the
+    /// volume that lists its authorities, if it has one; that volume's locator is `s3:/`, so
+    /// that its paths read `s3://` and `s3://bucket`.
     func file(for path: File) -> File? {
         guard !schemes.isEmpty, !path.isAbsolute else { return nil }
         let names = path.componentBytes
-        guard names.count >= 2, let first = names.first, first.last == 0x3A,
-            let scheme = schemes[Array(first.dropLast())]
+        guard let first = names.first, first.last == 0x3A, let scheme = schemes[Array(first.dropLast())]
         else { return nil }
+        if names.count == 1 {
+            let locator = Array(first) + [0x2F]
+            // `s3://` is the path `s3:/` (a `File` drops a trailing slash); `s3:` alone is a name.
+            guard let openAuthorities = scheme.openAuthorities, path.bytes == locator else { return nil }
+            if let known = opened.first(where: { $0.locator == locator }) { return known.volume.root }
+            let volume = openAuthorities()
+            opened.append((locator, volume))
+            return volume.root
+        }
         let locator = Array(first) + [0x2F, 0x2F] + names[1]
         let volume: any Volume
         if let known = opened.first(where: { $0.locator == locator }) {
@@ -61,5 +83,11 @@ public final class VolumeSchemes {
     /// volume no scheme opened.
     func locator(of volume: any Volume) -> [UInt8]? {
         opened.first { $0.volume === volume }?.locator
+    }
+
+    /// Whether `volume` lists a scheme's authorities (`s3://`), so that a name relative to it
+    /// is an authority.
+    func listsAuthorities(_ volume: any Volume) -> Bool {
+        locator(of: volume)?.last == 0x2F
     }
 }

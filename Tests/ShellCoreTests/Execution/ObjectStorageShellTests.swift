@@ -157,6 +157,25 @@ import Testing
             prepare: { shell in shell.run("touch s3://b/f") })
     }
 
+    @Test func globsInAURLMatchKeysAndDirectories() throws {
+        try check(
+            [
+                Step(name: "files", lines: "ls s3://b/d/*.txt", stdout: "s3://b/d/a.txt\ns3://b/d/b.txt\n"),
+                Step(name: "directories", lines: "echo s3://b/d*", stdout: "s3://b/d s3://b/dd\n"),
+                Step(name: "directories only", lines: "echo s3://b/*/", stdout: "s3://b/d/ s3://b/dd/\n"),
+                Step(
+                    name: "a wildcard in the middle", lines: "echo s3://b/*/a.txt", stdout: "s3://b/d/a.txt\n"
+                ),
+                Step(name: "a quoted star is a name", lines: "echo 's3://b/*'", stdout: "s3://b/*\n"),
+                Step(
+                    name: "nothing matches", lines: "ls s3://b/d/*.none",
+                    stderr: "shelf: no matches found: s3://b/d/*.none\n", status: .failure),
+            ],
+            prepare: { shell in
+                shell.run("mkdir s3://b/d s3://b/dd\ntouch s3://b/d/a.txt s3://b/d/b.txt s3://b/d/c.log")
+            })
+    }
+
     // MARK: What commands cost in requests
 
     /// A command over the tree `t` (ten files, and the directories `x` and `y` of ten files
