@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import SeaweedFixture
+import Synchronization
 import Testing
 
 @testable import ObjectStorage
@@ -194,11 +195,19 @@ import Testing
     @Test func pagingGoesPastAThousandKeys() throws {
         try SeaweedServer.required().withBucket { client, bucket in
             let keys = (0..<1_005).map { Array("many/key-\(1_000_000 + $0)".utf8) }
+            // A put that fails is named here, not found later as a key missing from the listing.
+            let putFailures = Mutex<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 4) { stripe in
                 for index in stride(from: stripe, to: keys.count, by: 4) {
-                    _ = try? client.putObject(bucket: bucket, key: keys[index], bytes: [])
+                    do {
+                        try client.putObject(bucket: bucket, key: keys[index], bytes: [])
+                    } catch {
+                        let key = String(decoding: keys[index], as: UTF8.self)
+                        putFailures.withLock { $0.append("\(key): \(error)") }
+                    }
                 }
             }
+            try #require(putFailures.withLock { $0 } == [])
             for maxKeys in [nil, 300] as [Int?] {
                 var listed: [[UInt8]] = []
                 var pages = 0
