@@ -103,7 +103,9 @@ public final class S3Volume: Volume {
         /// The path of the entry at `index`, for its failure.
         func path(_ index: Int) -> File { entries[index].directory.path(entries[index].name) }
         do {
-            for failure in try client.deleteObjects(bucket: bucket, keys: keys) {
+            let refused = try client.deleteObjects(
+                bucket: bucket, keys: keys, concurrentRequests: concurrentRequests)
+            for failure in refused {
                 guard let index = listed[failure.key] else { continue }
                 failures[index] = S3Failure.service(failure.error).fileError(operation, path(index))
             }
