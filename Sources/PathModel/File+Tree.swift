@@ -103,6 +103,9 @@ extension File {
         // With `inBatches` on a volume with `.batchRemoval`: entries of any directories, and the
         // directories themselves once left, removed together.
         let spanning = inBatches && volume.capabilities.contains(.batchRemoval)
+        // As many batches' worth as the volume has requests in flight for one transfer, which it
+        // may send at once.
+        let acrossLimit = RemovalBatch.limit * max(1, volume.parallelFiles.count)
         var across = RemovalsAcross()
         /// Removes what `across` holds and reports each entry, in order; what stayed is kept by
         /// the directory still open above it.
@@ -164,7 +167,7 @@ extension File {
                         across.add(
                             walk.file, kind, name: Array(walk.name), in: try walk.directoryHoldingCurrent(),
                             depth: walk.depth)
-                        if across.items.count >= RemovalBatch.limit { flush() }
+                        if across.items.count >= acrossLimit { flush() }
                     } catch {
                         flush()
                         failed(FileError(.remove, walk.file, error.errno))
@@ -231,7 +234,7 @@ extension File {
                     across.keep(depth: walk.depth)
                     keep()
                 }
-                if across.items.count >= RemovalBatch.limit { flush() }
+                if across.items.count >= acrossLimit { flush() }
             case .leave:
                 let everything = complete.removeLast()
                 if walk.depth == 0 && keepingTop { result = everything }

@@ -230,6 +230,25 @@ import Testing
         }
     }
 
+    /// 2,005 keys go in three DeleteObjects requests, one after another or at once, with the
+    /// same result: every key gone.
+    @Test(arguments: [1, 4]) func deleteSendsAThousandKeysARequest(concurrentRequests: Int) throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let keys = (0..<2_005).map { Array("many/key-\(1_000_000 + $0)".utf8) }
+            DispatchQueue.concurrentPerform(iterations: 4) { stripe in
+                for index in stride(from: stripe, to: keys.count, by: 4) {
+                    _ = try? client.putObject(bucket: bucket, key: keys[index], bytes: [])
+                }
+            }
+            let requests = client.requestsSent(.deleteObjects)
+            let failures = try client.deleteObjects(
+                bucket: bucket, keys: keys + [Array("never".utf8)], concurrentRequests: concurrentRequests)
+            #expect(failures.isEmpty)
+            #expect(client.requestsSent(.deleteObjects) - requests == 3)
+            #expect(try client.listObjects(bucket: bucket).objects.isEmpty)
+        }
+    }
+
     /// A key `a` and keys under `a/` side by side: a file and a directory of one name, both
     /// listed; a marker `empty/` stands for an empty directory.
     @Test func aDelimiterFoldsDeeperKeysIntoPrefixes() throws {

@@ -1,4 +1,5 @@
 import Crypto
+import Dispatch
 import NIOHTTP1
 import Synchronization
 
@@ -141,13 +142,17 @@ public final class S3Client: Sendable {
     /// `sink` runs on the caller's thread; an error it throws stops the transfer and is rethrown.
     /// A whole object (no `range`) stored with a checksum is checked against it as it comes: a
     /// mismatch is `.badDigest`, thrown once every byte went to `sink`.
+    /// - Parameter ifMatch: an entity tag (with its quotes) the object must still have
+    ///   (`If-Match`); when it has another, nothing is sent to `sink` and the call fails with
+    ///   `.preconditionFailed`.
     /// - Returns: what the answer said of the object (its whole size, even for a range).
     @discardableResult
     public func getObject(
-        bucket: String, key: [UInt8], range: ByteRange? = nil,
+        bucket: String, key: [UInt8], range: ByteRange? = nil, ifMatch: String? = nil,
         into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> ObjectHead {
         var headers: [(name: String, value: String)] = []
+        if let ifMatch { headers.append((name: "If-Match", value: ifMatch)) }
         var computation: ChecksumComputation?
         if let range {
             headers.append((name: "Range", value: range.headerValue))
@@ -222,11 +227,15 @@ public final class S3Client: Sendable {
         _ = try send(.deleteObject, method: .DELETE, bucket: bucket, key: key)
     }
 
-    /// Deletes `keys` (DeleteObjects, 1,000 keys a request) and gives the keys that failed.
+    /// Deletes `keys` (DeleteObjects, 1,000 keys a request, up to `concurrentRequests` of them in
+    /// flight at once) and gives the keys that failed.
     ///
     /// Keys that an XML body cannot carry (not UTF-8, or with control characters) are deleted
-    /// one by one with DeleteObject instead.
-    public func deleteObjects(bucket: String, keys: [[UInt8]]) throws -> [DeleteFailure] {
+    /// one by one with DeleteObject instead. A request that fails for good fails the call once
+    /// those in flight are over; no request is sent after it.
+    public func deleteObjects(bucket: String, keys: [[UInt8]], concurrentRequests: Int = 1) throws
+        -> [DeleteFailure]
+    {
         var failures: [DeleteFailure] = []
         let batchable = keys.filter(XMLWriter.canCarry)
         for key in keys where !XMLWriter.canCarry(key) {
@@ -236,28 +245,52 @@ public final class S3Client: Sendable {
                 failures.append(DeleteFailure(key: key, error: error))
             }
         }
-        var start = 0
-        while start < batchable.count {
-            let batch = batchable[start..<min(start + 1000, batchable.count)]
-            start += batch.count
-            var body = Array("<Delete><Quiet>true</Quiet>".utf8)
-            for key in batch {
-                body += Array("<Object><Key>".utf8) + XMLWriter.escaped(key) + Array("</Key></Object>".utf8)
+        let batches = stride(from: 0, to: batchable.count, by: 1000).map {
+            batchable[$0..<min($0 + 1000, batchable.count)]
+        }
+        if batches.count <= 1 || concurrentRequests <= 1 {
+            for batch in batches { failures += try deleteBatch(bucket: bucket, keys: batch) }
+            return failures
+        }
+        // Each batch on a thread of its own (a queue each), at most `concurrentRequests` at once.
+        let outcomes = BatchOutcomes(count: batches.count)
+        let slots = DispatchSemaphore(value: concurrentRequests)
+        let inFlight = DispatchGroup()
+        for (index, batch) in batches.enumerated() {
+            slots.wait()
+            if outcomes.hasFailed {
+                slots.signal()
+                break
             }
-            body += Array("</Delete>".utf8)
-            let md5 = BinaryText.base64(Array(Insecure.MD5.hash(data: body)))
-            let answer = try send(
-                .deleteObjects,
-                method: .POST, bucket: bucket, query: [QueryItem("delete")],
-                headers: [(name: "Content-MD5", value: md5)], body: body)
-            for error in try document(answer, expecting: "DeleteResult").children("Error") {
-                failures.append(
-                    DeleteFailure(
-                        key: error.child("Key")?.text ?? [],
-                        error: S3Error(stating: error, status: answer.status)))
+            DispatchQueue(label: "shelf.s3.delete").async(group: inFlight) { [self] in
+                defer { slots.signal() }
+                do {
+                    outcomes.set(index, .success(try deleteBatch(bucket: bucket, keys: batch)))
+                } catch {
+                    outcomes.set(index, .failure(SendableError(error)))
+                }
             }
         }
-        return failures
+        inFlight.wait()
+        return failures + (try outcomes.failures())
+    }
+
+    /// One DeleteObjects request for up to 1,000 `keys`, and the keys that failed.
+    private func deleteBatch(bucket: String, keys: ArraySlice<[UInt8]>) throws -> [DeleteFailure] {
+        var body = Array("<Delete><Quiet>true</Quiet>".utf8)
+        for key in keys {
+            body += Array("<Object><Key>".utf8) + XMLWriter.escaped(key) + Array("</Key></Object>".utf8)
+        }
+        body += Array("</Delete>".utf8)
+        let md5 = BinaryText.base64(Array(Insecure.MD5.hash(data: body)))
+        let answer = try send(
+            .deleteObjects,
+            method: .POST, bucket: bucket, query: [QueryItem("delete")],
+            headers: [(name: "Content-MD5", value: md5)], body: body)
+        return try document(answer, expecting: "DeleteResult").children("Error").map { error in
+            DeleteFailure(
+                key: error.child("Key")?.text ?? [], error: S3Error(stating: error, status: answer.status))
+        }
     }
 
     /// Copies an object inside the service (CopyObject, up to 5 GiB): no byte passes through
@@ -570,3 +603,32 @@ public struct BucketSummary: Sendable, Hashable {
     public var creationDate: UTCTime?
 }
 
+/// What each batch of a DeleteObjects call sent in parallel came to, by the batch's place.
+private final class BatchOutcomes: Sendable {
+    private let outcomes: Mutex<[Result<[DeleteFailure], SendableError>?]>
+
+    init(count: Int) { outcomes = Mutex(Array(repeating: nil, count: count)) }
+
+    /// Whether a batch has failed for good.
+    var hasFailed: Bool {
+        outcomes.withLock { $0.contains { if case .failure = $0 { true } else { false } } }
+    }
+
+    func set(_ index: Int, _ outcome: Result<[DeleteFailure], SendableError>) {
+        outcomes.withLock { $0[index] = outcome }
+    }
+
+    /// The keys that failed, batch by batch; or the first batch's failure, as it was thrown.
+    func failures() throws -> [DeleteFailure] {
+        let all = outcomes.withLock { $0 }
+        var failures: [DeleteFailure] = []
+        for outcome in all {
+            switch outcome {
+            case .success(let found): failures += found
+            case .failure(let error): throw error.error
+            case nil: break
+            }
+        }
+        return failures
+    }
+}
