@@ -512,7 +512,17 @@ enum CommandDocs {
             Operands that are not directories are listed first, together; then each directory, under a
             `name:` header when there is more than one operand (or with `-R`), separated by blank lines. A
             symbolic link to a directory named as an operand is followed, unless `-d`, `-F` or `-l` asks
-            about the link itself. A trailing slash (`dirlink/`) always follows it.
+            about the link itself. A trailing slash (`dirlink/`) always follows it. `-H`
+            (`--dereference-command-line`) follows every symbolic link named as an operand,
+            `--dereference-command-line-symlink-to-dir` those that lead to a directory whatever `-d`, `-F`
+            and `-l` say, and `-L` (`--dereference`) every symbolic link, operands and entries: each is
+            described by what it leads to (no `-> target`), and `-R` goes into the directories they lead
+            to. An operand that leads nowhere is reported (`ls: cannot access 'x': No such file or
+            directory`) and not listed (status 2). An entry is examined only when the listing needs more
+            than its name, as GNU ls examines it (`-l`, `-i`, `-s`, `-t`, `-S`, indicators, colours, `-R`,
+            `--group-directories-first`): one that leads nowhere is then reported and listed by its name,
+            with question marks in a long listing (status 1); a plain `ls -L` lists it without a word. The
+            last of the three given wins.
 
             Names are sorted by their bytes. `-t` sorts by time (the modification time unless `--time`, `-c`
             or `-u` names another), newest first, and `-S` by
