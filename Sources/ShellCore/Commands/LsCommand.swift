@@ -331,13 +331,7 @@ public struct LsCommand: ShellCommand {
         switch arguments.last(of: [.humanReadable, .si, .blockSize]) {
         case .humanReadable: sizeUnit = .humanReadable
         case .si: sizeUnit = .si
-        case .blockSize:
-            let spec = arguments.bytes(.blockSize) ?? []
-            do throws(SizeUnitError) {
-                sizeUnit = try SizeUnit(spec: spec)
-            } catch {
-                throw .invalid(error.message(option: "--block-size", spec: spec))
-            }
+        case .blockSize: sizeUnit = try SizeUnit(blockSizeArgument: arguments.bytes(.blockSize) ?? [])
         default: sizeUnit = nil
         }
         kibibytes = arguments.has(.kibibytes)
@@ -411,14 +405,9 @@ public struct LsCommand: ShellCommand {
     /// blocks whatever the variables say.
     func sizeUnits(_ environment: Environment) -> (file: SizeUnit, blocks: SizeUnit) {
         if let sizeUnit { return (sizeUnit, sizeUnit) }
-        let lsBlockSize = environment["LS_BLOCK_SIZE"]
-        let blockSize = environment["BLOCK_SIZE"]
-        let standard = SizeUnit(blockSize: environment["POSIXLY_CORRECT"] == nil ? 1024 : 512)
-        var blocks = standard
-        if let spec = lsBlockSize ?? blockSize ?? environment["BLOCKSIZE"] {
-            blocks = (try? SizeUnit(spec: spec)) ?? standard
-        }
-        let file = lsBlockSize != nil || blockSize != nil ? blocks : SizeUnit(blockSize: 1)
+        let blocks = SizeUnit.blocks(environment, variable: "LS_BLOCK_SIZE")
+        let namesSizes = environment["LS_BLOCK_SIZE"] != nil || environment["BLOCK_SIZE"] != nil
+        let file = namesSizes ? blocks : SizeUnit(blockSize: 1)
         return (file, kibibytes ? SizeUnit(blockSize: 1024) : blocks)
     }
 

@@ -247,14 +247,28 @@ enum CommandDocs {
 
             Sizes are GNU du's: the space allocated (`st_blocks`) in units of 1024 bytes, rounded up, or
             with `--apparent-size` the bytes in the files. A file with several hard links counts once,
-            the first time it is met, across all PATHs; so does a directory met twice. Symlinks are counted
-            as themselves, not followed (`-P`, the default), except that a PATH written with a trailing
-            slash (`link/`) names the directory the link leads to; with `-L` every symlink is followed and
-            what it leads to is counted instead, once, whatever the name it is met by.
+            the first time it is met, across all PATHs; so does a directory met twice; with `-l` each
+            counts every time it is met. Symlinks are counted as themselves, not followed (`-P`, the
+            default), except that a PATH written with a trailing slash (`link/`) names the directory the
+            link leads to; with `-D` (`-H`) a PATH that is a symlink is followed, and with `-L` every
+            symlink is followed and what it leads to is counted instead, once, whatever the name it is met
+            by. The last of `-P`, `-D`/`-H` and `-L` counts. With `-S` a directory's size leaves out its
+            subdirectories (a `-c` total still counts everything).
 
             `-b`, `-k` and `-m` print sizes in units of 1 byte (with `--apparent-size`), 1024 bytes and
-            1 MiB, rounded up; the last of them and `-h` counts. `--inodes` counts files instead: each
-            entry is 1, a directory 1 and its entries.
+            1 MiB, rounded up; `-B SIZE` in units of SIZE (`-B 1000`, `-BM`, `-B KB`; a unit alone, as in
+            `-BK`, is also written after each size), as `ls --block-size` takes it; the last of these, `-h`
+            and `--si` counts. With none of them, `DU_BLOCK_SIZE`, else `BLOCK_SIZE`, else `BLOCKSIZE` gives
+            the unit (1024 bytes when unset or not a SIZE; 512 with `POSIXLY_CORRECT`). `--inodes` counts
+            files instead: each entry is 1, a directory 1 and its entries.
+
+            `--time` adds a column between size and path: the newest modification time of the file or of
+            anything counted in the directory (`--time=atime`, `access` or `use`: access times;
+            `ctime` or `status`: status changes), in the `--time-style` STYLE — `full-iso`
+            (`2026-11-26 20:24:17.180359542 +0000`), `long-iso` (`2026-11-26 20:24`, the default), `iso`
+            (`2026-11-26`) or `+FORMAT` as for `date` — else in the style `TIME_STYLE` names, where
+            `locale` means `long-iso`, a `posix-` prefix is dropped and a `+FORMAT` ends at its first
+            newline. `--time-style` without `--time` changes nothing.
 
             `--exclude=PATTERN` leaves out every entry whose path (as du prints it), or the end of it after
             any `/`, matches the glob PATTERN, in which `*` matches `/` too, as in GNU du: an excluded
