@@ -218,13 +218,29 @@ enum CommandDocs {
             (permission denied, gone) is left out quietly.
 
             Sizes are in 1024-byte blocks, rounded up; with `-h` (powers of 1024) or `-H` (powers of 1000)
-            they are bytes with a unit, rounded up, with one decimal below 10 (`1.5M`, `296K`, `304k`). The
+            they are bytes with a unit, rounded up, with one decimal below 10 (`1.5M`, `296K`, `304k`).
+            `-B SIZE` writes them in units of SIZE, as `ls --block-size` takes it (`-B1M`, `-B 1000`; a
+            unit alone, `-BM`, is also written after each size), and heads the column with the unit:
+            `1M-blocks`, `1kB-blocks`, `512B-blocks` (with `-P`, the bytes: `1048576-blocks`). Without any
+            of these, `DF_BLOCK_SIZE`, else `BLOCK_SIZE`, else `BLOCKSIZE` gives the unit (1024 bytes when
+            unset or not a SIZE, 512 with `POSIXLY_CORRECT`); `-P` takes 1024-byte blocks (512 with
+            `POSIXLY_CORRECT`) whatever they say. The
             share used is `used / (used + available)`, rounded up, so that the space kept for the superuser
             does not count as available: a full file system shows `100%`. A file system that counts no
             inodes shows `-` for its inode share.
 
             The columns are as wide as their widest cell (the source at least 14, the numbers at least 5,
             the shares at least 4); text is aligned left, numbers right, one space between.
+
+            `-t TYPE` shows only file systems of that type, `-x TYPE` leaves those of that type out (both
+            may be given many times, for listings and FILEs alike; a type both selected and excluded is a
+            usage error), and `-l` leaves out remote file systems (a source such as `host:/path`, or
+            `//host/share` of type `smbfs`, `smb3` or `cifs`). When nothing is left to show, df says
+            `df: no file systems processed` and the status is 1. `--total` ends the table with a `total`
+            row: the sums of the rows shown (sizes added in bytes), its share computed from them, `total` as
+            the source (or as the mount point when the source is not shown) and `-` in the other text
+            columns. `--sync` writes out what the system holds in memory to every file system (sync(2))
+            before asking for their usage; `--no-sync`, the default, does not; the last given wins.
 
             `--output` chooses the columns from `source`, `fstype`, `itotal`, `iused`, `iavail`, `ipcent`,
             `size`, `used`, `avail`, `pcent`, `file` (the FILE as typed, `-` in a listing) and `target`, in
