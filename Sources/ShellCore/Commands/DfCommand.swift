@@ -1,27 +1,43 @@
 import PathModel
 
-/// `df [-ahHikPT] [--output[=FIELD,...]] [FILE]...`: how big each mounted file system is and how
-/// much of it is used, or the file system of each FILE, in GNU df's columns and rounding.
+/// `df [-ahHiklPT] [-B SIZE] [-t TYPE] [-x TYPE] [--total] [--output[=FIELD,...]] [FILE]...`: how
+/// big each mounted file system is and how much of it is used, or the file system of each FILE,
+/// in GNU df's columns and rounding.
 public struct DfCommand: ShellCommand {
     public static let name = "df"
     public static let summary =
         "Show the space used and available on the file system of each FILE, or on every mounted file system."
-    public static let synopsis = "[-ahHikPT] [--output[=FIELD,...]] [FILE]..."
+    public static let synopsis =
+        "[-ahHiklPT] [-B SIZE] [-t TYPE]... [-x TYPE]... [--total] [--sync] [--output[=FIELD,...]] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case all, human, inodes, kibibytes, output, portability, printType, si
+        case all, blockSize, excludeType, human, inodes, kibibytes, local, noSync, output, portability, printType
+        case si, sync, total, type
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "include pseudo, duplicate and empty file systems"),
+        OptionSpec(
+            "B", "block-size", value: .required, valueName: "SIZE", key: .blockSize,
+            help: "scale sizes by SIZE before printing them (K, M, KB, KiB, 1000…; a unit alone is written after each size)"),
         OptionSpec("h", "human-readable", key: .human, help: "print sizes in powers of 1024 (e.g., 1023M)"),
         OptionSpec("H", "si", key: .si, help: "print sizes in powers of 1000 (e.g., 1.1G)"),
         OptionSpec("i", "inodes", key: .inodes, help: "list inode information instead of block usage"),
         OptionSpec("k", nil, key: .kibibytes, help: "sizes in 1024-byte blocks (the default)"),
+        OptionSpec("l", "local", key: .local, help: "limit listing to local file systems"),
+        OptionSpec(nil, "no-sync", key: .noSync, help: "do not invoke sync before getting usage info (the default)"),
         OptionSpec(
             nil, "output", value: .optional, valueName: "FIELD_LIST", key: .output,
             help: "print the fields FIELD_LIST names (all without one)"),
         OptionSpec("P", "portability", key: .portability, help: "use the POSIX output format"),
+        OptionSpec(nil, "sync", key: .sync, help: "invoke sync before getting usage info"),
+        OptionSpec(nil, "total", key: .total, help: "end with a row of totals"),
+        OptionSpec(
+            "t", "type", value: .required, valueName: "TYPE", key: .type,
+            help: "limit listing to file systems of type TYPE"),
         OptionSpec("T", "print-type", key: .printType, help: "print file system type"),
+        OptionSpec(
+            "x", "exclude-type", value: .required, valueName: "TYPE", key: .excludeType,
+            help: "limit listing to file systems not of type TYPE"),
     ]
 
     /// A column of the table; the raw values are `--output`'s names.
@@ -29,58 +45,105 @@ public struct DfCommand: ShellCommand {
         case source, fstype, itotal, iused, iavail, ipcent, size, used, avail, pcent, file, target
     }
 
-    /// How sizes are written.
-    public enum Scale: Sendable, Hashable {
-        /// In 1024-byte blocks, rounded up (the default, `-k`).
-        case kibibytes
-        /// With a unit, in powers of 1024 (`-h`) or of 1000 (`-H`).
-        case human(base: UInt64)
-    }
-
     /// The columns, in order.
     public var fields: [Field]
-    /// How sizes are written; the last of `-h`, `-H` and `-k` wins.
-    public var scale: Scale
-    /// The header words GNU df uses for this combination of options.
-    var headers: [Field: String]
+    /// The unit of sizes given (`-h`, `-H`, `-k`, `-B`, the last given); nil when none was, and
+    /// `DF_BLOCK_SIZE`, `BLOCK_SIZE` or `BLOCKSIZE` decide (with `-P`, 1024-byte blocks).
+    var sizeUnit: SizeUnit?
+    /// The POSIX format (`-P`).
+    public var portable: Bool
+    /// Whether `--output` chose the columns.
+    public var choosesFields: Bool
     /// Include pseudo, duplicate and empty file systems (`-a`).
     public var all: Bool
+    /// Leave out remote file systems (`-l`).
+    public var localOnly: Bool
+    /// Show only file systems of these types (`-t`); empty for all.
+    public var types: Set<String>
+    /// Leave out file systems of these types (`-x`).
+    public var excludedTypes: Set<String>
+    /// End with a `total` row (`--total`).
+    public var grandTotal: Bool
+    /// Write out what is cached before asking for usage (`--sync`; `--no-sync`, the default,
+    /// when given last).
+    public var syncs: Bool
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
-        switch arguments.last(of: [.human, .si, .kibibytes]) {
-        case .human: scale = .human(base: 1024)
-        case .si: scale = .human(base: 1000)
-        default: scale = .kibibytes
+        switch arguments.last(of: [.human, .si, .kibibytes, .blockSize]) {
+        case .human: sizeUnit = .humanReadable
+        case .si: sizeUnit = .si
+        case .kibibytes: sizeUnit = SizeUnit(blockSize: 1024)
+        case .blockSize: sizeUnit = try SizeUnit(blockSizeArgument: arguments.bytes(.blockSize) ?? [])
+        default: sizeUnit = nil
         }
         let printType = arguments.has(.printType)
         let inodes = arguments.has(.inodes)
-        let posix = arguments.has(.portability)
+        portable = arguments.has(.portability)
         all = arguments.has(.all)
+        localOnly = arguments.has(.local)
+        let selected = arguments.allBytes(.type)
+        let excluded = Set(arguments.allBytes(.excludeType).map { String(decoding: $0, as: UTF8.self) })
+        if let both = selected.first(where: { excluded.contains(String(decoding: $0, as: UTF8.self)) }) {
+            throw .invalid(Messages.selectedAndExcluded(both))
+        }
+        types = Set(selected.map { String(decoding: $0, as: UTF8.self) })
+        excludedTypes = excluded
+        grandTotal = arguments.has(.total)
+        syncs = arguments.last(of: [.sync, .noSync]) == .sync
         operands = arguments.operands
+        choosesFields = arguments.has(.output)
+        if choosesFields {
+            for (given, option) in [(inodes, "-i"), (portable, "-P"), (printType, "-T")] where given {
+                throw .invalid("\(Messages.options) \(option) \(Messages.andOutput)")
+            }
+            fields = try Self.fields(arguments.allBytes(.output))
+        } else {
+            let kind: [Field] =
+                inodes ? [.itotal, .iused, .iavail, .ipcent] : [.size, .used, .avail, .pcent]
+            fields = [.source] + (printType ? [.fstype] : []) + kind + [.target]
+        }
+    }
+
+    /// The header words GNU df uses for this combination of options, sizes written in `unit`.
+    func headers(unit: SizeUnit) -> [Field: String] {
         var headers: [Field: String] = [
             .source: "Filesystem", .fstype: "Type", .itotal: "Inodes", .iused: "IUsed", .iavail: "IFree",
             .ipcent: "IUse%", .size: "Size", .used: "Used", .avail: "Avail", .pcent: "Use%", .file: "File",
             .target: "Mounted on",
         ]
-        let isHuman = scale != .kibibytes
-        if arguments.has(.output) {
-            for (given, option) in [(inodes, "-i"), (posix, "-P"), (printType, "-T")] where given {
-                throw .invalid("\(Messages.options) \(option) \(Messages.andOutput)")
-            }
-            fields = try Self.fields(arguments.allBytes(.output))
-            if !isHuman { headers[.size] = Messages.kibibyteBlocks }
-        } else {
-            let kind: [Field] =
-                inodes ? [.itotal, .iused, .iavail, .ipcent] : [.size, .used, .avail, .pcent]
-            fields = [.source] + (printType ? [.fstype] : []) + kind + [.target]
-            if !inodes && !isHuman {
-                headers[.size] = posix ? Messages.posixBlocks : Messages.kibibyteBlocks
-                headers[.avail] = Messages.available
-                if posix { headers[.pcent] = Messages.capacity }
-            }
+        guard !unit.autoscale else { return headers }
+        if choosesFields {
+            headers[.size] = Self.blocksHeader(unit)
+        } else if fields.contains(.size) {
+            headers[.size] = portable ? "\(unit.blockSize)-\(Messages.blocks)" : Self.blocksHeader(unit)
+            headers[.avail] = Messages.available
+            if portable { headers[.pcent] = Messages.capacity }
         }
-        self.headers = headers
+        return headers
+    }
+
+    /// `1K-blocks`, `1kB-blocks`, `512B-blocks`, `1KiB-blocks`, `1M-blocks`: the block size
+    /// scaled, as GNU df heads the column, by the base (1024 or 1000) that divides it more
+    /// often, with `B` unless that is 1024 and the unit does not ask for it, and no `.0`.
+    static func blocksHeader(_ unit: SizeUnit) -> String {
+        var (by1000, by1024) = (unit.blockSize, unit.blockSize)
+        var (divides1000, divides1024) = (false, false)
+        repeat {
+            divides1000 = by1000 % 1000 == 0
+            divides1024 = by1024 % 1024 == 0
+            by1000 /= 1000
+            by1024 /= 1024
+        } while divides1000 && divides1024
+        let base: UInt64 = divides1024 && !divides1000 ? 1024 : 1000
+        let scaled = FileFormat.humanSize(
+            unit.blockSize, base: base, letter: true, bytes: base == 1000 || unit.bytes)
+        // GNU drops a point zero: `1.0K` is `1K`.
+        var shown = scaled
+        if let point = shown.firstIndex(of: "."), shown[shown.index(after: point)] == "0" {
+            shown.removeSubrange(point...shown.index(after: point))
+        }
+        return shown + "-" + Messages.blocks
     }
 
     /// The fields `--output=LIST` names, each once, or every field for a bare `--output`.
@@ -113,9 +176,18 @@ public struct DfCommand: ShellCommand {
             context.error("\(Messages.cannotReadTable): \(error.reason)")
             return .failure
         }
-        var rows: [[String]] = [fields.map { headers[$0] ?? $0.rawValue }]
+        let environment = context.state.environment
+        let unit =
+            sizeUnit
+            ?? (portable
+                ? SizeUnit(blockSize: environment["POSIXLY_CORRECT"] == nil ? 1024 : 512)
+                : SizeUnit.blocks(environment, variable: "DF_BLOCK_SIZE"))
+        let headers = headers(unit: unit)
+        var table = Table(command: self, unit: unit)
+        table.rows = [fields.map { headers[$0] ?? $0.rawValue }]
+        if syncs { File.syncAll() }
         if operands.isEmpty {
-            for mount in Self.shown(mounts, all: all) {
+            for mount in Self.shown(mounts, all: all) where isSelected(mount) {
                 let usage: FileSystemUsage
                 do {
                     usage = try mount.mountPoint.fileSystemUsage()
@@ -127,7 +199,7 @@ public struct DfCommand: ShellCommand {
                     continue
                 }
                 if !all && usage.totalBlocks == 0 { continue }
-                rows.append(row(mount, usage, file: nil))
+                table.add(mount, usage, file: nil)
             }
         } else {
             // Every FILE is examined first, so that its messages come before the table, as in GNU df.
@@ -145,19 +217,38 @@ public struct DfCommand: ShellCommand {
                 do {
                     let usage = try file.fileSystemUsage()
                     let mount = Self.mount(holding: file, device: info.identity.device, in: mounts)
-                    rows.append(row(mount, usage, file: operand))
+                    guard mount.map(isSelected) ?? types.isEmpty else { continue }
+                    table.add(mount, usage, file: operand)
                 } catch {
                     context.error(Diagnostics.renderBare(error, as: operand.bytes))
                     status = .failure
                 }
             }
         }
-        if rows.count > 1 { write(rows, to: context.stdout) }
-        if status == .success && rows.count == 1 && operands.isEmpty {
+        if table.rows.count > 1 {
+            if grandTotal { table.addTotal() }
+            write(table.rows, to: context.stdout)
+        }
+        if status == .success && table.rows.count == 1 {
             context.error(Messages.noFileSystems)
             return .failure
         }
         return status
+    }
+
+    /// Whether `-l`, `-t` and `-x` let a file system be shown.
+    func isSelected(_ mount: MountedFileSystem) -> Bool {
+        if localOnly && Self.isRemote(mount) { return false }
+        if !types.isEmpty && !types.contains(mount.type) { return false }
+        return !excludedTypes.contains(mount.type)
+    }
+
+    /// Whether a file system is remote, as GNU tells it by its source: `host:path`, `//host/share`
+    /// of an SMB or CIFS type, or `-hosts`.
+    static func isRemote(_ mount: MountedFileSystem) -> Bool {
+        let source = mount.source
+        if source.contains(0x3A) || source == Array("-hosts".utf8) { return true }
+        return source.starts(with: [0x2F, 0x2F]) && ["smbfs", "smb3", "cifs"].contains(mount.type)
     }
 
     /// The mounts a listing shows: without `all`, not the pseudo file systems nor `rootfs`, and
@@ -219,40 +310,68 @@ public struct DfCommand: ShellCommand {
         "devfs", "kernfs", "ignore", "none",
     ]
 
-    /// One line of the table.
-    private func row(_ mount: MountedFileSystem?, _ usage: FileSystemUsage, file: Argument?) -> [String] {
-        let usedBlocks = usage.totalBlocks >= usage.freeBlocks ? usage.totalBlocks - usage.freeBlocks : 0
-        let usedInodes = usage.totalInodes >= usage.freeInodes ? usage.totalInodes - usage.freeInodes : 0
-        return fields.map { field in
-            switch field {
-            case .source: mount.map { String(decoding: $0.source, as: UTF8.self) } ?? "-"
-            case .fstype: mount?.type ?? "-"
-            case .itotal: count(usage.totalInodes)
-            case .iused: count(usedInodes)
-            case .iavail: count(usage.freeInodes)
-            case .ipcent: Self.percent(usedInodes, of: usedInodes + usage.freeInodes)
-            case .size: size(usage.totalBlocks, blockSize: usage.blockSize)
-            case .used: size(usedBlocks, blockSize: usage.blockSize)
-            case .avail: size(usage.availableBlocks, blockSize: usage.blockSize)
-            case .pcent: Self.percent(usedBlocks, of: usedBlocks + usage.availableBlocks)
-            case .file: file.map { String(decoding: $0.bytes, as: UTF8.self) } ?? "-"
-            case .target: mount.map { String(decoding: $0.mountPoint.bytes, as: UTF8.self) } ?? "-"
+    /// The rows of the table, and with `--total` the sums of what they show.
+    private struct Table {
+        let command: DfCommand
+        let unit: SizeUnit
+        var rows: [[String]] = []
+        /// Bytes in all, free and available, and inodes in all and free, of the rows so far.
+        var sums = FileSystemUsage(blockSize: 1, totalBlocks: 0, freeBlocks: 0, availableBlocks: 0, totalInodes: 0, freeInodes: 0)
+
+        /// Adds the row of a file system (and of `file`, the FILE it was asked for by).
+        mutating func add(_ mount: MountedFileSystem?, _ usage: FileSystemUsage, file: Argument?) {
+            let source = mount.map { String(decoding: $0.source, as: UTF8.self) } ?? "-"
+            let target = mount.map { String(decoding: $0.mountPoint.bytes, as: UTF8.self) } ?? "-"
+            let file = file.map { String(decoding: $0.bytes, as: UTF8.self) } ?? "-"
+            rows.append(row(source: source, type: mount?.type ?? "-", usage, file: file, target: target))
+            func bytes(_ blocks: UInt64) -> UInt64 {
+                let (product, overflow) = blocks.multipliedReportingOverflow(by: usage.blockSize)
+                return overflow ? .max : product
+            }
+            sums.totalBlocks &+= bytes(usage.totalBlocks)
+            sums.freeBlocks &+= bytes(usage.freeBlocks)
+            sums.availableBlocks &+= bytes(usage.availableBlocks)
+            sums.totalInodes &+= usage.totalInodes
+            sums.freeInodes &+= usage.freeInodes
+        }
+
+        /// Adds GNU df's `total` row: `total` as the source, or as the mount point when the
+        /// source is not shown, `-` for the rest of the words.
+        mutating func addTotal() {
+            let total = DfCommand.Messages.total
+            let target = command.fields.contains(.source) ? "-" : total
+            rows.append(row(source: total, type: "-", sums, file: "-", target: target))
+        }
+
+        /// One line of the table.
+        private func row(source: String, type: String, _ usage: FileSystemUsage, file: String, target: String)
+            -> [String]
+        {
+            let usedBlocks = usage.totalBlocks >= usage.freeBlocks ? usage.totalBlocks - usage.freeBlocks : 0
+            let usedInodes = usage.totalInodes >= usage.freeInodes ? usage.totalInodes - usage.freeInodes : 0
+            return command.fields.map { field in
+                switch field {
+                case .source: source
+                case .fstype: type
+                case .itotal: count(usage.totalInodes)
+                case .iused: count(usedInodes)
+                case .iavail: count(usage.freeInodes)
+                case .ipcent: DfCommand.percent(usedInodes, of: usedInodes + usage.freeInodes)
+                case .size: unit.format(usage.totalBlocks, fromBlockSize: usage.blockSize)
+                case .used: unit.format(usedBlocks, fromBlockSize: usage.blockSize)
+                case .avail: unit.format(usage.availableBlocks, fromBlockSize: usage.blockSize)
+                case .pcent: DfCommand.percent(usedBlocks, of: usedBlocks + usage.availableBlocks)
+                case .file: file
+                case .target: target
+                }
             }
         }
-    }
 
-    /// A number of inodes: as it is, or with a unit under `-h`/`-H`.
-    private func count(_ value: UInt64) -> String {
-        if case .human(let base) = scale { return Self.human(value, base: base) }
-        return String(value)
-    }
-
-    /// A number of blocks as sizes are written: 1024-byte blocks rounded up, or bytes with a unit.
-    private func size(_ blocks: UInt64, blockSize: UInt64) -> String {
-        let (bytes, overflow) = blocks.multipliedReportingOverflow(by: blockSize)
-        let total = overflow ? UInt64.max : bytes
-        if case .human(let base) = scale { return Self.human(total, base: base) }
-        return String(total / 1024 + (total % 1024 == 0 ? 0 : 1))
+        /// A number of inodes: as it is, or scaled with a letter under `-h`/`-H`.
+        private func count(_ value: UInt64) -> String {
+            guard unit.autoscale else { return String(value) }
+            return SizeUnit(blockSize: 1, autoscale: true, base: unit.base, letter: true).format(value)
+        }
     }
 
     /// `used` as a percentage of `total`, rounded up; `-` when `total` is 0.
@@ -261,32 +380,6 @@ public struct DfCommand: ShellCommand {
         let hundred = used.multipliedFullWidth(by: 100)
         let (quotient, remainder) = total.dividingFullWidth(hundred)
         return "\(quotient + (remainder == 0 ? 0 : 1))%"
-    }
-
-    /// `bytes` with a unit in powers of `base`, rounded up as GNU does: one decimal below 10
-    /// (`1.5M`), whole numbers from 10 (`296K`), plain below one unit (`512`).
-    static func human(_ bytes: UInt64, base: UInt64) -> String {
-        let letters: [String] =
-            base == 1000 ? ["k", "M", "G", "T", "P", "E"] : ["K", "M", "G", "T", "P", "E"]
-        guard bytes >= base else { return String(bytes) }
-        var exponent = 0
-        var unit: UInt64 = 1
-        while bytes / unit >= base && exponent < letters.count {
-            unit *= base
-            exponent += 1
-        }
-        let whole = bytes / unit
-        if whole < 10 {
-            // Tenths, rounded up: the product fits, as bytes / unit < 10.
-            let tenths = bytes.multipliedFullWidth(by: 10)
-            let (quotient, remainder) = unit.dividingFullWidth(tenths)
-            let rounded = quotient + (remainder == 0 ? 0 : 1)
-            if rounded >= 100 { return "10" + letters[exponent - 1] }
-            return "\(rounded / 10).\(rounded % 10)" + letters[exponent - 1]
-        }
-        let rounded = whole + (bytes % unit == 0 ? 0 : 1)
-        if rounded == base && exponent < letters.count { return "1.0" + letters[exponent] }
-        return "\(rounded)" + letters[exponent - 1]
     }
 
     /// Writes the table: each column as wide as its widest cell (and GNU's least widths), text
@@ -329,8 +422,11 @@ public struct DfCommand: ShellCommand {
         static let outputField = "option --output: field"
         static let unknown = "unknown"
         static let usedTwice = "used more than once"
-        static let kibibyteBlocks = "1K-blocks"
-        static let posixBlocks = "1024-blocks"
+        static let blocks = "blocks"
+        static let total = "total"
+        static func selectedAndExcluded(_ type: [UInt8]) -> String {
+            "file system type \(Quoting.always(type)) both selected and excluded"
+        }
         static let available = "Available"
         static let capacity = "Capacity"
         static let cannotReadTable = "cannot read table of mounted file systems"

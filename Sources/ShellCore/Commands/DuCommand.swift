@@ -1,32 +1,41 @@
 import PathModel
 
-/// `du [-abchkmsxL0] [-d N] [-t SIZE] [--apparent-size] [--inodes] [--exclude=PATTERN] [-X FILE]
-/// [PATH...]`: summarize disk usage of each PATH, recursively.
+/// `du [-abchklmsxDHLPS0] [-B SIZE] [-d N] [-t SIZE] [--apparent-size] [--inodes] [--time[=WORD]]
+/// [--exclude=PATTERN] [-X FILE] [PATH...]`: summarize disk usage of each PATH, recursively.
 ///
 /// Numbers are GNU du's: space allocated (`st_blocks`) in 1024-byte units rounded up (or other
-/// units: `-b`, `-m`), bytes (`--apparent-size`) or file counts (`--inodes`); a file with several
-/// hard links counts once. Directories come after their entries, entries in the order the kernel
-/// lists them; symlinks are followed only with `-L`.
+/// units: `-b`, `-m`, `-B`, the `DU_BLOCK_SIZE` variables), bytes (`--apparent-size`) or file
+/// counts (`--inodes`); a file with several hard links counts once (unless `-l`). Directories
+/// come after their entries, entries in the order the kernel lists them; symlinks are followed
+/// only with `-L`, operands that are symlinks with `-D`.
 public struct DuCommand: ShellCommand {
     public static let name = "du"
     public static let summary = "Summarize the disk usage of each PATH (. by default), recursively for directories."
     public static let synopsis =
-        "[-abchkmsxL0] [-d N] [-t SIZE] [--apparent-size] [--inodes] [--exclude=PATTERN] [-X FILE] [--json] [PATH]..."
+        "[-abchklmsxDHLPS0] [-B SIZE] [--si] [-d N] [-t SIZE] [--apparent-size] [--inodes] [--time[=WORD]] [--time-style=STYLE] [--exclude=PATTERN] [-X FILE] [--json] [PATH]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
-        case all, apparentSize, bytes, dereference, exclude, excludeFrom, humanReadable, inodes, json, kibibytes
-        case maxDepth, mebibytes, noDereference, null, oneFileSystem, summarize, threshold, total
+        case all, apparentSize, blockSize, bytes, countLinks, dereference, dereferenceArguments, exclude
+        case excludeFrom, humanReadable, inodes, json, kibibytes, maxDepth, mebibytes, noDereference, null
+        case oneFileSystem, separateDirectories, si, summarize, threshold, time, timeStyle, total
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "write counts for all files, not just directories"),
         OptionSpec(
             nil, "apparent-size", key: .apparentSize,
             help: "print apparent sizes (bytes in the file) rather than disk usage"),
+        OptionSpec(
+            "B", "block-size", value: .required, valueName: "SIZE", key: .blockSize,
+            help: "scale sizes by SIZE before printing them (K, M, KB, KiB, 1000…; a unit alone is written after each size)"),
         OptionSpec("b", "bytes", key: .bytes, help: "equivalent to '--apparent-size --block-size=1'"),
         OptionSpec("c", "total", key: .total, help: "produce a grand total"),
         OptionSpec(
             "d", "max-depth", value: .required, valueName: "N", key: .maxDepth,
             help: "print the total for a directory only if it is N or fewer levels below the PATH"),
+        OptionSpec(
+            "D", "dereference-args", key: .dereferenceArguments,
+            help: "dereference only symlinks that are listed on the command line"),
+        OptionSpec("H", nil, key: .dereferenceArguments, help: "equivalent to --dereference-args (-D)"),
         OptionSpec(
             nil, "exclude", value: .required, valueName: "PATTERN", key: .exclude,
             help: "exclude files that match PATTERN"),
@@ -39,13 +48,23 @@ public struct DuCommand: ShellCommand {
             nil, "json", key: .json,
             help: "write a JSON array of file records with disk_usage (see docs/json.md)"),
         OptionSpec("k", nil, key: .kibibytes, help: "like --block-size=1K"),
+        OptionSpec("l", "count-links", key: .countLinks, help: "count sizes many times if hard linked"),
         OptionSpec("L", "dereference", key: .dereference, help: "dereference all symbolic links"),
         OptionSpec("m", nil, key: .mebibytes, help: "like --block-size=1M"),
         OptionSpec("P", "no-dereference", key: .noDereference, help: "don't follow any symbolic links (the default)"),
+        OptionSpec(
+            "S", "separate-dirs", key: .separateDirectories, help: "for directories do not include size of subdirectories"),
+        OptionSpec(nil, "si", key: .si, help: "like -h, but use powers of 1000 not 1024"),
         OptionSpec("s", "summarize", key: .summarize, help: "display only a total for each argument"),
         OptionSpec(
             "t", "threshold", value: .required, valueName: "SIZE", key: .threshold,
             help: "exclude entries smaller than SIZE if positive, or entries greater than SIZE if negative"),
+        OptionSpec(
+            nil, "time", value: .optional, valueName: "WORD", key: .time,
+            help: "show the time of the last modification of any file in the directory, or of its WORD: atime, access, use, ctime, status"),
+        OptionSpec(
+            nil, "time-style", value: .required, valueName: "STYLE", key: .timeStyle,
+            help: "show times using STYLE: full-iso, long-iso, iso, +FORMAT (long-iso by default; see TIME_STYLE)"),
         OptionSpec("x", "one-file-system", key: .oneFileSystem, help: "skip directories on different file systems"),
         OptionSpec(
             "X", "exclude-from", value: .required, valueName: "FILE", key: .excludeFrom,
@@ -61,14 +80,22 @@ public struct DuCommand: ShellCommand {
     public var grandTotal: Bool
     /// Print directories down to this depth only (`-s` is depth 0).
     public var maxDepth: Int?
-    /// Sizes like `1.5K`, `234M`.
-    public var humanReadable: Bool
-    /// The unit of the numbers printed, in bytes (1024; 1 with `-b`, 1 MiB with `-m`).
-    public var blockSize: UInt64
+    /// The unit of the numbers printed (`-h`, `--si`, `-k`, `-m`, `-b`, `-B`, the last given);
+    /// nil when none was, and `DU_BLOCK_SIZE`, `BLOCK_SIZE` or `BLOCKSIZE` then decide.
+    var sizeUnit: SizeUnit?
     /// Count files (inodes) instead of space (`--inodes`).
     public var inodes: Bool
-    /// Follow every symlink (`-L`); a file reached twice counts once.
-    public var dereference: Bool
+    /// Which symlinks are followed: none (`-P`, the default), operands (`-D`, `-H`) or all
+    /// (`-L`), the last given; following, a file reached twice counts once.
+    public var following: TreeWalk.Following
+    /// Count a file with several hard links (and a directory reached again) each time (`-l`).
+    public var countsLinks: Bool
+    /// A directory's size leaves out its subdirectories' (`-S`).
+    public var separatesDirectories: Bool
+    /// The time shown after each size (`--time`), the newest in the directory's tree; nil for none.
+    public var timeField: LsCommand.TimeField?
+    /// The `--time-style` given; nil when none was, and `TIME_STYLE`, else `long-iso`, applies.
+    public var timeStyle: [UInt8]?
     /// Leave directories on another file system than their operand unentered (`-x`).
     public var oneFileSystem: Bool
     /// Print only entries at least this big, or with a negative value at most its size (`-t`).
@@ -86,27 +113,36 @@ public struct DuCommand: ShellCommand {
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
         all = arguments.has(.all)
         apparentSize = false
-        humanReadable = false
-        blockSize = 1024
-        dereference = false
+        sizeUnit = nil
+        following = .never
         excluded = []
         excludeFiles = []
         // GNU reads these in order: a later unit undoes an earlier one.
         for (key, value) in arguments.options {
             switch key {
             case .apparentSize: apparentSize = true
-            case .bytes: (apparentSize, humanReadable, blockSize) = (true, false, 1)
-            case .humanReadable: humanReadable = true
-            case .kibibytes: (humanReadable, blockSize) = (false, 1024)
-            case .mebibytes: (humanReadable, blockSize) = (false, 1024 * 1024)
-            case .dereference: dereference = true
-            case .noDereference: dereference = false
+            case .bytes: (apparentSize, sizeUnit) = (true, SizeUnit(blockSize: 1))
+            case .humanReadable: sizeUnit = .humanReadable
+            case .si: sizeUnit = .si
+            case .kibibytes: sizeUnit = SizeUnit(blockSize: 1024)
+            case .mebibytes: sizeUnit = SizeUnit(blockSize: 1024 * 1024)
+            case .blockSize: sizeUnit = try SizeUnit(blockSizeArgument: value ?? [])
+            case .dereference: following = .always
+            case .dereferenceArguments: following = .start
+            case .noDereference: following = .never
             case .exclude: excluded.append(value ?? [])
             case .excludeFrom: excludeFiles.append(value ?? [])
             default: break
             }
         }
         grandTotal = arguments.has(.total)
+        countsLinks = arguments.has(.countLinks)
+        separatesDirectories = arguments.has(.separateDirectories)
+        if arguments.has(.time) {
+            let word = arguments.bytes(.time)
+            timeField = try word.map { word throws(UsageError) in try Self.timeWords.value(of: word) } ?? .modification
+        }
+        timeStyle = arguments.bytes(.timeStyle)
         inodes = arguments.has(.inodes)
         oneFileSystem = arguments.has(.oneFileSystem)
         nullTerminated = arguments.has(.null)
@@ -139,10 +175,59 @@ public struct DuCommand: ShellCommand {
                 return .failure
             }
         }
+        var timeFormat: [UInt8]?
+        if timeField != nil {
+            do throws(UsageError) {
+                timeFormat = try Self.timeFormat(given: timeStyle, variable: context.state.environment["TIME_STYLE"])
+            } catch {
+                return context.usageError(Diagnostics.render(error))
+            }
+        }
         if inodes && apparentSize { context.error(Messages.ineffectiveWithInodes) }
-        var walk = DuWalk(command: self, context: context, excluded: patterns.map { WholeTextGlob(bytes: $0) })
+        var unit = sizeUnit ?? SizeUnit.blocks(context.state.environment, variable: "DU_BLOCK_SIZE")
+        // As GNU du: file counts keep the unit's scaling, not its size.
+        if inodes { unit = SizeUnit(blockSize: 1, autoscale: unit.autoscale, base: unit.base, letter: unit.autoscale) }
+        var walk = DuWalk(
+            command: self, context: context, excluded: patterns.map { WholeTextGlob(bytes: $0) }, unit: unit,
+            timeFormat: timeFormat, zone: Clock.Zone(environment: context.state.environment))
         return walk.run()
     }
+
+    /// The `date`-style format of `--time`'s column, as GNU du reads the style `given` with
+    /// `--time-style`, else the `TIME_STYLE` `variable`: `full-iso`, `long-iso`, `iso` or
+    /// `+FORMAT`. A variable saying `locale`, or none, means `long-iso`; in the variable a
+    /// `posix-` prefix is dropped and a format ends at its first newline.
+    /// - Throws: `UsageError.invalid` in GNU's words for another style.
+    static func timeFormat(given: [UInt8]?, variable: [UInt8]?) throws(UsageError) -> [UInt8] {
+        var style: [UInt8]
+        if let given {
+            style = given
+        } else {
+            guard let variable, variable != Array("locale".utf8) else { return longISO }
+            style = variable
+            if style.first == 0x2B { style = Array(style.prefix { $0 != 0x0A }) }
+            let posix = Array("posix-".utf8)
+            while style.starts(with: posix) { style.removeFirst(posix.count) }
+        }
+        if style.first == 0x2B { return Array(style.dropFirst()) }
+        return try timeStyles.value(of: style)
+    }
+
+    /// The words of `--time`.
+    static let timeWords = ArgumentChoice<LsCommand.TimeField>(
+        option: "--time",
+        [("atime", .access), ("access", .access), ("use", .access), ("ctime", .change), ("status", .change)])
+
+    /// The named styles of `--time-style`.
+    static let timeStyles = ArgumentChoice<[UInt8]>(
+        option: "time style",
+        [
+            ("full-iso", Array("%Y-%m-%d %H:%M:%S.%N %z".utf8)), ("long-iso", longISO),
+            ("iso", Array("%Y-%m-%d".utf8)),
+        ])
+
+    /// The style used when none is given.
+    static let longISO = Array("%Y-%m-%d %H:%M".utf8)
 
     /// SIZE of `-t`: a signed number with GNU's units (`K`, `M`, `G`… of 1024, `KB`… of 1000,
     /// `KiB`… of 1024); `-0` is refused, as GNU refuses it.
@@ -207,6 +292,19 @@ public struct DuCommand: ShellCommand {
     }
 }
 
+/// What a file, or a directory with what it holds, counts: its usage, and with `--time` the
+/// newest of its times.
+private struct Usage {
+    var size: UInt64
+    var time: Timestamp?
+
+    /// Counts `other` in: its usage added, its time kept when newer.
+    mutating func add(_ other: Usage) {
+        size += other.size
+        if let time = other.time, self.time.map({ time > $0 }) ?? true { self.time = time }
+    }
+}
+
 /// One `du` run: the inodes seen, the walk's stack and the exit status.
 private struct DuWalk {
     let command: DuCommand
@@ -217,11 +315,24 @@ private struct DuWalk {
     let names = OwnerNames()
     /// `--exclude` and `-X` patterns.
     let excluded: [WholeTextGlob]
+    /// The unit sizes are written in.
+    let unit: SizeUnit
+    /// With `--time`, the format of the time after each size.
+    let timeFormat: [UInt8]?
+    let zone: Clock.Zone
+    /// Everything counted so far, for `-c`: with `-S` more than the operands' own lines say.
+    var grandTotal = Usage(size: 0)
 
-    init(command: DuCommand, context: CommandContext, excluded: [WholeTextGlob]) {
+    init(
+        command: DuCommand, context: CommandContext, excluded: [WholeTextGlob], unit: SizeUnit, timeFormat: [UInt8]?,
+        zone: Clock.Zone
+    ) {
         self.command = command
         self.context = context
         self.excluded = excluded
+        self.unit = unit
+        self.timeFormat = timeFormat
+        self.zone = zone
         if command.json { records = JSONArrayWriter(output: context.stdout) }
     }
 
@@ -239,14 +350,13 @@ private struct DuWalk {
     }
 
     mutating func run() -> ExitStatus {
-        var grandTotal: UInt64 = 0
         for operand in command.operands.isEmpty ? [Argument(".")] : command.operands {
             if context.isCancelled { return .interrupted }
-            grandTotal += summarize(operand)
+            summarize(operand)
             if context.stdout.isBroken { break }
         }
         if records != nil {
-            if command.grandTotal { records?.append([(DuCommand.Messages.total, String(grandTotal))]) }
+            if command.grandTotal { records?.append([(DuCommand.Messages.total, String(grandTotal.size))]) }
             records?.finish()
         } else if command.grandTotal {
             printLine(grandTotal, Array(DuCommand.Messages.total.utf8))
@@ -259,24 +369,24 @@ private struct DuWalk {
         return context.isCancelled ? .interrupted : status
     }
 
-    /// The usage of one operand, printing as it goes: each directory after its entries, in the
+    /// Counts one operand, printing as it goes: each directory after its entries, in the
     /// volume's order.
-    private mutating func summarize(_ operand: Argument) -> UInt64 {
+    private mutating func summarize(_ operand: Argument) {
         let file = context.resolve(operand)
         let info: FileInfo
         do {
             // `link/` names the directory a symlink leads to, as in GNU du.
-            info = try operand.info(at: file, followSymlinks: command.dereference)
+            info = try operand.info(at: file, followSymlinks: command.following != .never)
         } catch {
             report(DuCommand.Messages.cannotAccess, operand.bytes, error)
-            return 0
+            return
         }
-        if isExcluded(operand.bytes) { return 0 }
+        if isExcluded(operand.bytes) { return }
         var walk = TreeWalk(
             file, spelled: operand.bytes, info: info,
-            options: TreeWalk.Options(following: command.dereference ? .always : .never, examinesEveryEntry: true))
-        // The totals of the directories entered; nil for one that was counted already.
-        var totals: [UInt64?] = []
+            options: TreeWalk.Options(following: command.following, examinesEveryEntry: true))
+        // What the directories entered count; nil for one that was counted already.
+        var totals: [Usage?] = []
         var events = 0
         while let event = walk.next() {
             events += 1
@@ -296,8 +406,8 @@ private struct DuWalk {
             case .leave:
                 guard let total = totals.removeLast() else { continue }
                 if walk.depth <= command.maxDepth ?? .max { emit(total, &walk) }
-                if walk.depth == 0 { return total }
-                add(total, to: &totals)
+                if walk.depth == 0 { return }
+                if !command.separatesDirectories { add(total, to: &totals) }
                 continue
             case .directory:
                 continue
@@ -312,17 +422,17 @@ private struct DuWalk {
                 do { entryInfo = try walk.info() } catch { continue }
             }
             if entryInfo.kind != .directory {
-                guard let size = count(entryInfo) else { continue }
-                add(size, to: &totals)
+                guard let usage = count(entryInfo) else { continue }
+                add(usage, to: &totals)
                 if walk.depth == 0 || command.all && walk.depth <= command.maxDepth ?? .max {
-                    emit(size, &walk)
+                    emit(usage, &walk)
                 }
-                if walk.depth == 0 { return size }
+                if walk.depth == 0 { return }
                 continue
             }
             // A directory has several links: reached again (an operand below another, a bind
-            // mount elsewhere in the tree), it counts once.
-            guard seen.insert(entryInfo.identity).inserted else {
+            // mount elsewhere in the tree), it counts once, unless links count each time.
+            guard command.countsLinks || seen.insert(entryInfo.identity).inserted else {
                 if case .enter = event {
                     walk.visit([])
                     totals.append(nil)
@@ -339,24 +449,22 @@ private struct DuWalk {
             }
             if case .unreadable(let error) = event {
                 report(DuCommand.Messages.cannotReadDirectory, walk.path, error)
-                let own = usage(entryInfo)
+                let own = counted(entryInfo)
                 if walk.depth <= command.maxDepth ?? .max { emit(own, &walk) }
-                if walk.depth == 0 { return own }
-                add(own, to: &totals)
+                if walk.depth == 0 { return }
+                if !command.separatesDirectories { add(own, to: &totals) }
                 continue
             }
-            totals.append(usage(entryInfo))
+            totals.append(counted(entryInfo))
             if case .enter = event, !command.all, excluded.isEmpty { countFiles(&walk, into: &totals) }
         }
-        // Stopped early (Ctrl-C, a closed output): what was counted so far.
-        return totals.compactMap { $0 }.reduce(0, +)
     }
 
     /// Counts the files of the directory just entered into its total, and has the walk go on to
     /// the rest only: without `-a` a file has no line of its own, so it needs no event. A file
     /// with several links is left to the walk, since the first place it is met in the walk's
     /// order is the one it counts in.
-    private mutating func countFiles(_ walk: inout TreeWalk, into totals: inout [UInt64?]) {
+    private mutating func countFiles(_ walk: inout TreeWalk, into totals: inout [Usage?]) {
         let children = walk.children
         var rest: [Int] = []
         for index in 0..<children.count {
@@ -374,28 +482,40 @@ private struct DuWalk {
                 report(DuCommand.Messages.cannotAccess, path + children.name(index), error)
                 continue
             }
-            if info.kind == .directory || info.linkCount > 1 || command.dereference {
+            if info.kind == .directory || isCountedOnce(info) {
                 rest.append(index)
             } else {
-                add(usage(info), to: &totals)
+                add(counted(info), to: &totals)
             }
         }
         walk.visit(rest)
     }
 
-    /// Adds `size` to the total of the directory entered last, unless it was counted already.
-    private func add(_ size: UInt64, to totals: inout [UInt64?]) {
-        guard let last = totals.indices.last, let total = totals[last] else { return }
-        totals[last] = total + size
+    /// Counts `usage` in the directory entered last, unless it was counted already.
+    private func add(_ usage: Usage, to totals: inout [Usage?]) {
+        guard let last = totals.indices.last, totals[last] != nil else { return }
+        totals[last]?.add(usage)
     }
 
-    /// A file's usage, or nil when it is a further hard link to a file already counted.
-    private mutating func count(_ info: FileInfo) -> UInt64? {
-        // Following symlinks, a file may be met again under any name.
-        if info.linkCount > 1 || command.dereference {
+    /// Whether a file that is not a directory may be met again and must count once: one with
+    /// several links, or any when every symlink is followed; never with `-l`.
+    private func isCountedOnce(_ info: FileInfo) -> Bool {
+        !command.countsLinks && (info.linkCount > 1 || command.following == .always)
+    }
+
+    /// What a file counts, or nil when it was counted already.
+    private mutating func count(_ info: FileInfo) -> Usage? {
+        if isCountedOnce(info) {
             guard seen.insert(info.identity).inserted else { return nil }
         }
-        return usage(info)
+        return counted(info)
+    }
+
+    /// What a file counts by itself, counted into the grand total.
+    private mutating func counted(_ info: FileInfo) -> Usage {
+        let own = Usage(size: usage(info), time: command.timeField.flatMap { info.time($0) })
+        grandTotal.add(own)
+        return own
     }
 
     /// Bytes allocated, bytes in the file with `--apparent-size`, or 1 with `--inodes`.
@@ -404,22 +524,22 @@ private struct DuWalk {
     }
 
     /// One line of du's output for the walk's current entry, or with `--json` one record.
-    private mutating func emit(_ bytes: UInt64, _ walk: inout TreeWalk) {
-        guard command.passesThreshold(bytes) else { return }
-        guard records != nil, let info = try? walk.info() else { return printLine(bytes, walk.path) }
+    private mutating func emit(_ usage: Usage, _ walk: inout TreeWalk) {
+        guard command.passesThreshold(usage.size) else { return }
+        guard records != nil, let info = try? walk.info() else { return printLine(usage, walk.path) }
         var record = JSONText.record(path: walk.path, name: Array(walk.name), info: info, names: names)
-        record.diskUsage = bytes
+        record.diskUsage = usage.size
         records?.append(JSONText.fields(of: record))
     }
 
-    private func printLine(_ bytes: UInt64, _ name: [UInt8]) {
-        let unit = command.inodes ? 1 : command.blockSize
-        let size =
-            command.humanReadable
-            ? FileFormat.humanSize(bytes)
-            : String(bytes / unit + (bytes % unit == 0 ? 0 : 1))
-        context.stdout.write(size)
+    /// `SIZE<tab>NAME`, with `--time` `SIZE<tab>TIME<tab>NAME`.
+    private func printLine(_ usage: Usage, _ name: [UInt8]) {
+        context.stdout.write(unit.format(usage.size))
         context.stdout.write(byte: 0x09)
+        if let timeFormat, let time = usage.time {
+            context.stdout.write(bytes: TimeFormat.format(timeFormat, time, zone: zone))
+            context.stdout.write(byte: 0x09)
+        }
         context.stdout.write(bytes: name)
         context.stdout.write(byte: command.nullTerminated ? 0 : 0x0A)
     }

@@ -1,6 +1,6 @@
 import PathModel
 
-/// `ls [-aAbcdFghilmnNoqQGrRsStTuUvxX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
+/// `ls [-aAbcdFghHilLmnNoqQGrRsStTuUvxX1C] [-w COLS] [-I PATTERN] [--hide=PATTERN] [--sort=WORD]
 /// [--time=WORD] [--time-style=STYLE] [--full-time] [--group-directories-first] [--color[=WHEN]]
 /// [FILE...]`: list directory contents.
 public struct LsCommand: ShellCommand {
@@ -8,7 +8,7 @@ public struct LsCommand: ShellCommand {
     public static let summary =
         "List information about the FILEs (the current directory by default), sorted by name."
     public static let synopsis =
-        "[-aAbcdFghilmnNoqQGrRsStuUvxX1C] [-w COLS] [-T COLS] [--format=WORD] [--zero] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--quoting-style=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
+        "[-aAbcdFghHilLmnNoqQGrRsStuUvxX1C] [-w COLS] [-T COLS] [--format=WORD] [--zero] [-I PATTERN] [--hide=PATTERN] [--sort=WORD] [--time=WORD] [--time-style=STYLE] [--full-time] [--quoting-style=WORD] [--group-directories-first] [--color[=WHEN]] [--json] [FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, almostAll, color, columns, directory, classify, humanReadable, long, reverse, recursive,
@@ -16,7 +16,8 @@ public struct LsCommand: ShellCommand {
             hide, groupDirectoriesFirst, longWithoutOwner, longWithoutGroup, noGroup, numericIDs, inode, size,
             changeTime, accessTime, timeWord, timeStyle, fullTime, kibibytes, si, blockSize, slash, fileType,
             indicatorStyle, sortByVersion, escape, literal, quoteName, quotingStyle, hideControlChars,
-            showControlChars, across, commas, formatWord, tabSize, zero
+            showControlChars, across, commas, formatWord, tabSize, zero, dereference, dereferenceOperands,
+            dereferenceOperandDirectories
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", "all", key: .all, help: "do not ignore entries starting with ."),
@@ -39,6 +40,12 @@ public struct LsCommand: ShellCommand {
             nil, "full-time", key: .fullTime, help: "like -l --time-style=full-iso"),
         OptionSpec("g", key: .longWithoutOwner, help: "like -l, but do not list the owner"),
         OptionSpec("G", "no-group", key: .noGroup, help: "in a long listing, do not print group names"),
+        OptionSpec(
+            "H", "dereference-command-line", key: .dereferenceOperands,
+            help: "follow symbolic links listed on the command line"),
+        OptionSpec(
+            nil, "dereference-command-line-symlink-to-dir", key: .dereferenceOperandDirectories,
+            help: "follow each command line symbolic link that points to a directory"),
         OptionSpec(
             nil, "group-directories-first", key: .groupDirectoriesFirst,
             help: "group directories before files, each group in the order asked for"),
@@ -64,6 +71,9 @@ public struct LsCommand: ShellCommand {
             help:
                 "across (-x), commas (-m), horizontal (-x), long (-l), single-column (-1), verbose (-l), vertical (-C)"),
         OptionSpec("l", key: .long, help: "use a long listing format"),
+        OptionSpec(
+            "L", "dereference", key: .dereference,
+            help: "show information for the file a symbolic link references, not for the link itself"),
         OptionSpec("m", key: .commas, help: "fill width with a comma separated list of entries"),
         OptionSpec("N", "literal", key: .literal, help: "print entry names without quoting"),
         OptionSpec(
@@ -185,6 +195,17 @@ public struct LsCommand: ShellCommand {
         case classify
     }
 
+    /// Which symbolic links a listing follows.
+    public enum Dereference: Sendable, Hashable {
+        /// `-L`: every one, operands and entries, each described by what it leads to.
+        case always
+        /// `-H`: those named as operands.
+        case operands
+        /// `--dereference-command-line-symlink-to-dir`: those named as operands that lead to a
+        /// directory.
+        case operandDirectories
+    }
+
     /// When a decoration applies.
     public enum When: Sendable, Hashable {
         case always, never
@@ -242,6 +263,10 @@ public struct LsCommand: ShellCommand {
     /// Whether characters that cannot be printed are shown as `?` (`-q`, `--show-control-chars`,
     /// the last given); nil when neither was, and they are on a terminal.
     public var hidesControlCharacters: Bool?
+    /// Which symbolic links are followed (`-L`, `-H`,
+    /// `--dereference-command-line-symlink-to-dir`, the last given); nil when none was said, and
+    /// an operand that leads to a directory is followed unless `-d`, `-F` or `-l` is given.
+    public var dereference: Dereference?
     /// When to colour names.
     public var color: When
     /// The line width given with `-w`.
@@ -306,13 +331,7 @@ public struct LsCommand: ShellCommand {
         switch arguments.last(of: [.humanReadable, .si, .blockSize]) {
         case .humanReadable: sizeUnit = .humanReadable
         case .si: sizeUnit = .si
-        case .blockSize:
-            let spec = arguments.bytes(.blockSize) ?? []
-            do throws(SizeUnitError) {
-                sizeUnit = try SizeUnit(spec: spec)
-            } catch {
-                throw .invalid(error.message(option: "--block-size", spec: spec))
-            }
+        case .blockSize: sizeUnit = try SizeUnit(blockSizeArgument: arguments.bytes(.blockSize) ?? [])
         default: sizeUnit = nil
         }
         kibibytes = arguments.has(.kibibytes)
@@ -359,6 +378,12 @@ public struct LsCommand: ShellCommand {
             tabSize = value
         }
         zeroTerminated = arguments.has(.zero)
+        switch arguments.last(of: [.dereference, .dereferenceOperands, .dereferenceOperandDirectories]) {
+        case .dereference: dereference = .always
+        case .dereferenceOperands: dereference = .operands
+        case .dereferenceOperandDirectories: dereference = .operandDirectories
+        default: dereference = nil
+        }
         operands = arguments.operands
     }
 
@@ -380,14 +405,9 @@ public struct LsCommand: ShellCommand {
     /// blocks whatever the variables say.
     func sizeUnits(_ environment: Environment) -> (file: SizeUnit, blocks: SizeUnit) {
         if let sizeUnit { return (sizeUnit, sizeUnit) }
-        let lsBlockSize = environment["LS_BLOCK_SIZE"]
-        let blockSize = environment["BLOCK_SIZE"]
-        let standard = SizeUnit(blockSize: environment["POSIXLY_CORRECT"] == nil ? 1024 : 512)
-        var blocks = standard
-        if let spec = lsBlockSize ?? blockSize ?? environment["BLOCKSIZE"] {
-            blocks = (try? SizeUnit(spec: spec)) ?? standard
-        }
-        let file = lsBlockSize != nil || blockSize != nil ? blocks : SizeUnit(blockSize: 1)
+        let blocks = SizeUnit.blocks(environment, variable: "LS_BLOCK_SIZE")
+        let namesSizes = environment["LS_BLOCK_SIZE"] != nil || environment["BLOCK_SIZE"] != nil
+        let file = namesSizes ? blocks : SizeUnit(blockSize: 1)
         return (file, kibibytes ? SizeUnit(blockSize: 1024) : blocks)
     }
 
@@ -571,13 +591,18 @@ private struct ListingRun {
         return ExitStatus(status)
     }
 
-    /// Examines an operand as GNU ls does: a symlink to a directory is followed unless `-d`, `-F`
-    /// or `-l` asks about the link itself. Reports a failure and returns nil.
+    /// Examines an operand as GNU ls does: a symlink is followed with `-L` and `-H`, and one to a
+    /// directory unless `-d`, `-F` or `-l` asks about the link itself. Reports a failure and
+    /// returns nil.
     private mutating func examineOperand(_ operand: Argument, at path: File) -> ListedFile? {
-        let followDirectories = !(command.directoriesThemselves || classify || format == .long)
+        let rule =
+            command.dereference
+            ?? (command.directoriesThemselves || classify || format == .long ? nil : .operandDirectories)
         do throws(FileError) {
             var followed: FileInfo?
-            if followDirectories {
+            if rule == .always || rule == .operands {
+                followed = try context.info(of: operand, followSymlinks: true)
+            } else if rule == .operandDirectories {
                 do {
                     followed = try context.info(of: operand, followSymlinks: true)
                 } catch
@@ -587,7 +612,7 @@ private struct ListingRun {
                 }
             }
             let info: FileInfo
-            if let followed, followed.kind == .directory {
+            if let followed, followed.kind == .directory || rule != .operandDirectories {
                 info = followed
             } else {
                 info = try context.info(of: operand, followSymlinks: false)
@@ -642,7 +667,8 @@ private struct ListingRun {
         var walk = TreeWalk(
             path, spelled: Array(file.name), info: file.info,
             options: TreeWalk.Options(
-                sorted: bare && command.sort == .name, maxDepth: command.recursive ? nil : 1, following: .start))
+                sorted: bare && command.sort == .name, maxDepth: command.recursive ? nil : 1,
+                following: command.dereference == .always ? .always : .start))
         while let event = walk.next() {
             if context.isCancelled { return }
             switch event {
@@ -732,22 +758,23 @@ private struct ListingRun {
                     files[position].targetMissing = files[position].targetMode == nil
                 }
             } catch {
-                fail(LsCommand.Messages.cannotAccess, joinedPath(walk.path, Array(name)), error, serious: false)
+                fail(LsCommand.Messages.cannotAccess, entryPath(walk.path, Array(name)), error, serious: false)
             }
         }
         let order = sortedOrder(files)
         walk.visit(
             command.recursive ? order.compactMap { files[$0].kind == .directory ? indices[$0] : nil } : [])
         if records != nil {
-            // Entries of `.` are shown by name, as ls shows them.
-            let here = walk.path == [0x2E]
-            for index in order {
-                record(
-                    files[index], path: here ? Array(files[index].name) : joinedPath(walk.path, Array(files[index].name)))
-            }
+            for index in order { record(files[index], path: entryPath(walk.path, Array(files[index].name))) }
         } else {
             writer.list(files, order: order, totalBlocks: totalBlocks)
         }
+    }
+
+    /// The path of entry `name` of the directory at `directory` as ls names it: entries of `.`
+    /// by their names alone.
+    private func entryPath(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
+        directory == [0x2E] ? name : joinedPath(directory, name)
     }
 
     /// Whether a directory's listing is its entries' names alone, one per line, in byte order
@@ -765,6 +792,13 @@ private struct ListingRun {
         if format == .long || command.json || command.sort == .time || command.sort == .size { return true }
         if command.showsInodes || command.showsBlocks { return true }
         if groupsDirectories && (kind == nil || kind == .symlink) { return true }
+        // With -L a symlink is described by what it leads to (and one that leads nowhere is
+        // reported) only when its type matters, as GNU ls examines it.
+        if command.dereference == .always && kind == .symlink
+            && (indicators != .none || colored || command.recursive || groupsDirectories)
+        {
+            return true
+        }
         if kind == .symlink && colored && writerColors.marksOrphans { return true }
         guard let kind else { return indicators != .none || colored || command.recursive }
         if classify && kind == .regular { return true }

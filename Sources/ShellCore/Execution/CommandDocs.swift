@@ -225,13 +225,29 @@ enum CommandDocs {
             (permission denied, gone) is left out quietly.
 
             Sizes are in 1024-byte blocks, rounded up; with `-h` (powers of 1024) or `-H` (powers of 1000)
-            they are bytes with a unit, rounded up, with one decimal below 10 (`1.5M`, `296K`, `304k`). The
+            they are bytes with a unit, rounded up, with one decimal below 10 (`1.5M`, `296K`, `304k`).
+            `-B SIZE` writes them in units of SIZE, as `ls --block-size` takes it (`-B1M`, `-B 1000`; a
+            unit alone, `-BM`, is also written after each size), and heads the column with the unit:
+            `1M-blocks`, `1kB-blocks`, `512B-blocks` (with `-P`, the bytes: `1048576-blocks`). Without any
+            of these, `DF_BLOCK_SIZE`, else `BLOCK_SIZE`, else `BLOCKSIZE` gives the unit (1024 bytes when
+            unset or not a SIZE, 512 with `POSIXLY_CORRECT`); `-P` takes 1024-byte blocks (512 with
+            `POSIXLY_CORRECT`) whatever they say. The
             share used is `used / (used + available)`, rounded up, so that the space kept for the superuser
             does not count as available: a full file system shows `100%`. A file system that counts no
             inodes shows `-` for its inode share.
 
             The columns are as wide as their widest cell (the source at least 14, the numbers at least 5,
             the shares at least 4); text is aligned left, numbers right, one space between.
+
+            `-t TYPE` shows only file systems of that type, `-x TYPE` leaves those of that type out (both
+            may be given many times, for listings and FILEs alike; a type both selected and excluded is a
+            usage error), and `-l` leaves out remote file systems (a source such as `host:/path`, or
+            `//host/share` of type `smbfs`, `smb3` or `cifs`). When nothing is left to show, df says
+            `df: no file systems processed` and the status is 1. `--total` ends the table with a `total`
+            row: the sums of the rows shown (sizes added in bytes), its share computed from them, `total` as
+            the source (or as the mount point when the source is not shown) and `-` in the other text
+            columns. `--sync` writes out what the system holds in memory to every file system (sync(2))
+            before asking for their usage; `--no-sync`, the default, does not; the last given wins.
 
             `--output` chooses the columns from `source`, `fstype`, `itotal`, `iused`, `iavail`, `ipcent`,
             `size`, `used`, `avail`, `pcent`, `file` (the FILE as typed, `-` in a listing) and `target`, in
@@ -254,14 +270,28 @@ enum CommandDocs {
 
             Sizes are GNU du's: the space allocated (`st_blocks`) in units of 1024 bytes, rounded up, or
             with `--apparent-size` the bytes in the files. A file with several hard links counts once,
-            the first time it is met, across all PATHs; so does a directory met twice. Symlinks are counted
-            as themselves, not followed (`-P`, the default), except that a PATH written with a trailing
-            slash (`link/`) names the directory the link leads to; with `-L` every symlink is followed and
-            what it leads to is counted instead, once, whatever the name it is met by.
+            the first time it is met, across all PATHs; so does a directory met twice; with `-l` each
+            counts every time it is met. Symlinks are counted as themselves, not followed (`-P`, the
+            default), except that a PATH written with a trailing slash (`link/`) names the directory the
+            link leads to; with `-D` (`-H`) a PATH that is a symlink is followed, and with `-L` every
+            symlink is followed and what it leads to is counted instead, once, whatever the name it is met
+            by. The last of `-P`, `-D`/`-H` and `-L` counts. With `-S` a directory's size leaves out its
+            subdirectories (a `-c` total still counts everything).
 
             `-b`, `-k` and `-m` print sizes in units of 1 byte (with `--apparent-size`), 1024 bytes and
-            1 MiB, rounded up; the last of them and `-h` counts. `--inodes` counts files instead: each
-            entry is 1, a directory 1 and its entries.
+            1 MiB, rounded up; `-B SIZE` in units of SIZE (`-B 1000`, `-BM`, `-B KB`; a unit alone, as in
+            `-BK`, is also written after each size), as `ls --block-size` takes it; the last of these, `-h`
+            and `--si` counts. With none of them, `DU_BLOCK_SIZE`, else `BLOCK_SIZE`, else `BLOCKSIZE` gives
+            the unit (1024 bytes when unset or not a SIZE; 512 with `POSIXLY_CORRECT`). `--inodes` counts
+            files instead: each entry is 1, a directory 1 and its entries.
+
+            `--time` adds a column between size and path: the newest modification time of the file or of
+            anything counted in the directory (`--time=atime`, `access` or `use`: access times;
+            `ctime` or `status`: status changes), in the `--time-style` STYLE — `full-iso`
+            (`2026-11-26 20:24:17.180359542 +0000`), `long-iso` (`2026-11-26 20:24`, the default), `iso`
+            (`2026-11-26`) or `+FORMAT` as for `date` — else in the style `TIME_STYLE` names, where
+            `locale` means `long-iso`, a `posix-` prefix is dropped and a `+FORMAT` ends at its first
+            newline. `--time-style` without `--time` changes nothing.
 
             `--exclude=PATTERN` leaves out every entry whose path (as du prints it), or the end of it after
             any `/`, matches the glob PATTERN, in which `*` matches `/` too, as in GNU du: an excluded
@@ -519,7 +549,17 @@ enum CommandDocs {
             Operands that are not directories are listed first, together; then each directory, under a
             `name:` header when there is more than one operand (or with `-R`), separated by blank lines. A
             symbolic link to a directory named as an operand is followed, unless `-d`, `-F` or `-l` asks
-            about the link itself. A trailing slash (`dirlink/`) always follows it.
+            about the link itself. A trailing slash (`dirlink/`) always follows it. `-H`
+            (`--dereference-command-line`) follows every symbolic link named as an operand,
+            `--dereference-command-line-symlink-to-dir` those that lead to a directory whatever `-d`, `-F`
+            and `-l` say, and `-L` (`--dereference`) every symbolic link, operands and entries: each is
+            described by what it leads to (no `-> target`), and `-R` goes into the directories they lead
+            to. An operand that leads nowhere is reported (`ls: cannot access 'x': No such file or
+            directory`) and not listed (status 2). An entry is examined only when the listing needs more
+            than its name, as GNU ls examines it (`-l`, `-i`, `-s`, `-t`, `-S`, indicators, colours, `-R`,
+            `--group-directories-first`): one that leads nowhere is then reported and listed by its name,
+            with question marks in a long listing (status 1); a plain `ls -L` lists it without a word. The
+            last of the three given wins.
 
             Names are sorted by their bytes. `-t` sorts by time (the modification time unless `--time`, `-c`
             or `-u` names another), newest first, and `-S` by

@@ -1,3 +1,5 @@
+import PathModel
+
 /// The unit sizes are written in, as coreutils' `--block-size=SIZE`, `-h`, `--si` and the
 /// `BLOCK_SIZE` variables choose it.
 ///
@@ -78,6 +80,27 @@ struct SizeUnit: Sendable, Hashable {
             bytes = rest.last == 0x42
             self.base = rest.last != 0x42 || unitLength == 3 ? 1024 : 1000
         }
+    }
+
+    /// The unit `--block-size=SIZE` (`-B`) names, as `init(spec:)` reads it.
+    /// - Throws: `UsageError.invalid` in GNU's words: `invalid --block-size argument 'x'`.
+    init(blockSizeArgument spec: [UInt8]) throws(UsageError) {
+        do throws(SizeUnitError) {
+            self = try SizeUnit(spec: spec)
+        } catch {
+            throw .invalid(error.message(option: "--block-size", spec: spec))
+        }
+    }
+
+    /// The unit of block counts the environment gives, as coreutils reads it: the command's own
+    /// `variable` (`DU_BLOCK_SIZE`), else `BLOCK_SIZE`, else `BLOCKSIZE`; 1024-byte blocks when
+    /// none is set or its value is no SIZE (512 with `POSIXLY_CORRECT`).
+    static func blocks(_ environment: Environment, variable: String) -> SizeUnit {
+        let standard = SizeUnit(blockSize: environment["POSIXLY_CORRECT"] == nil ? 1024 : 512)
+        guard let spec = environment[variable] ?? environment["BLOCK_SIZE"] ?? environment["BLOCKSIZE"] else {
+            return standard
+        }
+        return (try? SizeUnit(spec: spec)) ?? standard
     }
 
     /// `count` units of `fromBlockSize` bytes, written in this unit and rounded up.

@@ -237,6 +237,78 @@ struct DuCommandTests {
         try compareWithGNU("du", arguments, in: shell)
     }
 
+    static let unitLinkAndTimeRows: [[String]] = [
+        // Units of -B and --si, in the order given with the others.
+        ["-B", "1000"], ["-BK", "-a", "src"], ["--block-size=1M", "-a"], ["-B", "KB", "src"], ["-B", "KiB", "-s"],
+        ["--si"], ["--si", "-a", "src"], ["-B", "human-readable", "src"], ["-h", "-B", "1K"], ["-B", "1K", "-h"],
+        ["-b", "-B", "2", "src"], ["-B", "2", "-b", "src"], ["-B", "512", "--apparent-size", "-a", "src"],
+        ["--inodes", "-BK", "src"], ["--inodes", "--si", "-s"], ["-B1M", "-c", "-t", "1K", "src", "Docs"],
+        // Directories without their subdirectories.
+        ["-S"], ["-Sc"], ["-sS", "src"], ["-Sa", "src"], ["-S", "--max-depth=1"], ["--separate-dirs", "-c", "src", "Docs"],
+        ["-S", "--inodes"],
+        // Hard links (and directories met again) counted each time.
+        ["-l"], ["-la", "src"], ["-l", "src", "src"], ["-lc", "src/hard", "src/deep/er/est.c"], ["--count-links", "-s"],
+        ["-l", "-L", "-s", "src", "to-src"],
+        // Symlinks named as operands followed.
+        ["-D", "to-src"], ["-H", "to-src", "src"], ["--dereference-args", "-a", "to-src"], ["-D", "-a"],
+        ["-L", "-D", "-a"], ["-D", "-L", "-s", "src", "to-src"], ["-D", "-P", "to-src"], ["-Dc", "src", "to-src"],
+        // The newest time below each line.
+        ["--time"], ["--time", "-a", "src"], ["--time=ctime", "-s"], ["--time=status", "-a", "Docs"],
+        ["--time=atime", "top.txt", "src/main.c"], ["--time", "--time-style=full-iso", "-a", "src"],
+        ["--time", "--time-style=iso", "-c", "src", "Docs"], ["--time", "--time-style=long-iso", "-s"],
+        ["--time", "--time-style=+%s %N %%"], ["--time-style=bogus", "-s"], ["--time", "-S"], ["--time", "-d", "1"],
+        ["--time", "-0", "-s"], ["--time=use", "--time", "-s"],
+    ]
+
+    @Test(.needsLocalFileSystem("GNU du reads the fixture from disk"), arguments: unitLinkAndTimeRows)
+    func matchesGNUduWithUnitsLinksAndTimes(_ arguments: [String]) throws {
+        let shell = try makeWalkFixture()
+        shell.state.environment.set("TZ", "UTC")
+        try compareWithGNU("du", arguments, in: shell)
+    }
+
+    @Test(
+        "A dangling symlink named with -D is reported with its reason (GNU 9.1 leaves the reason out)",
+        .needsLocalFileSystem("the fixture's symlinks are on disk"), arguments: ["-D", "-H", "--dereference-args"])
+    func aDanglingOperandIsReported(_ option: String) throws {
+        let shell = try makeWalkFixture()
+        let result = shell.run("du \(option) to-src dangling")
+        #expect(result.stderr == "du: cannot access 'dangling': No such file or directory\n")
+        #expect(result.stdout.hasSuffix("\tto-src\n"))
+        #expect(result.status == .failure)
+    }
+
+    static let variableRows: [(String, [String: String], [String])] = [
+        ("DU_BLOCK_SIZE", ["DU_BLOCK_SIZE": "1000"], []),
+        ("DU_BLOCK_SIZE before BLOCK_SIZE", ["DU_BLOCK_SIZE": "1M", "BLOCK_SIZE": "1"], ["-s"]),
+        ("BLOCK_SIZE with a unit alone", ["BLOCK_SIZE": "K"], ["-a", "src"]),
+        ("BLOCK_SIZE before BLOCKSIZE", ["BLOCK_SIZE": "1000", "BLOCKSIZE": "1"], ["-s"]),
+        ("BLOCKSIZE", ["BLOCKSIZE": "512"], []),
+        ("POSIXLY_CORRECT", ["POSIXLY_CORRECT": "1"], []),
+        ("a value that is no SIZE", ["DU_BLOCK_SIZE": "x"], ["-s"]),
+        ("-k over the variable", ["DU_BLOCK_SIZE": "1M"], ["-k"]),
+        ("BLOCK_SIZE=human-readable", ["BLOCK_SIZE": "human-readable"], ["-a"]),
+        ("TIME_STYLE", ["TIME_STYLE": "full-iso"], ["--time"]),
+        ("TIME_STYLE with posix-", ["TIME_STYLE": "posix-iso"], ["--time", "-s"]),
+        ("TIME_STYLE=locale is long-iso", ["TIME_STYLE": "locale"], ["--time", "-s"]),
+        ("TIME_STYLE of two formats gives the first", ["TIME_STYLE": "+%Y\n%m"], ["--time", "-a", "src"]),
+        ("--time-style over TIME_STYLE", ["TIME_STYLE": "bogus"], ["--time", "--time-style=iso"]),
+        ("TIME_STYLE without --time", ["TIME_STYLE": "bogus"], ["-s"]),
+    ]
+
+    @Test(.needsLocalFileSystem("GNU du reads the fixture from disk"), arguments: variableRows)
+    func readsTheVariablesAsGNUdu(_ name: String, _ variables: [String: String], _ arguments: [String]) throws {
+        let shell = try makeWalkFixture()
+        shell.state.environment.set("TZ", "UTC")
+        for (variable, value) in variables { shell.state.environment.set(variable, value) }
+        let expected = try ReferenceTool.run(
+            "/usr/bin/du", arguments, in: shell.directory.file, environment: variables)
+        let result = shell.run(ReferenceTool.commandLine("du", arguments))
+        #expect(result.stdout == expected.stdout, "\(name)")
+        #expect(result.stderr == expected.stderr, "\(name)")
+        #expect(result.status == expected.status, "\(name)")
+    }
+
     @Test(
         "-X reads patterns from a file, one a line", .needsLocalFileSystem("GNU du reads the fixture from disk"),
         arguments: [["-a"], ["-a", "src"], ["-s", "--exclude=Docs"]])
@@ -276,6 +348,21 @@ struct DuCommandTests {
             (["--threshold=1Q"], "du: invalid suffix in --threshold argument '1Q'"),
             (["--threshold=x"], "du: invalid --threshold argument 'x'"),
             (["--threshold=2b"], "du: invalid suffix in --threshold argument '2b'"),
+            (["-B", "x"], "du: invalid --block-size argument 'x'"),
+            (["--block-size=0"], "du: invalid --block-size argument '0'"),
+            (["-B1Q"], "du: invalid suffix in --block-size argument '1Q'"),
+            (
+                ["--time=birth"],
+                "du: invalid argument 'birth' for '--time'\nValid arguments are:\n  - 'atime', 'access', 'use'\n  - 'ctime', 'status'"
+            ),
+            (
+                ["--time", "--time-style=locale"],
+                "du: invalid argument 'locale' for 'time style'\nValid arguments are:\n  - 'full-iso'\n  - 'long-iso'\n  - 'iso'"
+            ),
+            (
+                ["--time", "--time-style=posix-iso"],
+                "du: invalid argument 'posix-iso' for 'time style'\nValid arguments are:\n  - 'full-iso'\n  - 'long-iso'\n  - 'iso'"
+            ),
         ])
     func rejectsBadOptions(_ arguments: [String], _ message: String) throws {
         let shell = try makeWalkFixture()

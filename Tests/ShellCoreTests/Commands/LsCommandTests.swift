@@ -67,6 +67,17 @@ func makeListingFixture(_ shell: TestShell) throws {
     for name in ["d/sub", "d", "sub2", "tmpdir", "."] { try shell.setTime(name, now - 3 * day) }
 }
 
+/// Runs `ls` with `arguments` on a fresh listing fixture, and GNU ls on the same fixture (in UTC,
+/// for an xterm), and expects the same output, messages and status.
+func expectListingSameAsGNU(
+    _ arguments: [String], _ comment: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws {
+    guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
+    let shell = TestShell(environment: ["TZ": "UTC", "TERM": "xterm"])
+    try makeListingFixture(shell)
+    try shell.expectSameAsGNU("ls", arguments, environment: ["TERM": "xterm"], comment, sourceLocation: sourceLocation)
+}
+
 @Suite struct LsCommandTests {
     static let parsingRows: [(String, [String], LsOptions)] = [
         ("no options", [], LsOptions()),

@@ -61,10 +61,7 @@ import Testing
 
     @Test(.needsLocalFileSystem("GNU ls reads the fixture from disk"), arguments: comparisonRows)
     func matchesGNULs(_ name: String, _ arguments: [String]) throws {
-        guard ReferenceTool.isInstalled("/usr/bin/ls") else { return }
-        let shell = TestShell(environment: ["TZ": "UTC", "TERM": "xterm"])
-        try makeListingFixture(shell)
-        try shell.expectSameAsGNU("ls", arguments, environment: ["TERM": "xterm"], name)
+        try expectListingSameAsGNU(arguments, name)
     }
 
     static let quotedRows: [(String, [String])] = [

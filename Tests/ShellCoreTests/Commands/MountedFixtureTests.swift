@@ -24,12 +24,15 @@ struct MountedFixtureTests {
     }
 
     /// Runs `line` in shelf (`confined` to its fixture, unless it must read the mount table)
-    /// and with GNU's tools on twins that `build` makes (mounts included), and returns both transcripts with the fixtures' paths written `FIXTURE`, and both trees.
+    /// and with GNU's tools on twins that `build` makes (mounts included), both with
+    /// `environment` added, and returns both transcripts with the fixtures' paths written
+    /// `FIXTURE`, and both trees.
     static func twins(
-        _ line: String, confined: Bool = true, build: (File, inout [String]) throws -> Void
+        _ line: String, confined: Bool = true, environment: [String: String] = [:],
+        build: (File, inout [String]) throws -> Void
     ) throws -> (ours: Transcript, theirs: Transcript, ourTree: [String], theirTree: [String]) {
         var mounted: [String] = []
-        let shell = TestShell()
+        let shell = TestShell(environment: environment)
         let twin = TemporaryDirectory(onLocalDisk: true)
         // Unmounted before either fixture is removed, so that no removal meets a mount point.
         defer {
@@ -44,7 +47,7 @@ struct MountedFixtureTests {
             text.replacingOccurrences(of: twin.file.string, with: "FIXTURE").replacingOccurrences(
                 of: shell.directory.file.string, with: "FIXTURE")
         }
-        let gnu = try ReferenceTool.run("/bin/bash", ["-c", line], in: twin.file)
+        let gnu = try ReferenceTool.run("/bin/bash", ["-c", line], in: twin.file, environment: environment)
         let shelf = confined ? shell.runConfined(line) : shell.run(line)
         let theirs = Transcript(stdout: masked(gnu.stdout), stderr: masked(gnu.stderr), status: gnu.status)
         let ours = Transcript(
@@ -115,6 +118,17 @@ struct MountedFixtureTests {
         "df nope m", "df -k -h m", "df -h -k m", "df -iT tiny", "df -a m/z", "df m link big/z",
         "df --output=file,target m/./z", "df --output=itotal,iused,iavail,ipcent big tiny",
         "df --output=size --output=used big", "df -Hi big",
+        // Units of -B, and the headers they give.
+        "df -B1M m big", "df -BM m", "df -B1000 m", "df -BKB m", "df -B KiB m", "df -B 512 m", "df -B1K -P m",
+        "df -B1M -P m", "df --block-size=human m", "df -B si m", "df -h -B1M m", "df -B1M -h m", "df -k -BK m",
+        "df -B1M --output=size,used,avail m", "df -i -BM big", "df -B 1536 m big",
+        // The total row.
+        "df --total m big", "df --total -h m big tiny", "df --total -i m big tiny", "df --total --output m big",
+        "df --total --output=source,target m", "df --total --output=file,pcent,ipcent m",
+        "df --total --output=target,size m", "df -P --total m", "df --total nope m", "df -T --total m m",
+        // Types, local file systems, sync.
+        "df -t tmpfs m big", "df -t ext4 m", "df -x tmpfs m", "df -t ext4 -t tmpfs m", "df -x ext4 -x proc m big",
+        "df -t ext4 nope m", "df -l m", "df --local -T big", "df --sync m", "df --no-sync m", "df --sync --no-sync -i m",
     ])
     func dfMatchesGNU(_ line: String) throws {
         let run = try Self.twins(line, confined: false, build: Self.buildFileSystems)
@@ -125,7 +139,8 @@ struct MountedFixtureTests {
 
     @Test(arguments: [
         "df -i --output m", "df -P --output m", "df -T --output=size m", "df --output=x m",
-        "df --output=size,size m", "df --output= m", "df --bogus",
+        "df --output=size,size m", "df --output= m", "df --bogus", "df -t tmpfs -x tmpfs m",
+        "df -x ext4 -t tmpfs -t ext4 m", "df --block-size=0 m", "df --block-size=1Q m", "df --block-size=x m",
     ])
     func dfUsageErrorsMatchGNU(_ line: String) throws {
         let run = try Self.twins(line, confined: false, build: Self.buildFileSystems)
@@ -136,9 +151,34 @@ struct MountedFixtureTests {
         #expect(run.ours.status == .usage && run.theirs.status == .failure, "\(line)")
     }
 
+    @Test(arguments: [
+        ("DF_BLOCK_SIZE", ["DF_BLOCK_SIZE": "1M"], "df m big"),
+        ("DF_BLOCK_SIZE before BLOCK_SIZE", ["DF_BLOCK_SIZE": "1000", "BLOCK_SIZE": "1M"], "df m"),
+        ("BLOCK_SIZE", ["BLOCK_SIZE": "1000"], "df m"),
+        ("BLOCKSIZE with a unit alone", ["BLOCKSIZE": "K"], "df m"),
+        ("POSIXLY_CORRECT", ["POSIXLY_CORRECT": "1"], "df m"),
+        ("POSIXLY_CORRECT with -P", ["POSIXLY_CORRECT": "1"], "df -P m"),
+        ("POSIXLY_CORRECT with -k", ["POSIXLY_CORRECT": "1"], "df -k m"),
+        ("a value that is no SIZE", ["DF_BLOCK_SIZE": "x"], "df m"),
+        ("BLOCK_SIZE=human-readable", ["BLOCK_SIZE": "human-readable"], "df m big"),
+        ("-P over DF_BLOCK_SIZE", ["DF_BLOCK_SIZE": "1M"], "df -P m"),
+        ("-B over DF_BLOCK_SIZE", ["DF_BLOCK_SIZE": "1M"], "df -B1000 m"),
+        ("DF_BLOCK_SIZE with --total", ["DF_BLOCK_SIZE": "1M"], "df --total m big"),
+    ])
+    func dfReadsTheVariablesAsGNU(_ name: String, _ environment: [String: String], _ line: String) throws {
+        let run = try Self.twins(line, confined: false, environment: environment, build: Self.buildFileSystems)
+        #expect(run.ours.stdout == run.theirs.stdout, "\(name)")
+        #expect(run.ours.stderr == run.theirs.stderr, "\(name)")
+        #expect(run.ours.status == run.theirs.status, "\(name)")
+    }
+
     @Test(
         "A listing names the file systems GNU df names, in its order",
-        arguments: ["df --output=source,fstype,target", "df -a --output=source,fstype,target"])
+        arguments: [
+            "df --output=source,fstype,target", "df -a --output=source,fstype,target",
+            "df -t tmpfs --output=source,fstype,target", "df -x tmpfs -x overlay --output=source,fstype,target",
+            "df -l --output=source,fstype,target", "df -a -t proc -t sysfs --output=source,fstype,target",
+        ])
     func dfListingMatchesGNU(_ line: String) throws {
         let run = try Self.twins(line, confined: false, build: Self.buildFileSystems)
         #expect(run.ours.stdout == run.theirs.stdout, "\(line)")
