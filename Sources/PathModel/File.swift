@@ -398,10 +398,11 @@ extension File: ExpressibleByStringLiteral {
 }
 
 extension File: CustomStringConvertible {
-    /// `<Dir name>` for a directory and `<File name>` otherwise; looks at the disk (stat).
-    public var description: String {
-        (isDirectory ? "<Dir " : "<File ") + name + ">"
-    }
+    /// The path as text (bytes that are not UTF-8 replaced). Never looks at the volume: a
+    /// description is made where no one expects a wait (a log line, a test library reporting a
+    /// failure), and on object storage a look is a request, which can wait on a server or
+    /// never be answered after the client is shut down.
+    public var description: String { string }
 }
 
 extension File: CustomReflectable {

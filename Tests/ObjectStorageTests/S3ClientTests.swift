@@ -38,6 +38,22 @@ import Testing
         #expect(upload.kind == .noSuchBucket)
     }
 
+    /// A request on a client already shut down fails at once: async-http-client refuses it
+    /// without telling the request's delegate, and the caller must not wait for an answer (a
+    /// test library describing a failure once looked at a File so, after its test's client was
+    /// shut down, and the test process hung). No server is needed: nothing is sent.
+    @Test(.timeLimit(.minutes(1))) func aRequestAfterShutdownFailsInsteadOfWaiting() throws {
+        let client = S3Client(
+            endpoint: try #require(S3Endpoint(url: "http://127.0.0.1:9")),
+            credentials: Credentials(accessKeyID: "id", secretAccessKey: "secret"),
+            retryPolicy: RetryPolicy(maxAttempts: 1))
+        try client.shutdown()
+        let error = try #require(throws: S3Error.self) {
+            try client.headObject(bucket: "bucket", key: Array("key".utf8))
+        }
+        #expect(error.kind == .unreachable)
+    }
+
     /// A HEAD answer has no body: its status alone says what went wrong.
     @Test func aRefusedHeadIsAccessDenied() throws {
         let server = try SeaweedServer.required()

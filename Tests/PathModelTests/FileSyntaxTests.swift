@@ -337,14 +337,15 @@ struct FileSyntaxTests {
         #expect(literal == file)
     }
 
-    @Test("description names the kind from the disk")
+    @Test("description is the path, whatever is there")
     func description() throws {
         try withScratch { dir in
             let file = dir + "notes.txt"
             try file.write(text: "x")
-            #expect(dir.description == "<Dir \(dir.name)>")
-            #expect(file.description == "<File notes.txt>")
-            #expect((dir + "missing").description == "<File missing>")
+            #expect(dir.description == dir.string)
+            #expect(file.description == dir.string + "/notes.txt")
+            #expect((dir + "missing").description == dir.string + "/missing")
+            #expect(File(bytes: Array("/a/".utf8) + [0xFF]).description == "/a/\u{FFFD}")
         }
     }
 

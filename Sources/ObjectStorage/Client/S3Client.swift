@@ -40,8 +40,9 @@ public final class S3Client: Sendable {
         self.transport = Transport(connectTimeout: connectTimeout, readTimeout: readTimeout)
     }
 
-    /// Closes the client's connections. Call it once, when done; no call may follow. (A client
-    /// dropped without it trips async-http-client's assertion in debug builds.)
+    /// Closes the client's connections. Call it once, when done; a request made after it fails
+    /// (`.unreachable`). (A client dropped without it trips async-http-client's assertion in
+    /// debug builds.)
     public func shutdown() throws {
         try transport.shutdown()
     }

@@ -115,6 +115,13 @@ final class Transport: Sendable {
         let task = client.execute(
             request: request, delegate: CallerThreadDelegate(events: events),
             eventLoop: .delegateAndChannel(on: loop))
+        // A request refused before it reaches the delegate (the client already shut down) is
+        // told only through its future; without this, the loop below would wait for ever. After
+        // the delegate's own end or failure the event is never read.
+        task.futureResult.whenFailure { error in
+            events.post(.failure(error))
+            events.end()
+        }
 
         var answer = HTTPAnswer(status: 0, headers: [:], body: [])
         var callerFailure: (any Error)?
