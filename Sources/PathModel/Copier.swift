@@ -662,10 +662,7 @@ public struct Copier {
         {
             return
         }
-        // What the walk or the look before said of a regular file spares the volume asking again.
-        let input =
-            try info.kind == .regular
-            ? source.volume.openForReading(source, describedAs: info) : source.open(.read)
+        let input = try source.open(.read)
         defer { input.close() }
         if let existing, options.destinations == .writeThrough, existing.kind != .regular {
             try writeInPlace(from: input, source: source, to: target, named: destination)
