@@ -68,6 +68,11 @@ public final class S3BucketList: Volume {
         case belowBucket
     }
 
+    /// The bucket of `buckets` whose name is `name`'s bytes.
+    static func bucket(named name: some Sequence<UInt8>, in buckets: [BucketSummary]) -> BucketSummary? {
+        buckets.first { $0.name.utf8.elementsEqual(name) }
+    }
+
     /// The names of `path` from the top, `.` and `..` applied (`..` at the top stays there).
     static func names(_ path: [UInt8]) -> [ArraySlice<UInt8>] {
         File(bytes: [0x2F] + path).normalized.componentBytes
@@ -86,8 +91,7 @@ public final class S3BucketList: Volume {
     private func bucket(_ name: [UInt8], for operation: FileError.Operation, _ file: File) throws(FileError)
         -> BucketSummary
     {
-        guard let found = try buckets(for: operation, file).first(where: { Array($0.name.utf8) == name })
-        else {
+        guard let found = Self.bucket(named: name, in: try buckets(for: operation, file)) else {
             throw FileError(operation, file, .noSuchFileOrDirectory)
         }
         return found
@@ -200,7 +204,7 @@ final class S3BucketDirectory: VolumeDirectory {
         switch names.count {
         case 0: return volume.topInfo
         case 1:
-            guard let bucket = buckets.first(where: { Array($0.name.utf8)[...] == names[0] }) else {
+            guard let bucket = S3BucketList.bucket(named: names[0], in: buckets) else {
                 throw FileError(.stat, path(relative), .noSuchFileOrDirectory)
             }
             return volume.info(of: bucket)
@@ -211,8 +215,7 @@ final class S3BucketDirectory: VolumeDirectory {
     /// Every bucket's description from the listing: no request.
     func infos(of listing: DirectoryListing) -> [FileInfo?] {
         (0..<listing.count).map { index in
-            let name = Array(listing.name(index))
-            return buckets.first { Array($0.name.utf8) == name }.map(volume.info(of:))
+            S3BucketList.bucket(named: listing.name(index), in: buckets).map(volume.info(of:))
         }
     }
 

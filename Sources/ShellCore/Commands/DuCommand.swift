@@ -203,7 +203,7 @@ public struct DuCommand: ShellCommand {
         if let given {
             style = given
         } else {
-            guard let variable, variable != Array("locale".utf8) else { return longISO }
+            guard let variable, variable != Array("locale".utf8) else { return ListingTimeStyle.longISO }
             style = variable
             if style.first == 0x2B { style = Array(style.prefix { $0 != 0x0A }) }
             let posix = Array("posix-".utf8)
@@ -222,12 +222,9 @@ public struct DuCommand: ShellCommand {
     static let timeStyles = ArgumentChoice<[UInt8]>(
         option: "time style",
         [
-            ("full-iso", Array("%Y-%m-%d %H:%M:%S.%N %z".utf8)), ("long-iso", longISO),
+            ("full-iso", ListingTimeStyle.fullISO), ("long-iso", ListingTimeStyle.longISO),
             ("iso", Array("%Y-%m-%d".utf8)),
         ])
-
-    /// The style used when none is given.
-    static let longISO = Array("%Y-%m-%d %H:%M".utf8)
 
     /// SIZE of `-t`: a signed number with GNU's units (`K`, `M`, `G`… of 1024, `KB`… of 1000,
     /// `KiB`… of 1024); `-0` is refused, as GNU refuses it.

@@ -61,22 +61,20 @@ public final class VolumeSchemes {
             let locator = Array(first) + [0x2F]
             // `s3://` is the path `s3:/` (a `File` drops a trailing slash); `s3:` alone is a name.
             guard let openAuthorities = scheme.openAuthorities, path.bytes == locator else { return nil }
-            if let known = opened.first(where: { $0.locator == locator }) { return known.volume.root }
-            let volume = openAuthorities()
-            opened.append((locator, volume))
-            return volume.root
+            return volume(at: locator, opening: openAuthorities).root
         }
-        let locator = Array(first) + [0x2F, 0x2F] + names[1]
-        let volume: any Volume
-        if let known = opened.first(where: { $0.locator == locator }) {
-            volume = known.volume
-        } else {
-            volume = scheme.open(Array(names[1]))
-            opened.append((locator, volume))
-        }
+        let volume = volume(at: Array(first) + [0x2F, 0x2F] + names[1]) { scheme.open(Array(names[1])) }
         var rest: [UInt8] = []
         for name in names.dropFirst(2) { rest += [0x2F] + name }
         return File(bytes: rest.isEmpty ? [0x2F] : rest).on(volume)
+    }
+
+    /// The volume opened for `locator`, opened by `open` the first time.
+    private func volume(at locator: [UInt8], opening open: () -> any Volume) -> any Volume {
+        if let known = opened.first(where: { $0.locator == locator }) { return known.volume }
+        let volume = open()
+        opened.append((locator, volume))
+        return volume
     }
 
     /// How a path of `volume` begins when written for the user (`s3://bucket`), or nil for a

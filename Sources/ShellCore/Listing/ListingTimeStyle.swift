@@ -54,8 +54,10 @@ enum ListingTimeStyle: Sendable, Hashable {
         ],
         listing: Messages.styles)
 
-    private static let fullISO = Array("%Y-%m-%d %H:%M:%S.%N %z".utf8)
-    private static let longISO = Array("%Y-%m-%d %H:%M".utf8)
+    /// The format of `full-iso` (du's too).
+    static let fullISO = Array("%Y-%m-%d %H:%M:%S.%N %z".utf8)
+    /// The format of `long-iso` (du's too).
+    static let longISO = Array("%Y-%m-%d %H:%M".utf8)
 
     private enum Messages {
         static let timeStyle = "time style"
