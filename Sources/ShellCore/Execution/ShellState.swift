@@ -10,8 +10,9 @@ public final class ShellState {
     public var cwd: File {
         didSet { if schemes.locator(of: cwd.volume) == nil { sessionVolume = cwd.volume } }
     }
-    /// The kinds of volume that paths reach by a URL scheme (`s3://`), and those opened so far.
-    public let schemes = VolumeSchemes()
+    /// The kinds of volume that paths reach by a URL scheme (`s3://`), and those opened so far;
+    /// the commands of a pipeline share the session's.
+    public private(set) var schemes = VolumeSchemes()
     /// The volume absolute paths are on: the last one `cwd` was on that no scheme opened.
     private var sessionVolume: any Volume
     /// The shell's variables, for `$NAME` expansion, as bytes; starts as a copy of the process
@@ -92,6 +93,9 @@ public final class ShellState {
         copy.monotonicClock = monotonicClock
         copy.terminalWidth = terminalWidth
         copy.isPipelineStage = true
+        // The same volumes, so that `/etc` is still the session's under `cd s3://bucket`.
+        copy.schemes = schemes
+        copy.sessionVolume = sessionVolume
         return copy
     }
 

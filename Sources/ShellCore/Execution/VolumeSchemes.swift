@@ -1,4 +1,5 @@
 import PathModel
+import Synchronization
 
 /// A kind of volume that paths reach by a URL scheme: `s3://bucket/key` names `/key` on the
 /// volume `open` gives for `bucket`.
@@ -30,20 +31,23 @@ public struct VolumeScheme: Sendable {
 
 /// The schemes a session knows and the volumes it has opened through them, one per authority,
 /// so that two paths into one bucket are on the same volume (a rename between them is one).
-public final class VolumeSchemes {
-    private var schemes: [[UInt8]: VolumeScheme] = [:]
-    private var opened: [(locator: [UInt8], volume: any Volume)] = []
+///
+/// The commands of a pipeline share the session's, each on a thread of its own: the schemes are
+/// registered before any command runs, and the volumes opened are kept under a lock.
+public final class VolumeSchemes: Sendable {
+    private let schemes: Mutex<[[UInt8]: VolumeScheme]> = Mutex([:])
+    private let opened: Mutex<[(locator: [UInt8], volume: any Volume)]> = Mutex([])
 
     /// No schemes: every path is a path of the session's volume.
     public init() {}
 
     /// Adds `scheme`, replacing one of the same name.
     public func register(_ scheme: VolumeScheme) {
-        schemes[Array(scheme.name.utf8)] = scheme
+        schemes.withLock { $0[Array(scheme.name.utf8)] = scheme }
     }
 
     /// Whether `name` (`s3`) is a registered scheme.
-    func isRegistered(_ name: [UInt8]) -> Bool { schemes[name] != nil }
+    func isRegistered(_ name: [UInt8]) -> Bool { schemes.withLock { $0[name] != nil } }
 
     /// The file `path` names when it is a URL of a registered scheme (`s3://bucket/key`, whose
     /// `//` a `File` has folded: its first name is the scheme and `:`, its second the
@@ -53,9 +57,10 @@ public final class VolumeSchemes {
     /// volume that lists its authorities, if it has one; that volume's locator is `s3:/`, so
     /// that its paths read `s3://` and `s3://bucket`.
     func file(for path: File) -> File? {
-        guard !schemes.isEmpty, !path.isAbsolute else { return nil }
+        guard !path.isAbsolute else { return nil }
         let names = path.componentBytes
-        guard let first = names.first, first.last == 0x3A, let scheme = schemes[Array(first.dropLast())]
+        guard let first = names.first, first.last == 0x3A,
+            let scheme = schemes.withLock({ $0.isEmpty ? nil : $0[Array(first.dropLast())] })
         else { return nil }
         if names.count == 1 {
             let locator = Array(first) + [0x2F]
@@ -69,18 +74,21 @@ public final class VolumeSchemes {
         return File(bytes: rest.isEmpty ? [0x2F] : rest).on(volume)
     }
 
-    /// The volume opened for `locator`, opened by `open` the first time.
+    /// The volume opened for `locator`, opened by `open` the first time (under the lock, so
+    /// that two commands of a pipeline naming one bucket get one volume).
     private func volume(at locator: [UInt8], opening open: () -> any Volume) -> any Volume {
-        if let known = opened.first(where: { $0.locator == locator }) { return known.volume }
-        let volume = open()
-        opened.append((locator, volume))
-        return volume
+        opened.withLock { opened in
+            if let known = opened.first(where: { $0.locator == locator }) { return known.volume }
+            let volume = open()
+            opened.append((locator, volume))
+            return volume
+        }
     }
 
     /// How a path of `volume` begins when written for the user (`s3://bucket`), or nil for a
     /// volume no scheme opened.
     func locator(of volume: any Volume) -> [UInt8]? {
-        opened.first { $0.volume === volume }?.locator
+        opened.withLock { opened in opened.first { $0.volume === volume }?.locator }
     }
 
     /// Whether `volume` lists a scheme's authorities (`s3://`), so that a name relative to it

@@ -176,6 +176,42 @@ import Testing
             })
     }
 
+    @Test func pipelinesReachTheBucketAndKeepAbsolutePathsLocal() throws {
+        try check(
+            [
+                Step(name: "a URL in a pipeline", lines: "cat s3://b/lines | wc -l", stdout: "3\n"),
+                Step(name: "writing into a bucket", lines: "cat lines | head -n 2 > s3://b/two\ncat s3://b/two",
+                    stdout: "1\n2\n"),
+                Step(name: "a listing into a pipeline", lines: "ls s3://b/ | wc -l", stdout: "2\n"),
+                Step(
+                    name: "an absolute path under cd s3://", lines: "cd s3://b\ncat $LINES | wc -l\ncat two | wc -l",
+                    stdout: "3\n2\n"),
+            ],
+            prepare: { shell in
+                try shell.write("lines", "1\n2\n3\n")
+                shell.run("cp lines s3://b/lines")
+                shell.state.environment["LINES"] = shell.path("lines").bytes
+            })
+    }
+
+    @Test(.needsLocalFileSystem("a program runs in a directory of the local file system"))
+    func aProgramReadsAnObjectThroughARedirection() throws {
+        try check(
+            [
+                Step(name: "sort", lines: "sort -r < s3://b/lines", stdout: "3\n2\n1\n"),
+                Step(name: "a program that reads part", lines: "/usr/bin/head -n 1 < s3://b/big", stdout: "0\n"),
+                Step(name: "in a pipeline", lines: "od -An -c < s3://b/lines | wc -l", stdout: "1\n"),
+                Step(
+                    name: "a missing object", lines: "sort < s3://b/none",
+                    stderr: "shelf: s3://b/none: No such file or directory\n", status: .failure),
+            ],
+            prepare: { shell in
+                try shell.write("lines", "1\n2\n3\n")
+                try shell.write("big", (0..<200_000).map { "\($0)\n" }.joined())
+                shell.run("cp lines big s3://b/")
+            })
+    }
+
     // MARK: What commands cost in requests
 
     /// A command over the tree `t` (ten files, and the directories `x` and `y` of ten files

@@ -61,18 +61,30 @@ enum ProgramRunner {
             writeEnds.append(pipe.output)
             return pipe.output.descriptor!
         }
+        // An input without a descriptor (`< s3://bucket/key`) is fed through a pipe as well.
+        var feeder: InputFeeder?
+        /// Ends the feeding of a program that never started.
+        func abandonFeeder() {
+            feeder?.programStarted()
+            _ = feeder?.finish()
+        }
         let launch: ProgramLaunch
         do {
+            let input: Int32
+            if let descriptor = context.stdin.descriptor {
+                input = descriptor
+            } else {
+                feeder = try InputFeeder.start(from: context.stdin)
+                input = feeder!.programEnd.descriptor!
+            }
             launch = ProgramLaunch(
                 executable: file, arguments: arguments, environment: state.programEnvironment,
                 directory: directory,
-                standardStreams: [
-                    context.stdin.descriptor ?? 0, try descriptor(for: context.stdout),
-                    try descriptor(for: context.stderr),
-                ],
+                standardStreams: [input, try descriptor(for: context.stdout), try descriptor(for: context.stderr)],
                 placement: placement(in: state))
         } catch {
             for pump in pumps { pump.input.close() }
+            abandonFeeder()
             context.stderr.line("shelf: \(spelled): \(error.reason)")
             return .failure
         }
@@ -81,6 +93,7 @@ enum ProgramRunner {
             child = try ProcessLauncher.start(launch)
         } catch {
             for pump in pumps { pump.input.close() }
+            abandonFeeder()
             // Ctrl-C ended the pipeline before this program could start: it ends quietly with it.
             if error == .canceled, case .pipeline = launch.placement { return .interrupted }
             // The child enters its directory (the shell's, or find -execdir's) by its path: when
@@ -98,8 +111,14 @@ enum ProgramRunner {
         }
         for end in writeEnds { end.close() }
         writeEnds = []
+        feeder?.programStarted()
         ProcessLauncher.drain(pumps)
-        let status = ProcessLauncher.wait(for: child)
+        var status = ProcessLauncher.wait(for: child)
+        if let failure = feeder?.finish(), !context.isInterruption(failure) {
+            // The program saw its input end early: its own status cannot be trusted to say so.
+            context.stderr.line("shelf: \(spelled): " + Diagnostics.render(failure, phrase: nil))
+            if status.succeeded { status = .failure }
+        }
         if case .pipeline(let group) = launch.placement { group.ended(with: status) }
         if case .own = launch.placement, status == .interrupted || status == .quit {
             // The terminal echoed ^C or ^\ where the program stopped; the prompt starts a new line.
