@@ -92,6 +92,17 @@ final class S3Directory: VolumeDirectory {
         }
     }
 
+    /// A directory's entry is the directory even where a file of the same name stands beside
+    /// it (the file is what the name alone gives).
+    func info(ofEntry index: Int, named name: [UInt8], in listing: DirectoryListing, following: Bool)
+        throws(FileError) -> FileInfo
+    {
+        if listing.kind(index) == .directory, page.directories.contains(name) {
+            return volume.directoryInfo(prefix: place.appending(name).directoryPrefix(in: volume))
+        }
+        return try info(at: name, following: following)
+    }
+
     /// Every entry's description from the listing the directory was opened with: no request.
     func infos(of listing: DirectoryListing) -> [FileInfo?] {
         (0..<listing.count).map { index in

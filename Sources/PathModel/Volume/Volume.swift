@@ -349,6 +349,13 @@ public protocol VolumeDirectory: AnyObject, Sendable {
     /// (`info(at:following:)` on it alone says why).
     func infos(of listing: DirectoryListing) -> [FileInfo?]
 
+    /// What is known about entry `index` of `listing` (read from this directory), whose name is
+    /// `name`, as `info(at:following:)` says of the name; a volume where two entries may share
+    /// a name (a file and a directory in object storage) tells them apart by the listing's kind.
+    /// - Throws: `FileError` with operation `.stat`.
+    func info(ofEntry index: Int, named name: [UInt8], in listing: DirectoryListing, following: Bool)
+        throws(FileError) -> FileInfo
+
     /// The identity of this directory itself.
     /// - Throws: `FileError` with operation `.stat`.
     func identity() throws(FileError) -> FileIdentity
@@ -362,6 +369,13 @@ extension VolumeDirectory {
     /// The path of `relative` below this directory, for messages.
     public func path(_ relative: [UInt8]) -> File {
         relative.isEmpty ? file : file + File(bytes: relative)
+    }
+
+    /// Examines the entry by its name: one name is one entry.
+    public func info(ofEntry index: Int, named name: [UInt8], in listing: DirectoryListing, following: Bool)
+        throws(FileError) -> FileInfo
+    {
+        try info(at: name, following: following)
     }
 
     /// Examines the entries one by one; the default for volumes without a faster way.

@@ -509,7 +509,7 @@ public struct TreeWalk {
     private mutating func examineChild(_ index: Int, in top: Int, following: Bool) throws(FileError) -> FileInfo {
         scratch.removeAll(keepingCapacity: true)
         stack[top].listing.appendName(index, to: &scratch)
-        return try reopened(top).info(at: scratch, following: following)
+        return try reopened(top).info(ofEntry: index, named: scratch, in: stack[top].listing, following: following)
     }
 
     /// Remembers the current entry's info in its directory's frame, and in its own when it is

@@ -212,6 +212,24 @@ import Testing
             })
     }
 
+    /// A key `same` and a key `same/inner` (no marker): a file and a directory of one name.
+    /// Each entry is described as what the listing says it is, not by its name (which gives
+    /// the file).
+    @Test func aFileAndADirectoryOfOneNameAreListedAsWhatTheyAre() throws {
+        try withShellAndVolume { shell, volume in
+            for key in ["same", "same/inner"] {
+                try volume.client.putObject(
+                    bucket: volume.bucket, key: volume.prefix + Array(key.utf8), bytes: Array("file\n".utf8))
+            }
+            #expect(shell.run("ls -F s3://b/").stdout == "same\nsame/\n")
+            let long = shell.run("ls -l s3://b/").stdout.split(separator: "\n")
+            #expect(long.map { $0.first } == ["t", "-", "d"])
+            #expect(shell.run("ls --json s3://b/").stdout.contains("\"type\":\"directory\""))
+            #expect(shell.run("find s3://b/ -type d").stdout == "s3://b/\ns3://b/same\n")
+            #expect(shell.run("cat s3://b/same s3://b/same/inner").stdout == "file\nfile\n")
+        }
+    }
+
     // MARK: What commands cost in requests
 
     /// A command over the tree `t` (ten files, and the directories `x` and `y` of ten files
