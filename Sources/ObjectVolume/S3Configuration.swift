@@ -163,9 +163,12 @@ public final class S3Volumes: Sendable {
                 case .success(let configuration):
                     state.concurrentRequests = configuration.concurrentRequests
                     if let credentials = configuration.credentials {
+                        // Ctrl-C gives up a request waiting on a silent server, as it stops
+                        // a blocked system call (`Interruption`).
                         state.client = S3Client(
                             endpoint: configuration.endpoint, credentials: credentials,
-                            region: configuration.region)
+                            region: configuration.region,
+                            isInterrupted: { Interruption.isRequested?() == true })
                     } else {
                         state.problem = .missingCredentials
                     }

@@ -55,6 +55,7 @@ enum S3Failure: Error {
         case .malformedResponse: return (.ioError, .malformedAnswer)
         case .invalidRange: return (.invalidArgument, nil)
         case .badDigest: return (.ioError, .checksumMismatch)
+        case .interrupted: return (.interrupted, nil)
         case .noSuchUpload, .preconditionFailed, .sourceLengthMismatch, .other:
             return (.ioError, error.code.map { .refused(code: $0) })
         }

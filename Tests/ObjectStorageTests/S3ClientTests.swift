@@ -138,6 +138,38 @@ import Testing
         #expect(error.kind == .timedOut)
     }
 
+    /// What a request to a silent server may be doing when the user presses Ctrl-C.
+    static let silentRequests: [(name: String, send: @Sendable (S3Client) throws -> Void)] = [
+        ("waiting for an answer", { client in _ = try client.listObjects(bucket: "bucket") }),
+        (
+            "sending a body nobody reads",
+            { client in
+                try client.putObject(bucket: "bucket", key: Array("k".utf8), length: 256 << 20) { buffer in
+                    buffer.initializeMemory(as: UInt8.self, repeating: 0)
+                    return buffer.count
+                }
+            }
+        ),
+    ]
+
+    /// A silent server holds a request for the read (or write) timeout, 30 s here; Ctrl-C gives
+    /// it up at once, as `.interrupted` (a timeout would be `.timedOut`).
+    @Test(.timeLimit(.minutes(1)), arguments: silentRequests.map(\.name))
+    func aRequestToASilentServerEndsWhenInterrupted(_ name: String) throws {
+        let send = try #require(Self.silentRequests.first { $0.name == name }).send
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let interrupted = Atomic(false)
+        let client = S3Client(
+            endpoint: S3Endpoint(url: "http://127.0.0.1:\(listener.port)")!,
+            credentials: Credentials(accessKeyID: "k", secretAccessKey: "s"), readTimeout: 30,
+            isInterrupted: { interrupted.load(ordering: .relaxed) })
+        defer { try? client.shutdown() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { interrupted.store(true, ordering: .relaxed) }
+        let error = try #require(throws: S3Error.self) { try send(client) }
+        #expect(error.kind == .interrupted)
+    }
+
     // MARK: Keys
 
     static let awkwardKeys: [(name: String, key: [UInt8])] = [

@@ -28,16 +28,20 @@ public final class S3Client: Sendable {
     ///
     /// A connection that cannot be made within `connectTimeout` seconds fails: `.connectionRefused`
     /// when nothing listens (async-http-client tries again until then), else `.timedOut`; an
-    /// answer silent for `readTimeout` seconds fails with `.timedOut`. A request that fails for
-    /// a passing reason is tried again as `retryPolicy` says.
+    /// answer silent for `readTimeout` seconds, or a body the connection takes nothing of for as
+    /// long, fails with `.timedOut`. A request that fails for a passing reason is tried again as
+    /// `retryPolicy` says. A request waiting on the connection asks `isInterrupted` ten times a
+    /// second, and gives up with `.interrupted` once it says yes (Ctrl-C).
     public init(
         endpoint: S3Endpoint, credentials: Credentials, region: String = "us-east-1",
-        connectTimeout: Int64 = 3, readTimeout: Int64 = 60, retryPolicy: RetryPolicy = RetryPolicy()
+        connectTimeout: Int64 = 3, readTimeout: Int64 = 60, retryPolicy: RetryPolicy = RetryPolicy(),
+        isInterrupted: @escaping @Sendable () -> Bool = { false }
     ) {
         self.endpoint = endpoint
         self.retryPolicy = retryPolicy
         self.signer = SignatureV4(credentials: credentials, region: region)
-        self.transport = Transport(connectTimeout: connectTimeout, readTimeout: readTimeout)
+        self.transport = Transport(
+            connectTimeout: connectTimeout, readTimeout: readTimeout, isInterrupted: isInterrupted)
     }
 
     /// Closes the client's connections. Call it once, when done; a request made after it fails

@@ -46,6 +46,9 @@ public struct S3Error: Error, Sendable {
         case malformedResponse
         /// An upload's source gave fewer or more bytes than the length the request announced.
         case sourceLengthMismatch
+        /// The request was given up because the user asked to stop (Ctrl-C): the client's
+        /// `isInterrupted` said so while it waited on the connection.
+        case interrupted
     }
 
     /// What went wrong.

@@ -45,12 +45,17 @@ final class Transport: Sendable {
     /// queue behind each other.
     static let connectionLimit = 32
 
-    init(connectTimeout: Int64, readTimeout: Int64) {
+    /// Asked while a request waits on the connection: true gives the request up.
+    private let isInterrupted: @Sendable () -> Bool
+
+    init(connectTimeout: Int64, readTimeout: Int64, isInterrupted: @escaping @Sendable () -> Bool) {
+        self.isInterrupted = isInterrupted
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.connectionLimit
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(connectTimeout), read: .seconds(readTimeout)),
+            timeout: .init(
+                connect: .seconds(connectTimeout), read: .seconds(readTimeout), write: .seconds(readTimeout)),
             connectionPool: pool, decompression: .disabled)
         configuration.httpVersion = .http1Only
         configuration.http1_1ConnectionDebugInitializer = { channel in
@@ -93,7 +98,7 @@ final class Transport: Sendable {
         sink: ((UnsafeRawBufferPointer) throws -> Void)?
     ) throws -> HTTPAnswer {
         let loop = client.eventLoopGroup.next()
-        let events = TransferEvents()
+        let events = TransferEvents(isInterrupted: isInterrupted)
         var requestBody: HTTPClient.Body?
         if let upload {
             requestBody = .stream(contentLength: upload.length) { writer in
@@ -184,6 +189,12 @@ final class Transport: Sendable {
             case .failure(let error):
                 transportFailure = error
                 break serving
+            case .interrupted:
+                // The request's end (its failure, once cancelled) still comes, and ends the loop.
+                if callerFailure == nil { callerFailure = S3Error(.interrupted) }
+                unfinishedBody?.fail(S3Error(.interrupted))
+                unfinishedBody = nil
+                task.cancel()
             }
         }
         unfinishedBody?.fail(S3Error(.connectionClosed))
@@ -287,6 +298,8 @@ private enum TransferEvent: @unchecked Sendable {
     case bodyPart(ByteBuffer, EventLoopPromise<Void>)
     case end
     case failure(any Error)
+    /// The user asked to stop (told once per request).
+    case interrupted
 }
 
 /// A queue from the event loop to the one caller thread that waits on it, and the end of the
@@ -297,6 +310,14 @@ private final class TransferEvents: Sendable {
     /// Signalled when a write completes, and when the request ends.
     private let writeProgress = DispatchSemaphore(value: 0)
     private let ended = NIOLockedValueBox(false)
+    /// Asked every `pollInterval` while waiting.
+    private let isInterrupted: @Sendable () -> Bool
+    /// Whether `next()` has told of the interruption already.
+    private let interruptionTold = NIOLockedValueBox(false)
+    /// How long a wait lasts before `isInterrupted` is asked again.
+    private static let pollInterval = DispatchTimeInterval.milliseconds(100)
+
+    init(isInterrupted: @escaping @Sendable () -> Bool) { self.isInterrupted = isInterrupted }
 
     /// Notes that the request is over (answered or failed): no pending write need complete.
     func end() {
@@ -305,8 +326,8 @@ private final class TransferEvents: Sendable {
     }
 
     /// Waits until `write` completes, or the request ends first.
-    /// - Throws: `WriteFailed` with the write's error, or `RequestEnded` when the request ended
-    ///   with the write pending.
+    /// - Throws: `WriteFailed` with the write's error, `RequestEnded` when the request ended
+    ///   with the write pending, `S3Error(.interrupted)` when the user asked to stop.
     func wait(for write: EventLoopFuture<Void>) throws {
         let outcome = NIOLockedValueBox<Result<Void, any Error>?>(nil)
         write.whenComplete { result in
@@ -318,7 +339,9 @@ private final class TransferEvents: Sendable {
                 do { return try result.get() } catch { throw WriteFailed(underlying: error) }
             }
             if ended.withLockedValue({ $0 }) { throw RequestEnded() }
-            writeProgress.wait()
+            if writeProgress.wait(timeout: .now() + Self.pollInterval) == .timedOut, isInterrupted() {
+                throw S3Error(.interrupted)
+            }
         }
     }
 
@@ -327,8 +350,14 @@ private final class TransferEvents: Sendable {
         available.signal()
     }
 
+    /// The next event; `.interrupted` once, when the user asks to stop while none comes.
     func next() -> TransferEvent {
-        available.wait()
+        while available.wait(timeout: .now() + Self.pollInterval) == .timedOut {
+            if isInterrupted(), !interruptionTold.withLockedValue({ $0 }) {
+                interruptionTold.withLockedValue { $0 = true }
+                return .interrupted
+            }
+        }
         return queue.withLockedValue { $0.removeFirst() }
     }
 }
