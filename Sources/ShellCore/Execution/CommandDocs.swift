@@ -28,7 +28,7 @@ enum CommandDocs {
             the `alias` command runs, never globbed; quote it to keep `$X` for when the alias is used.
 
             Aliases last for the session; put them in the start-up file, `~/.config/shelf/rc`, to have them
-            in every interactive session (see [interactive.md](../interactive.md#the-start-up-file)).
+            in every interactive session (see docs/interactive.md).
             """#,
         "basename": #"""
             `basename` prints the last component of each NAME: trailing slashes are ignored, everything up
@@ -89,7 +89,7 @@ enum CommandDocs {
         "chgrp": #"""
             `chgrp` gives each FILE, resolved against the shell's current directory, the group GROUP (a
             name from the group database or a numeric id), as GNU chgrp does; it is
-            [`chown :GROUP`](chown.md) with chgrp's words. A symlink given as FILE is followed unless `-h`
+            `chown :GROUP` with chgrp's words. A symlink given as FILE is followed unless `-h`
             is given; with `-R` the tree below each directory FILE is changed too, and every symlink there is
             changed itself, never followed.
 
@@ -141,7 +141,7 @@ enum CommandDocs {
             alone does nothing and succeeds.
 
             A session started with `--root`, `--read-only` or `--no-programs` refuses it, as it refuses any
-            program, before anything of the statement runs (see [safety.md](../safety.md)).
+            program, before anything of the statement runs (see docs/safety.md).
             """#,
         "cp": #"""
             Copies SOURCE to DEST. When DEST is an existing directory, or when several SOURCEs are given,
@@ -306,7 +306,7 @@ enum CommandDocs {
         "echo": #"""
             `echo` writes its WORDs to standard output, separated by single spaces, followed by a newline.
             Each WORD is written exactly as the shell handed it over, after quote removal, `~` and variable
-            expansion and globbing (see [the language guide](../language.md)). By default `echo` interprets
+            expansion and globbing (see the language guide (docs/language.md)). By default `echo` interprets
             no escapes, so `echo "a\nb"` prints a backslash and an `n`; with `-e` it does, as GNU `echo`
             does:
 
@@ -340,7 +340,7 @@ enum CommandDocs {
               `exit: N: numeric argument required` and still ends the shell, with status 2.
             - With more than one N, `exit` prints `exit: too many arguments`, does **not** end the shell, and
               fails with status 1 (which stops a script unless failures are being ignored, see
-              [`set`](set.md)).
+              `set`).
 
             `exit --help` (or `help exit`) prints the usage.
             """#,
@@ -364,7 +364,7 @@ enum CommandDocs {
             status is 1.
 
             `NAME=value COMMAND` exports NAME for that one command only; see
-            [Variables](../language.md#variables).
+            Variables (docs/language.md).
             """#,
         "find": #"""
             `find` walks each PATH (`.` when none is given), resolved against the shell's current directory,
@@ -425,7 +425,7 @@ enum CommandDocs {
             | `-exec PROGRAM [ARG...] ;` | runs PROGRAM with each `{}` in its words (also inside a word: `{}.bak`) replaced by the path, in the shell's directory; true when it exits with status 0. The `;` must be quoted or escaped (`';'`, `\;`), as the shell would take it. |
             | `-exec PROGRAM [ARG...] {} +` | runs PROGRAM with as many paths as fit (1,024 at most) after its words; true. A run that fails makes find's status 1. |
             | `-execdir PROGRAM [ARG...] ;` or `{} +` | the same, run in the directory that holds the entry, with `./NAME` for the path. |
-            | `--json` | not an action of GNU find: every entry selected is written as a file record in one JSON array, in place of `-print` (see [JSON output](../json.md)). |
+            | `--json` | not an action of GNU find: every entry selected is written as a file record in one JSON array, in place of `-print` (see JSON output (docs/json.md)). |
 
             Global options apply wherever they are written:
 
@@ -466,7 +466,7 @@ enum CommandDocs {
             | `%t` `%a` `%c` | the modification, access, status change time as `Fri Nov 20 10:00:01.5000000000 2026`. |
             | `%TK` `%AK` `%CK` | one field K of those times: `@` (seconds since 1970, with the fraction), `Y` `y` `m` `d` `e` `j` `H` `I` `k` `l` `M` `S` (seconds with the fraction) `p` `a` `A` `b` `h` `B` `U` `W` `w` `q` `z` (as strftime's in the C locale), `F` (`2026-11-20`), `D` and `x` (`11/20/26`), `T` and `X` (`10:00:01.5000000000`), `r` (`10:00:01 AM`), `c` (`Fri Nov 20 10:00:01 2026`), `+` (`2026-11-20+10:00:01.5000000000`). |
 
-            Times are shown in the zone of the shell's `TZ` (see [ls](ls.md)).
+            Times are shown in the zone of the shell's `TZ` (see ls).
 
             A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
             inside itself, or a symlink back up with `-L` — is neither examined nor entered again: find
@@ -513,7 +513,7 @@ enum CommandDocs {
 
             An interactive session keeps its history in a file (`~/.local/state/shelf/history` by default),
             read at start and appended to as each line is entered; see
-            [Interactive use](../interactive.md#history). Scripts and `-c` read and write none, and a `#!`
+            Interactive use (docs/interactive.md). Scripts and `-c` read and write none, and a `#!`
             first line of a script is not recorded.
             """#,
         "ln": #"""
@@ -766,7 +766,7 @@ enum CommandDocs {
             makes the status 1; `x/` follows the link, so it is never one.
 
             `-f`, `-e` and `-m` print each FILE as an absolute path instead, resolved against the shell's
-            current directory like [`realpath`](realpath.md): `-f` needs every component but the last to
+            current directory like `realpath`: `-f` needs every component but the last to
             exist, `-e` all of them, `-m` none.
 
             As in GNU readlink, failures are silent by default: `-v` reports them as
@@ -797,7 +797,7 @@ enum CommandDocs {
             """#,
         "remote": #"""
             `remote NAME URL` makes `@NAME` stand for URL, a bucket or a prefix in one
-            (`s3://BUCKET/PREFIX`; see [remote.md](../remote.md#named-remotes)): an unquoted word that
+            (`s3://BUCKET/PREFIX`; see docs/remote.md): an unquoted word that
             starts with `@NAME` followed by `/` or the end of the word starts with URL instead, as the named
             places do (`@docs`). After `remote backup s3://photos/backups`, `cp -r 2024 @backup/` copies
             to `s3://photos/backups/2024`, `cd @backup` goes there, and Tab completes `@ba` to `@backup/`
@@ -814,7 +814,7 @@ enum CommandDocs {
 
             Remotes last for the session; put `remote` lines in the start-up file, `~/.config/shelf/rc`, to
             have them in every interactive session (see
-            [interactive.md](../interactive.md#the-start-up-file)).
+            docs/interactive.md).
             """#,
         "rm": #"""
             Removes each FILE. A directory is removed only with `-r` (with everything in it) or `-d` (when it
@@ -909,7 +909,7 @@ enum CommandDocs {
             command that ran in it: `cat missing || echo fallback` does not stop the script, and neither
             does `cat missing && echo done` (the `&&` skipped `echo`, and bash's `set -e` treats it the same
             way); `echo start && cat missing` does. A statement whose first word starts with `-` never stops
-            the script (see [the language guide](../language.md#stopping-at-the-first-failure)). When a
+            the script (see the language guide (docs/language.md)). When a
             script stops, shelf exits with the failing status, and prints `shelf: stopped at ORIGIN:LINE`
             when something after the failing statement was left unrun.
 
@@ -922,7 +922,7 @@ enum CommandDocs {
             `set` alone prints the shell's variables, sorted by name, one `NAME=VALUE` per line. A value is
             quoted when it holds blanks or characters special to a shell: `'a b'`, `"it's"`, `''` for an
             empty value. The variables are those of the environment shelf started with, `PWD` and
-            `OLDPWD` as `cd` updates them, and those set by `NAME=value` or [`export`](export.md), exported
+            `OLDPWD` as `cd` updates them, and those set by `NAME=value` or `export`, exported
             or not.
             """#,
         "stat": #"""
@@ -1105,7 +1105,7 @@ enum CommandDocs {
               octal, `\011` for a tab). A name that is not valid UTF-8, and in any other locale every name, is
               written byte by byte: `\t`-style escapes for BEL to CR, `\\` and `\ ` for a backslash and a
               space, `\ooo` for any other byte outside printable ASCII (`é` is `\303\251`, `a b` is `a\ b`).
-            - `-J` writes names the same way in every locale, as tree does (see [JSON output](../json.md)).
+            - `-J` writes names the same way in every locale, as tree does (see JSON output (docs/json.md)).
             - An operand written with a trailing slash that is not a directory (`f/`) counts as nothing and
               is marked `  [error opening dir]`, as tree(1) marks it.
             - A directory that cannot be opened is marked `  [error opening dir]` on its line; the walk goes
@@ -1151,13 +1151,13 @@ enum CommandDocs {
             the others are still resized.
             """#,
         "unalias": #"""
-            `unalias NAME` removes the alias NAME (see [alias](alias.md)). A NAME that is no alias is
+            `unalias NAME` removes the alias NAME (see alias). A NAME that is no alias is
             reported as `shelf: unalias: NAME: not found`; the other operands are still removed, and the
             status is 1. `unalias -a` removes every alias.
             """#,
         "unset": #"""
             `unset NAME` removes the variable NAME: it is no longer set (so `$NAME` is an error, see
-            [Variables](../language.md#variables)) and no longer exported to programs. A NAME that is not
+            Variables (docs/language.md)) and no longer exported to programs. A NAME that is not
             set is no error. A NAME that is not a letter or `_` followed by letters, digits and `_` is
             reported as `shelf: unset: '1x': not a valid identifier`; the other operands are still removed,
             and the status is 1.
