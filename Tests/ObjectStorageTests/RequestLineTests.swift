@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SeaweedFixture
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SeaweedFixture
 import Testing
 
 /// Ctrl-C (SIGINT) sent to a script: the command in progress stops cleanly, the script stops
@@ -7,13 +8,17 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct InterruptTests {
     /// Starts shelf on `script` in `directory`, sends SIGINT after `delay` seconds, and returns
     /// the exit status and standard error.
-    private func interrupt(_ script: String, in directory: URL, after delay: Double) throws -> (Int32, String) {
+    private func interrupt(
+        _ script: String, in directory: URL, after delay: Double, environment: [String: String] = [:]
+    ) throws -> (Int32, String) {
         try script.write(to: directory.appendingPathComponent("script"), atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ScriptTests.binary)
         process.arguments = ["script"]
         process.currentDirectoryURL = directory
-        process.environment = ["HOME": directory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+        process.environment = ["HOME": directory.path, "LC_ALL": "C", "PATH": "/usr/bin:/bin"].merging(
+            environment
+        ) { $1 }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -33,6 +38,24 @@ import Testing
         let (status, stderr) = try interrupt("cat fifo\necho never > out\n", in: directory, after: 0.5)
         #expect(status == 130)
         // Ctrl-C broke the read off: nothing to report but where the script stopped.
+        #expect(stderr == "shelf: stopped at script:1\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
+    }
+
+    /// A server that accepts connections and never answers would hold `ls` for its 60 s read
+    /// timeout; Ctrl-C ends it at once, without a message but where the script stopped.
+    @Test func ctrlCEndsAListingThatASilentServerHolds() throws {
+        let directory = try ScriptTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let environment = [
+            "AWS_ACCESS_KEY_ID": "key", "AWS_SECRET_ACCESS_KEY": "secret",
+            "AWS_ENDPOINT_URL": "http://127.0.0.1:\(listener.port)",
+        ]
+        let (status, stderr) = try interrupt(
+            "ls s3://bucket\necho never > out\n", in: directory, after: 1, environment: environment)
+        #expect(status == 130)
         #expect(stderr == "shelf: stopped at script:1\n")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
     }

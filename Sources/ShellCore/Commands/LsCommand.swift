@@ -895,6 +895,8 @@ private struct ListingRun {
     /// Reports a failure on a file named as the user sees it (`ls: cannot access 'x/': …`);
     /// `serious` ones (about operands) make the status 2, others 1.
     private mutating func fail(_ phrase: String, _ shown: [UInt8], _ error: FileError, serious: Bool) {
+        // Ctrl-C broke it off (a request to a silent server): ls ends with 130, without a word.
+        if context.isInterruption(error) { return }
         writer.flush()
         context.error("\(phrase) \(Quoting.always(shown)): \(error.reason)")
         status = max(status, serious ? 2 : 1)
