@@ -23,6 +23,28 @@ import Testing
         }
     }
 
+    /// A HEAD's 403 carries no body; the client learns the reason with a GET of one byte.
+    @Test(arguments: [
+        ("wrong secret", S3Error.Kind.signatureDoesNotMatch), ("unknown key", S3Error.Kind.invalidAccessKeyID),
+    ])
+    func aRefusedHeadSaysWhy(_ row: (name: String, kind: S3Error.Kind)) throws {
+        let server = try SeaweedServer.required()
+        try server.withBucket { owner, bucket in
+            try owner.putObject(bucket: bucket, key: Array("k".utf8), bytes: [1])
+            var credentials = server.credentials
+            if row.kind == .signatureDoesNotMatch {
+                credentials.secretAccessKey = "not-the-secret"
+            } else {
+                credentials.accessKeyID = "nobody-has-this-key"
+            }
+            let client = S3Client(endpoint: server.endpoint, credentials: credentials)
+            defer { try? client.shutdown() }
+            let error = try #require(throws: S3Error.self) { try client.headObject(bucket: bucket, key: Array("k".utf8)) }
+            #expect(error.kind == row.kind, "\(row.name)")
+            #expect(error.status == 403)
+        }
+    }
+
     @Test func aMissingBucketIsNoSuchBucket() throws {
         let server = try SeaweedServer.required()
         let client = server.client()

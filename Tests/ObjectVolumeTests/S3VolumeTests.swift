@@ -249,6 +249,12 @@ import Testing
             let error = #expect(throws: FileError.self) { try other.root.entries() }
             #expect(error?.errno == .permissionDenied)
             #expect(error?.serviceFailure == .signatureMismatch)
+            // A file's HEAD is refused without a reason; the volume says the same all the same.
+            try volume.file("/f").write(text: "x")
+            let reading = #expect(throws: FileError.self) { try other.file("/f").readText() }
+            #expect(reading?.serviceFailure == .signatureMismatch)
+            let removal = #expect(throws: FileError.self) { try other.removeFile(other.file("/f")) }
+            #expect(removal?.serviceFailure == .signatureMismatch)
         }
     }
 

@@ -136,8 +136,22 @@ public final class S3Client: Sendable {
     ///
     /// A missing key is `.noSuchKey` (HEAD answers carry no body, so a missing bucket reads the
     /// same).
+    ///
+    /// A HEAD's refusal has no body to say why: a 403 is asked about again with a GET of the
+    /// key's first byte, whose error names the reason (`SignatureDoesNotMatch`,
+    /// `InvalidAccessKeyId`, `AccessDenied`); only a refusal costs that request.
     public func headObject(bucket: String, key: [UInt8]) throws -> ObjectHead {
-        let answer = try send(.headObject, method: .HEAD, bucket: bucket, key: key, headers: [Self.checksumMode])
+        let answer: HTTPAnswer
+        do {
+            answer = try send(.headObject, method: .HEAD, bucket: bucket, key: key, headers: [Self.checksumMode])
+        } catch let refusal as S3Error where refusal.status == 403 && refusal.code == nil {
+            do {
+                try getObject(bucket: bucket, key: key, range: ByteRange(first: 0, last: 0)) { _ in }
+            } catch let reason as S3Error where reason.code != nil {
+                throw reason
+            }
+            throw refusal
+        }
         return Self.head(of: answer)
     }
 
