@@ -49,6 +49,17 @@ let package = Package(
             dependencies: [
                 "ShellCore", "PathModel", "ObjectVolume", "CReadline",
                 .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            // A release binary is linked by lld with the functions start-up runs placed first
+            // (scripts/startup-order writes the list): they then fill a few dozen pages of text
+            // instead of one page in each of hundreds of object files.
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-use-ld=lld", "-Xlinker",
+                        "--symbol-ordering-file=\(Context.packageDirectory)/scripts/startup-order.txt",
+                        "-Xlinker", "--no-warn-symbol-ordering",
+                    ], .when(configuration: .release))
             ]
         ),
         .executableTarget(name: "shelf-bench", dependencies: ["ShellCore", "PathModel"]),
