@@ -14,18 +14,27 @@ import SystemPackage
 /// An object stored with a checksum is checked while the ranges come in order from its first
 /// byte: the read that brings its last byte fails with `EIO` (a checksum mismatch) when the
 /// bytes differ, and so does every read after it. Reads out of order are not checked.
+///
+/// An object opened as a listing described it (`described`, no larger than the first range)
+/// is fetched whole by the first read, in one GET on the condition that its entity tag is
+/// still the listed one; when it has changed, a HEAD says what it is now, and the reads go on
+/// as above.
 final class S3Download: FileStream, @unchecked Sendable {
     private let volume: S3Volume
     private let key: [UInt8]
-    private let head: ObjectHead
+    private var head: ObjectHead
     private let file: File
+    /// Whether `head` is what a listing said, until the first read fetches the whole object.
+    private var isDescribed = false
     /// Touched only by the one task that uses the stream.
     private var offset: UInt64 = 0
     /// The bytes fetched last and the offset of the first of them.
     private var window: [UInt8] = []
     private var windowStart: UInt64 = 0
+    /// How many bytes the first fetch asks for.
+    static let firstFetchSize = 256 << 10
     /// How many bytes the next fetch asks for.
-    private var fetchSize = 256 << 10
+    private var fetchSize = firstFetchSize
     /// The ranges being fetched ahead of the reads, in order.
     private var ahead: [RangeFetch] = []
     /// The checksum of the bytes fetched so far, while they came in order from the first; nil
@@ -44,6 +53,15 @@ final class S3Download: FileStream, @unchecked Sendable {
         if head.checksum != nil { computation = ChecksumComputation() }
     }
 
+    /// The object `key` as `head` (its size and entity tag, from a listing) describes it.
+    init(volume: S3Volume, key: [UInt8], described head: ObjectHead, file: File) {
+        self.volume = volume
+        self.key = key
+        self.head = head
+        self.file = file
+        isDescribed = true
+    }
+
     /// The largest range one request asks for.
     private var largestFetch: Int { max(volume.partSize, 256 << 10) }
 
@@ -55,6 +73,7 @@ final class S3Download: FileStream, @unchecked Sendable {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(FileError) -> Int {
         if mismatched { throw checksumMismatch }
+        if isDescribed { try fetchDescribed() }
         let size = UInt64(max(head.size, 0))
         guard offset < size, buffer.count > 0 else { return 0 }
         if offset < windowStart || offset >= windowStart + UInt64(window.count) {
@@ -95,6 +114,32 @@ final class S3Download: FileStream, @unchecked Sendable {
                 ahead.append(RangeFetch(key, first: next, last: last, from: volume))
                 next = last + 1
             }
+        }
+    }
+
+    /// Fetches the whole object a listing described, if it still has the entity tag listed (the
+    /// client checks its checksum); else asks what it is now (HEAD) for the reads to go on.
+    private func fetchDescribed() throws(FileError) {
+        isDescribed = false
+        do {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(max(head.size, 0)))
+            let answer = try volume.client.getObject(bucket: volume.bucket, key: key, ifMatch: head.eTag) {
+                bytes.append(contentsOf: $0)
+            }
+            head = answer
+            window = bytes
+            windowStart = 0
+        } catch let error as S3Error where error.kind == .preconditionFailed {
+            head = try volume.failing(.read, file) { () throws(S3Failure) in
+                try volume.call { try volume.client.headObject(bucket: volume.bucket, key: key) }
+            }
+            if head.checksum != nil { computation = ChecksumComputation() }
+        } catch let error as S3Error where error.kind == .badDigest {
+            mismatched = true
+            throw checksumMismatch
+        } catch {
+            throw S3Failure(error).fileError(.read, file)
         }
     }
 

@@ -175,6 +175,24 @@ public final class S3Volume: Volume {
         return OpenFile(stream: stream, file: file)
     }
 
+    /// A file described with its entity tag (by a listing, or a HEAD) and no larger than a
+    /// download's first range opens without a request: its first read GETs the whole object on
+    /// the condition that it still has that entity tag (one request a small file, its checksum
+    /// checked), and asks again only when it has changed. Any other file opens as `.read` does.
+    public func openForReading(_ file: File, describedAs info: FileInfo) throws(FileError) -> OpenFile {
+        guard info.kind == .regular, info.size <= UInt64(S3Download.firstFetchSize),
+            let eTag = info.object?.eTag, let key = Place(file).key(in: self)
+        else { return try open(file, .read, permissions: 0) }
+        let head = ObjectHead(
+            size: Int64(info.size), eTag: "\"\(eTag)\"",
+            lastModified: info.absent.contains(.times)
+                ? nil
+                : UTCTime(
+                    secondsSince1970: info.modificationTime.seconds,
+                    nanoseconds: Int32(info.modificationTime.nanoseconds)))
+        return OpenFile(stream: S3Download(volume: self, key: key, described: head, file: file), file: file)
+    }
+
     /// An upload of a new key with no request before it: neither a HEAD for what is there nor
     /// one for the parent, which the caller made (a copy of a tree into a directory it made).
     public func openNew(_ file: File, permissions: UInt32) throws(FileError) -> OpenFile {
