@@ -8,26 +8,38 @@ import SystemPackage
 /// which doubles (up to the volume's part size) while the reads go on in order, so a small read
 /// (`head`) costs a small request and a whole object a few large ones; a read at the end
 /// (`tail`) fetches only the end. Once the ranges are a part's size, the next ones are fetched
-/// ahead in parallel (up to the volume's `concurrentRequests` in flight, each a part's size in
-/// memory) while the reads go on in order; a read elsewhere drops them.
+/// ahead in parallel (the volume's `partsInFlight`, each in a part's buffer reused from range to
+/// range) while the reads go on in order; a read elsewhere drops them. Memory so holds the range
+/// being read and those ahead, whatever the object's size.
 ///
 /// An object stored with a checksum is checked while the ranges come in order from its first
 /// byte: the read that brings its last byte fails with `EIO` (a checksum mismatch) when the
 /// bytes differ, and so does every read after it. Reads out of order are not checked.
+///
+/// An object opened as a listing described it (`described`, no larger than the first range)
+/// is fetched whole by the first read, in one GET on the condition that its entity tag is
+/// still the listed one; when it has changed, a HEAD says what it is now, and the reads go on
+/// as above.
 final class S3Download: FileStream, @unchecked Sendable {
     private let volume: S3Volume
     private let key: [UInt8]
-    private let head: ObjectHead
+    private var head: ObjectHead
     private let file: File
+    /// Whether `head` is what a listing said, until the first read fetches the whole object.
+    private var isDescribed = false
     /// Touched only by the one task that uses the stream.
     private var offset: UInt64 = 0
     /// The bytes fetched last and the offset of the first of them.
     private var window: [UInt8] = []
     private var windowStart: UInt64 = 0
+    /// How many bytes the first fetch asks for.
+    static let firstFetchSize = 256 << 10
     /// How many bytes the next fetch asks for.
-    private var fetchSize = 256 << 10
+    private var fetchSize = firstFetchSize
     /// The ranges being fetched ahead of the reads, in order.
     private var ahead: [RangeFetch] = []
+    /// The buffers of the ranges fetched ahead, made with the first of them.
+    private var buffers: PartBuffers?
     /// The checksum of the bytes fetched so far, while they came in order from the first; nil
     /// once a fetch went elsewhere, or when the object has no checksum to compare with.
     private var computation: ChecksumComputation?
@@ -44,6 +56,15 @@ final class S3Download: FileStream, @unchecked Sendable {
         if head.checksum != nil { computation = ChecksumComputation() }
     }
 
+    /// The object `key` as `head` (its size and entity tag, from a listing) describes it.
+    init(volume: S3Volume, key: [UInt8], described head: ObjectHead, file: File) {
+        self.volume = volume
+        self.key = key
+        self.head = head
+        self.file = file
+        isDescribed = true
+    }
+
     /// The largest range one request asks for.
     private var largestFetch: Int { max(volume.partSize, 256 << 10) }
 
@@ -55,6 +76,7 @@ final class S3Download: FileStream, @unchecked Sendable {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(FileError) -> Int {
         if mismatched { throw checksumMismatch }
+        if isDescribed { try fetchDescribed() }
         let size = UInt64(max(head.size, 0))
         guard offset < size, buffer.count > 0 else { return 0 }
         if offset < windowStart || offset >= windowStart + UInt64(window.count) {
@@ -76,9 +98,12 @@ final class S3Download: FileStream, @unchecked Sendable {
         if inOrder {
             fetchSize = min(fetchSize * 2, largestFetch)
         }
-        if let next = ahead.first, next.start == offset {
+        if let next = ahead.first, next.start == offset, let buffers {
             ahead.removeFirst()
-            window = try volume.failing(.read, file) { () throws(S3Failure) in try next.bytes() }
+            let part = try volume.failing(.read, file) { () throws(S3Failure) in try next.bytes() }
+            // The range's bytes become the window; the buffer goes back with the old window's room.
+            swap(&window, &part.bytes)
+            buffers.give(part)
         } else {
             dropFetchesAhead()
             let last = min(offset + UInt64(max(fetchSize, wanted)), size) - 1
@@ -89,12 +114,42 @@ final class S3Download: FileStream, @unchecked Sendable {
         windowStart = offset
         try check(size: size)
         if inOrder && fetchSize == largestFetch {
+            let parts =
+                buffers
+                ?? PartBuffers(limit: volume.partsInFlight, partSize: largestFetch, ledger: volume.partLedger)
+            buffers = parts
             var next = ahead.last.map { $0.start + UInt64(largestFetch) } ?? offset + UInt64(window.count)
-            while ahead.count < volume.concurrentRequests && next < size {
+            while ahead.count < parts.limit && next < size {
                 let last = min(next + UInt64(largestFetch), size) - 1
-                ahead.append(RangeFetch(key, first: next, last: last, from: volume))
+                ahead.append(RangeFetch(key, first: next, last: last, from: volume, into: parts))
                 next = last + 1
             }
+        }
+    }
+
+    /// Fetches the whole object a listing described, if it still has the entity tag listed (the
+    /// client checks its checksum); else asks what it is now (HEAD) for the reads to go on.
+    private func fetchDescribed() throws(FileError) {
+        isDescribed = false
+        do {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(max(head.size, 0)))
+            let answer = try volume.client.getObject(bucket: volume.bucket, key: key, ifMatch: head.eTag) {
+                bytes.append(contentsOf: $0)
+            }
+            head = answer
+            window = bytes
+            windowStart = 0
+        } catch let error as S3Error where error.kind == .preconditionFailed {
+            head = try volume.failing(.read, file) { () throws(S3Failure) in
+                try volume.call { try volume.client.headObject(bucket: volume.bucket, key: key) }
+            }
+            if head.checksum != nil { computation = ChecksumComputation() }
+        } catch let error as S3Error where error.kind == .badDigest {
+            mismatched = true
+            throw checksumMismatch
+        } catch {
+            throw S3Failure(error).fileError(.read, file)
         }
     }
 
@@ -125,7 +180,7 @@ final class S3Download: FileStream, @unchecked Sendable {
 
     /// Waits for the ranges fetched ahead and forgets them, so that no request outlives its use.
     private func dropFetchesAhead() {
-        for fetch in ahead { fetch.wait() }
+        for fetch in ahead { fetch.drop() }
         ahead = []
     }
 
@@ -151,39 +206,48 @@ final class S3Download: FileStream, @unchecked Sendable {
     }
 }
 
-/// One ranged GET of an object on a thread of its own, for reading ahead.
-final class RangeFetch: Sendable {
+/// One ranged GET of an object on a thread of its own, for reading ahead, into a buffer of
+/// the download's `PartBuffers`: whoever takes its bytes gives the buffer back.
+final class RangeFetch: @unchecked Sendable {
     /// The offset of the range's first byte.
     let start: UInt64
     private let done = DispatchSemaphore(value: 0)
-    private let outcome = Mutex<Result<[UInt8], S3Failure>?>(nil)
+    private let part: PartBuffer
+    private let buffers: PartBuffers
+    /// Written by the fetching thread before it signals `done`.
+    private var failure: S3Failure?
 
-    /// Starts fetching bytes `first...last` of `key`.
-    init(_ key: [UInt8], first: UInt64, last: UInt64, from volume: S3Volume) {
+    /// Starts fetching bytes `first...last` of `key` into a buffer taken from `buffers`.
+    init(_ key: [UInt8], first: UInt64, last: UInt64, from volume: S3Volume, into buffers: PartBuffers) {
         start = first
+        self.buffers = buffers
+        part = buffers.take()
         // A queue of its own runs on a thread of its own, however many wait on the network.
         DispatchQueue(label: "shelf.s3.range").async { [self] in
-            let result: Result<[UInt8], S3Failure>
             do throws(S3Failure) {
-                result = .success(try Self.get(key, first: first, last: last, from: volume))
+                try Self.get(key, first: first, last: last, from: volume, into: &part.bytes)
             } catch {
-                result = .failure(error)
+                failure = error
             }
-            outcome.withLock { $0 = result }
             done.signal()
         }
     }
 
-    /// Waits until the range has come (or failed).
-    func wait() {
+    /// The buffer holding the range's bytes, once they have come; the caller gives it back.
+    /// - Throws: the range's failure, its buffer given back.
+    func bytes() throws(S3Failure) -> PartBuffer {
         done.wait()
-        done.signal()
+        if let failure {
+            buffers.give(part)
+            throw failure
+        }
+        return part
     }
 
-    /// The range's bytes, once they have come.
-    func bytes() throws(S3Failure) -> [UInt8] {
-        wait()
-        return try outcome.withLock { $0! }.get()
+    /// Waits until the range has come (or failed) and gives its buffer back unread.
+    func drop() {
+        done.wait()
+        buffers.give(part)
     }
 
     /// Bytes `first...last` of `key`, fetched on the caller's thread.
@@ -191,13 +255,20 @@ final class RangeFetch: Sendable {
         -> [UInt8]
     {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(last - first + 1))
+        try get(key, first: first, last: last, from: volume, into: &bytes)
+        return bytes
+    }
+
+    /// Appends bytes `first...last` of `key` to `bytes`, fetched on the caller's thread.
+    static func get(
+        _ key: [UInt8], first: UInt64, last: UInt64, from volume: S3Volume, into bytes: inout [UInt8]
+    ) throws(S3Failure) {
+        bytes.reserveCapacity(bytes.count + Int(last - first + 1))
         _ = try volume.call {
             try volume.client.getObject(
                 bucket: volume.bucket, key: key, range: ByteRange(first: Int64(first), last: Int64(last))
             ) { bytes.append(contentsOf: $0) }
         }
-        return bytes
     }
 }
 
@@ -243,8 +314,8 @@ final class S3DirectoryStream: FileStream {
 
 /// An object being written. The bytes gather in memory; each time a part's worth is there it
 /// goes up as a part of a multipart upload, begun then, while the next part gathers: up to the
-/// volume's `concurrentRequests` parts are in flight at once (`PartUploads`), so memory stays
-/// below that many parts and one more. `finish()` sends the rest (one PUT for a file no larger
+/// volume's `partsInFlight` parts are in flight at once, each in a buffer reused from part to
+/// part (`PartBuffers`), so memory holds that many parts and the one gathering. `finish()` sends the rest (one PUT for a file no larger
 /// than a part), waits for every part and completes the upload: only then does the object
 /// appear, and a failure at any step aborts the upload once no part is in flight, so no parts
 /// are left behind. `close()` without `finish()` abandons it the same way.
@@ -263,6 +334,8 @@ final class S3Upload: FileStream, @unchecked Sendable {
     private var offset: Int64 = 0
     /// The multipart upload, once begun.
     private var parts: PartUploads?
+    /// The buffers of the parts in flight, made with the first part.
+    private var buffers: PartBuffers?
     private var ended = false
 
     init(volume: S3Volume, key: [UInt8], file: File, appending: Bool) {
@@ -313,15 +386,20 @@ final class S3Upload: FileStream, @unchecked Sendable {
             upload = try PartUploads(of: key, in: volume, checksummed: true)
             parts = upload
         }
-        let part: [UInt8]
+        let buffers =
+            self.buffers
+            ?? PartBuffers(limit: volume.partsInFlight, partSize: volume.partSize, ledger: volume.partLedger)
+        self.buffers = buffers
+        // Waits while the most parts allowed are in memory.
+        let part = buffers.take()
         if count == pending.count {
-            part = pending
-            pending = []
+            // The part's bytes go as they are; the next part gathers in the buffer's room.
+            swap(&part.bytes, &pending)
         } else {
-            part = Array(pending[..<count])
+            part.bytes.append(contentsOf: pending[..<count])
             pending.removeFirst(count)
         }
-        try upload.send(part)
+        try upload.send(part, from: buffers)
         sent += Int64(count)
     }
 
@@ -404,26 +482,34 @@ final class PartUploads: Sendable {
         slots = DispatchSemaphore(value: volume.concurrentRequests)
     }
 
-    /// Sends `bytes` as the next part (UploadPart, retried by the client from their start), with
-    /// their checksum.
-    func send(_ bytes: [UInt8]) throws(S3Failure) {
-        try send { [volume, key, uploadID] number throws(S3Failure) in
-            var position = 0
-            let checksum = ObjectChecksum(of: bytes)
-            let eTag = try volume.call {
-                try bytes.withUnsafeBytes { bytes in
-                    try volume.client.uploadPart(
-                        bucket: volume.bucket, key: key, uploadID: uploadID, partNumber: number,
-                        length: Int64(bytes.count), checksum: checksum, rewind: { position = 0 }
-                    ) { buffer in
-                        let length = min(buffer.count, bytes.count - position)
-                        buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: length)
-                        position += length
-                        return length
+    /// Sends the bytes of `part` as the next part (UploadPart, retried by the client from their
+    /// start), with their checksum, and gives the buffer back to `buffers` once it is through
+    /// (or has failed).
+    func send(_ part: PartBuffer, from buffers: PartBuffers) throws(S3Failure) {
+        do throws(S3Failure) {
+            try send { [volume, key, uploadID] number throws(S3Failure) in
+                defer { buffers.give(part) }
+                var position = 0
+                let checksum = part.bytes.withUnsafeBytes { ObjectChecksum(of: $0) }
+                let eTag = try volume.call {
+                    try part.bytes.withUnsafeBytes { bytes in
+                        try volume.client.uploadPart(
+                            bucket: volume.bucket, key: key, uploadID: uploadID, partNumber: number,
+                            length: Int64(bytes.count), checksum: checksum, rewind: { position = 0 }
+                        ) { buffer in
+                            let length = min(buffer.count, bytes.count - position)
+                            buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: length)
+                            position += length
+                            return length
+                        }
                     }
                 }
+                return CompletedPart(partNumber: number, eTag: eTag, checksum: checksum)
             }
-            return CompletedPart(partNumber: number, eTag: eTag, checksum: checksum)
+        } catch {
+            // Refused before it went (a part before it failed): the buffer was never handed over.
+            buffers.give(part)
+            throw error
         }
     }
 

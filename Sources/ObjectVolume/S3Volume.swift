@@ -38,6 +38,9 @@ public final class S3Volume: Volume {
     public let partSize: Int
     /// How many requests of one transfer may be in flight at once (the parts of an upload).
     public let concurrentRequests: Int
+    /// How many parts one transfer of a large file holds in memory at most: the one being
+    /// gathered (upload) or read (download), and those in flight beside it.
+    public let partsInMemory: Int
     /// The largest object copied inside the bucket by one CopyObject; larger ones are copied
     /// in parts (UploadPartCopy).
     public let copyThreshold: UInt64
@@ -51,21 +54,39 @@ public final class S3Volume: Volume {
     /// Requests in flight for one transfer unless configured: aws cli's `max_concurrent_requests`.
     public static let defaultConcurrentRequests = 10
 
+    /// Parts one transfer holds in memory unless told: four in flight beside the one at hand.
+    public static let defaultPartsInMemory = 5
+
+    /// How many parts of one transfer go up, or are fetched ahead, at once: as many requests
+    /// as allowed, within `partsInMemory`.
+    var partsInFlight: Int { max(1, min(concurrentRequests, partsInMemory - 1)) }
+
+    /// The part buffers this volume's transfers have out.
+    let partLedger = PartLedger()
+
+    /// The bytes of the parts in flight that this volume's transfers hold in memory now (the
+    /// part being gathered or read aside), and the most held at once since the volume was
+    /// made: what `partsInMemory` bounds.
+    public var partBytesHeld: (now: Int, peak: Int) { partLedger.held }
+
     /// The bucket `bucket` through `client`, below `prefix` (a key prefix ending in `/`, or
     /// empty for the whole bucket).
     /// - Parameters:
     ///   - partSize: files larger than this go up in parts of this size (at least 5 MiB on AWS).
     ///   - concurrentRequests: how many parts of an upload may be in flight at once (at least 1).
     ///   - copyThreshold: objects larger than this are copied in parts (at most 5 GiB).
+    ///   - partsInMemory: how many parts one transfer holds in memory at most (at least 2).
     public init(
         client: S3Client, bucket: String, prefix: [UInt8] = [], partSize: Int = 8 << 20,
-        concurrentRequests: Int = S3Volume.defaultConcurrentRequests, copyThreshold: UInt64 = S3Volume.largestCopy
+        concurrentRequests: Int = S3Volume.defaultConcurrentRequests, copyThreshold: UInt64 = S3Volume.largestCopy,
+        partsInMemory: Int = S3Volume.defaultPartsInMemory
     ) {
         self.client = client
         self.bucket = bucket
         self.prefix = prefix.isEmpty || prefix.last == 0x2F ? prefix : prefix + [0x2F]
         self.partSize = partSize
         self.concurrentRequests = max(1, concurrentRequests)
+        self.partsInMemory = max(2, partsInMemory)
         self.copyThreshold = min(copyThreshold, Self.largestCopy)
         device = 0x7333_0000_0000_0000 | Self.devices.add(1, ordering: .relaxed).newValue
         owner = (getuid(), getgid())
@@ -173,6 +194,24 @@ public final class S3Volume: Volume {
             () throws(S3Failure) in try open(place, mode, file: file)
         }
         return OpenFile(stream: stream, file: file)
+    }
+
+    /// A file described with its entity tag (by a listing, or a HEAD) and no larger than a
+    /// download's first range opens without a request: its first read GETs the whole object on
+    /// the condition that it still has that entity tag (one request a small file, its checksum
+    /// checked), and asks again only when it has changed. Any other file opens as `.read` does.
+    public func openForReading(_ file: File, describedAs info: FileInfo) throws(FileError) -> OpenFile {
+        guard info.kind == .regular, info.size <= UInt64(S3Download.firstFetchSize),
+            let eTag = info.object?.eTag, let key = Place(file).key(in: self)
+        else { return try open(file, .read, permissions: 0) }
+        let head = ObjectHead(
+            size: Int64(info.size), eTag: "\"\(eTag)\"",
+            lastModified: info.absent.contains(.times)
+                ? nil
+                : UTCTime(
+                    secondsSince1970: info.modificationTime.seconds,
+                    nanoseconds: Int32(info.modificationTime.nanoseconds)))
+        return OpenFile(stream: S3Download(volume: self, key: key, described: head, file: file), file: file)
     }
 
     /// An upload of a new key with no request before it: neither a HEAD for what is there nor

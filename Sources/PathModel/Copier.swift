@@ -662,7 +662,10 @@ public struct Copier {
         {
             return
         }
-        let input = try source.open(.read)
+        // What the walk or the look before said of a regular file spares the volume asking again.
+        let input =
+            try info.kind == .regular
+            ? source.volume.openForReading(source, describedAs: info) : source.open(.read)
         defer { input.close() }
         if let existing, options.destinations == .writeThrough, existing.kind != .regular {
             try writeInPlace(from: input, source: source, to: target, named: destination)
@@ -799,7 +802,9 @@ public struct Copier {
         while true {
             if isCancelled() { throw FileError(.write, destination, .canceled) }
             let count: Int
-            do { count = try input.read(into: &buffer) } catch { throw FileError(.read, source, error.errno) }
+            do { count = try input.read(into: &buffer) } catch {
+                throw FileError(.read, source, error.errno, serviceFailure: error.serviceFailure)
+            }
             if count == 0 { return }
             try output.write(buffer[..<count])
             transferred(UInt64(count))
@@ -837,7 +842,9 @@ public struct Copier {
                 let wanted = Int(min(Int64(64 * block), dataEnd - position))
                 if buffer.count != wanted { buffer = [UInt8](repeating: 0, count: wanted) }
                 let count: Int
-                do { count = try input.read(into: &buffer) } catch { throw FileError(.read, source, error.errno) }
+                do { count = try input.read(into: &buffer) } catch {
+                    throw FileError(.read, source, error.errno, serviceFailure: error.serviceFailure)
+                }
                 if count == 0 { break }
                 var start = 0
                 while start < count {

@@ -66,6 +66,75 @@ import Testing
         }
     }
 
+    /// A tree of small files copied down: each file is one GET on the strength of the listing
+    /// (no HEAD), and arrives byte for byte.
+    @Test func eachSmallFileOfATreeIsOneRequest() throws {
+        try withScratch { directory in
+            try SeaweedServer.withVolume { volume in
+                let names = ["a", "b", "c", "d/e"]
+                // Keys alone, no directory markers, as other tools upload a tree.
+                for (index, name) in names.enumerated() {
+                    try volume.client.putObject(
+                        bucket: volume.bucket, key: volume.prefix + Array("tree/\(name)".utf8),
+                        bytes: Array(Self.contents.prefix(4096 + index)))
+                }
+                let heads = volume.client.requestsSent(.headObject)
+                let gets = volume.client.requestsSent(.getObject)
+                let (copied, failures) = Self.copy(volume.file("/tree"), to: directory + "tree")
+                #expect(copied)
+                #expect(failures.isEmpty)
+                for (index, name) in names.enumerated() {
+                    #expect(
+                        try (directory + "tree/\(name)").readBytes()
+                            == Array(Self.contents.prefix(4096 + index)))
+                }
+                #expect(volume.client.requestsSent(.getObject) - gets == names.count)
+                // The operand's own looks (HEADs that miss: it is a directory), none per file.
+                #expect(volume.client.requestsSent(.headObject) - heads < names.count)
+            }
+        }
+    }
+
+    /// A file changed after the listing that described it is read as it is now: the GET on the
+    /// listed entity tag is refused, a HEAD says what the file is, and a GET reads it.
+    @Test func aFileChangedSinceItWasDescribedIsReadAsItIsNow() throws {
+        try SeaweedServer.withVolume { volume in
+            let file = volume.file("/f")
+            try file.write(bytes: Array("before".utf8))
+            let described = try file.info()
+            try file.write(bytes: Array("after, and longer".utf8))
+            let heads = volume.client.requestsSent(.headObject)
+            let gets = volume.client.requestsSent(.getObject)
+            let opened = try volume.openForReading(file, describedAs: described)
+            defer { opened.close() }
+            #expect(try opened.readAll() == Array("after, and longer".utf8))
+            #expect(volume.client.requestsSent(.headObject) - heads == 1)
+            #expect(volume.client.requestsSent(.getObject) - gets == 2)
+        }
+    }
+
+    /// A small file whose one GET comes back changed fails with a checksum mismatch and leaves
+    /// no file behind.
+    @Test func aSmallFileChangedOnTheWayLeavesNoFile() throws {
+        try withScratch { directory in
+            try SeaweedServer.withVolume(
+                throughProxyBreaking: { top in "GET \(top)small" }, with: .corruptAnswerBody,
+                retryPolicy: RetryPolicy(maxAttempts: 1)
+            ) { volume, proxy in
+                try volume.file("/small").write(bytes: Array(Self.contents.prefix(5000)))
+                let (copied, failures) = Self.copy(volume.file("/small"), to: directory + "copy")
+                #expect(!copied)
+                #expect(proxy.hasFired)
+                guard case .file(let error) = failures.first, failures.count == 1 else {
+                    Issue.record("one failure expected: \(failures)")
+                    return
+                }
+                #expect(error.serviceFailure == .checksumMismatch, "\(error)")
+                #expect(rawNames(directory).isEmpty)
+            }
+        }
+    }
+
     @Test func aDownloadReplacesTheDestinationByRenaming() throws {
         try withScratch { directory in
             try SeaweedServer.withVolume { volume in

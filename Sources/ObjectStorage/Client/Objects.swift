@@ -39,6 +39,19 @@ public struct ObjectHead: Sendable, Hashable {
     /// The checksum of its bytes, when it was stored with one and the answer gave it (not the
     /// composite checksum of a multipart object's parts).
     public var checksum: ObjectChecksum?
+
+    /// What is known of an object from elsewhere (a listing's line), the rest left unsaid.
+    public init(
+        size: Int64, eTag: String? = nil, lastModified: UTCTime? = nil, contentType: String? = nil,
+        storageClass: String? = nil, checksum: ObjectChecksum? = nil
+    ) {
+        self.size = size
+        self.eTag = eTag
+        self.lastModified = lastModified
+        self.contentType = contentType
+        self.storageClass = storageClass
+        self.checksum = checksum
+    }
 }
 
 /// A range of an object's bytes, as HTTP's `Range: bytes=first-last` names it.

@@ -161,13 +161,17 @@ public final class S3Client: Sendable {
     /// `sink` runs on the caller's thread; an error it throws stops the transfer and is rethrown.
     /// A whole object (no `range`) stored with a checksum is checked against it as it comes: a
     /// mismatch is `.badDigest`, thrown once every byte went to `sink`.
+    /// - Parameter ifMatch: an entity tag (with its quotes) the object must still have
+    ///   (`If-Match`); when it has another, nothing is sent to `sink` and the call fails with
+    ///   `.preconditionFailed`.
     /// - Returns: what the answer said of the object (its whole size, even for a range).
     @discardableResult
     public func getObject(
-        bucket: String, key: [UInt8], range: ByteRange? = nil,
+        bucket: String, key: [UInt8], range: ByteRange? = nil, ifMatch: String? = nil,
         into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> ObjectHead {
         var headers: [(name: String, value: String)] = []
+        if let ifMatch { headers.append((name: "If-Match", value: ifMatch)) }
         var computation: ChecksumComputation?
         if let range {
             headers.append((name: "Range", value: range.headerValue))

@@ -65,6 +65,12 @@ public protocol Volume: AnyObject, Sendable {
     /// - Throws: `FileError` with operation `.createFile`.
     func openNew(_ file: File, permissions: UInt32) throws(FileError) -> OpenFile
 
+    /// Opens the regular file `file` for reading, as `info` (what a listing or a look has just
+    /// said of it) describes it: the default opens with `.read`; a volume whose opening asks the
+    /// service what the file is (object storage) may take `info`'s word instead.
+    /// - Throws: `FileError` with operation `.open`.
+    func openForReading(_ file: File, describedAs info: FileInfo) throws(FileError) -> OpenFile
+
     /// Creates the directory `file`; its parent must exist.
     /// - Throws: `FileError` with operation `.makeDirectory`.
     func makeDirectory(_ file: File, permissions: UInt32) throws(FileError)
@@ -192,6 +198,11 @@ extension Volume {
     /// `open(file, .create, permissions:)`: the default for volumes whose checks are cheap.
     public func openNew(_ file: File, permissions: UInt32) throws(FileError) -> OpenFile {
         try open(file, .create, permissions: permissions)
+    }
+
+    /// `open(file, .read, permissions:)`: the default for volumes whose opening asks nothing.
+    public func openForReading(_ file: File, describedAs info: FileInfo) throws(FileError) -> OpenFile {
+        try open(file, .read, permissions: 0)
     }
 
     /// One file at a time: the default for volumes the kernel or memory answers at once.
