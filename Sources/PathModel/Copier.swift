@@ -682,7 +682,11 @@ public struct Copier {
         from input: OpenFile, source: File, to target: File, named destination: File
     ) throws(FileError) {
         let output: OpenFile
-        do { output = try target.open(.truncate) } catch { throw FileError(.createFile, destination, error.errno) }
+        do {
+            output = try target.open(.truncate)
+        } catch {
+            throw FileError(.createFile, destination, error.errno, serviceFailure: error.serviceFailure)
+        }
         defer { output.close() }
         try transfer(from: input, source: source, to: output, destination: destination)
     }
@@ -725,7 +729,11 @@ public struct Copier {
             }
             try output.setAttributes(change)
             if options.sync {
-                do { try output.sync() } catch { throw FileError(.write, destination, error.errno) }
+                do {
+                    try output.sync()
+                } catch {
+                    throw FileError(.write, destination, error.errno, serviceFailure: error.serviceFailure)
+                }
             }
             try commit(temporary.file, to: destination, source: source, isNew: isNew)
         } catch {
@@ -749,7 +757,7 @@ public struct Copier {
                 try isNew
                 ? destination.volume.openNew(destination, permissions: 0o666) : destination.open(.truncate)
         } catch {
-            throw FileError(.createFile, destination, error.errno)
+            throw FileError(.createFile, destination, error.errno, serviceFailure: error.serviceFailure)
         }
         do {
             try transfer(from: input, source: source, to: output, destination: destination)
@@ -918,7 +926,8 @@ public struct Copier {
             try commit(temporary.file, to: destination, source: source, isNew: isNew)
         } catch {
             temporary.file.removeQuietlyAfterFailure()
-            throw FileError(.copy, source, error.errno, destination: destination)
+            throw FileError(
+                .copy, source, error.errno, destination: destination, serviceFailure: error.serviceFailure)
         }
     }
 }

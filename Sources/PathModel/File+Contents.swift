@@ -11,7 +11,7 @@ extension File {
         do {
             try volume.open(self, exclusive ? .create : .append, permissions: mode).finish()
         } catch {
-            throw FileError(.createFile, self, error.errno)
+            throw FileError(.createFile, self, error.errno, serviceFailure: error.serviceFailure)
         }
     }
 
@@ -37,10 +37,14 @@ extension File {
             try replacement.output.write(contiguous[...])
         } catch {
             replacement.discard()
-            throw FileError(.write, self, error.errno)
+            throw FileError(.write, self, error.errno, serviceFailure: error.serviceFailure)
         }
         // A failed commit has closed and removed the temporary file itself.
-        do { try replacement.commit(sync: true) } catch { throw FileError(.write, self, error.errno) }
+        do {
+            try replacement.commit(sync: true)
+        } catch {
+            throw FileError(.write, self, error.errno, serviceFailure: error.serviceFailure)
+        }
     }
 
     /// Replaces the file's contents with `text` as UTF-8; atomic by default (see `write(bytes:)`).
@@ -77,7 +81,7 @@ extension File {
                 result.append(contentsOf: chunk[..<count])
             }
         } catch {
-            throw FileError(.read, self, error.errno)
+            throw FileError(.read, self, error.errno, serviceFailure: error.serviceFailure)
         }
     }
 
