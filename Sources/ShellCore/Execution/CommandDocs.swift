@@ -298,6 +298,15 @@ enum CommandDocs {
             directory is not entered and nothing in it is counted, and an excluded PATH prints nothing.
             `-X FILE` reads such patterns from FILE, one a line.
 
+            `--files0-from=F` takes the PATHs from the file F instead of the command line, each ended by
+            a NUL byte (as `find -print0` writes them; the last NUL may be missing); F `-` is standard
+            input. An empty list counts nothing (not `.`). An empty name is reported with its place,
+            `du: F:2: invalid zero-length file name`, and a `-` in a list read from standard input with
+            `du: when reading file names from stdin, no file name of '-' allowed`; the other names are
+            still counted and the status is 1. A list that cannot be read (`du: cannot open 'F' for
+            reading: No such file or directory`, `du: F: read error: Is a directory`) counts nothing.
+            PATHs given as well are a usage error. Of several `--files0-from`, the last counts.
+
             A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
             inside itself — is counted once and reported: `du: File system loop detected; 'x/sub/mnt' is
             part of the same file system loop as 'x'.`, and the exit status is 1 (GNU du skips it without a

@@ -321,6 +321,51 @@ struct DuCommandTests {
         try compareWithGNU("du", ["--exclude-from=" + (patterns.file + "patterns").string] + arguments, in: shell)
     }
 
+    /// Lists of names for `--files0-from`, written beside the fixture: NUL-ended names, an
+    /// empty name, `-` (a file name in a list that is not standard input), an empty list, a
+    /// lone NUL, a name twice, a missing name, no NUL after the last name.
+    static let nameLists: [String: String] = [
+        "list": "src\0Docs\0top.txt\0", "holes": "src\0\0Docs", "dash": "-\0src\0", "empty": "",
+        "nul": "\0", "twice": "src\0src\0", "missing": "nowhere\0src\0", "open": "sp ace/a b.txt",
+    ]
+
+    @Test(
+        "--files0-from takes the PATHs from a NUL-separated list, as GNU du",
+        .needsLocalFileSystem("GNU du reads the fixture from disk"),
+        arguments: [
+            ["--files0-from=list"], ["-c", "--files0-from=list"], ["-s", "--files0-from=list"],
+            ["-a", "--files0-from=list"], ["-0", "--files0-from=list"], ["--files0-from=holes"],
+            ["-c", "--files0-from=holes"], ["--files0-from=dash"], ["--files0-from=empty"],
+            ["-c", "--files0-from=empty"], ["--files0-from=nul"], ["--files0-from=twice"],
+            ["-c", "--files0-from=missing"], ["-a", "--files0-from=open"], ["--files0-from=absent"],
+            ["--files0-from=src"], ["--files0-from=dash", "--files0-from=list"],
+        ])
+    func readsThePathsFromAList(_ arguments: [String]) throws {
+        let shell = try makeWalkFixture()
+        let lists = TemporaryDirectory(onLocalDisk: true)
+        defer { lists.remove() }
+        for (name, text) in Self.nameLists { try (lists.file + name).write(text: text) }
+        try (lists.file + "src").makeDirectory()
+        // The lists' names, messages included, are the same absolute paths for both.
+        let option = "--files0-from="
+        let placed = arguments.map {
+            $0.hasPrefix(option) ? option + lists.file.string + "/" + $0.dropFirst(option.count) : $0
+        }
+        try compareWithGNU("du", placed, in: shell)
+    }
+
+    @Test("PATHs and --files0-from together are a usage error, in GNU's words")
+    func pathsAndAListTogether() throws {
+        let twins = try TwinRun("du --files0-from=list src", build: { root in
+            try (root + "list").write(text: "src\0")
+            try (root + "src").makeDirectory()
+        }) { _ in "" }
+        let lines = { (text: String) in text.split(separator: "\n").prefix(2) }
+        #expect(lines(twins.ours.stderr) == lines(twins.theirs.stderr))
+        #expect(twins.ours.stdout.isEmpty && twins.theirs.stdout.isEmpty)
+        #expect(twins.ours.status == .usage)
+    }
+
     @Test(
         "A file that cannot be examined is reported, and the rest is counted",
         .needsLocalFileSystem("the fault is injected into the local volume's statx"),
