@@ -436,6 +436,14 @@ private struct DuWalk {
                 }
                 do { entryInfo = try walk.info() } catch { continue }
             }
+            if entryInfo.kind == .symlink && command.following == .always && walk.depth > 0 {
+                // A symlink -L could not follow (it leads nowhere, or round a loop) is reported
+                // and not counted, as GNU du does.
+                do { _ = try walk.file.info(followSymlinks: true) } catch {
+                    report(DuCommand.Messages.cannotAccess, walk.path, error)
+                    continue
+                }
+            }
             if entryInfo.kind != .directory {
                 guard let usage = count(entryInfo) else { continue }
                 add(usage, to: &totals)

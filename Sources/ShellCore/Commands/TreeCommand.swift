@@ -1057,7 +1057,9 @@ private struct Walk {
         if !command.includePatterns.isEmpty || !command.ignorePatterns.isEmpty {
             let name = Array(listing.name(index))
             let isDirectory = node.isDirectory
+            // As tree(1): -P filters neither directories nor, with -l, symlinks to them.
             if !command.includePatterns.isEmpty && !listsEverything && kind != .directory
+                && !(command.followLinks && isDirectory)
                 && !command.includePatterns.contains(where: { $0.matches(name: name, isDirectory: isDirectory) })
             {
                 return nil

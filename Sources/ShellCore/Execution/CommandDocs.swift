@@ -275,7 +275,8 @@ enum CommandDocs {
             default), except that a PATH written with a trailing slash (`link/`) names the directory the
             link leads to; with `-D` (`-H`) a PATH that is a symlink is followed, and with `-L` every
             symlink is followed and what it leads to is counted instead, once, whatever the name it is met
-            by. The last of `-P`, `-D`/`-H` and `-L` counts. With `-S` a directory's size leaves out its
+            by; a symlink `-L` cannot follow (it leads nowhere) is reported, counted nowhere, and the exit
+            status is 1. The last of `-P`, `-D`/`-H` and `-L` counts. With `-S` a directory's size leaves out its
             subdirectories (a `-c` total still counts everything).
 
             `-b`, `-k` and `-m` print sizes in units of 1 byte (with `--apparent-size`), 1024 bytes and

@@ -278,6 +278,21 @@ struct DuCommandTests {
         #expect(result.status == .failure)
     }
 
+    @Test(
+        "-L reports a symlink that leads nowhere and counts the rest as GNU du, giving the reason GNU 9.1 leaves out",
+        .needsLocalFileSystem("GNU du reads the fixture from disk"),
+        arguments: [["-L", "-a"], ["-L"], ["-L", "-s"], ["-L", "-ac"], ["-L", "-a", "--exclude=src"], ["-aL", "."]])
+    func aDanglingSymlinkIsReportedWhenFollowing(_ arguments: [String]) throws {
+        let shell = try makeWalkFixture()
+        let expected = try ReferenceTool.run("/usr/bin/du", arguments, in: shell.directory.file)
+        let result = shell.run(ReferenceTool.commandLine("du", arguments))
+        #expect(result.stdout == expected.stdout, "du \(arguments)")
+        let withReasons = expected.stderr.split(separator: "\n").map { $0 + ": No such file or directory\n" }.joined()
+        #expect(result.stderr == withReasons, "du \(arguments)")
+        #expect(result.stderr.contains("dangling'"), "du \(arguments)")
+        #expect(result.status == expected.status, "du \(arguments)")
+    }
+
     static let variableRows: [(String, [String: String], [String])] = [
         ("DU_BLOCK_SIZE", ["DU_BLOCK_SIZE": "1000"], []),
         ("DU_BLOCK_SIZE before BLOCK_SIZE", ["DU_BLOCK_SIZE": "1M", "BLOCK_SIZE": "1"], ["-s"]),

@@ -60,6 +60,8 @@ struct TreeOptionComparisonTests {
         ["-t", "-U"], ["-U", "--sort=size"], ["-U"], ["-U", "-r"],
         // Traversal.
         ["-l"], ["-l", "-d"], ["-l", "-L", "2"], ["-l", "d"], ["-l", "-s", "--dirsfirst"],
+        // -P lets a symlink to a directory through with -l, and filters it without.
+        ["-P", "*.txt", "-l"], ["-P", "*.txt"], ["-P", "link*", "-l"], ["-l", "-P", "*.sh", "-L", "2"],
         ["--filelimit", "3"], ["--filelimit=2", "-a"], ["--filelimit", "1", "e"], ["--filelimit", "4", "-d"],
         ["--filelimit", "x"],
         // What needs the whole of a directory before its line.
