@@ -100,6 +100,54 @@ struct TreeOptionComparisonTests {
         #expect(result.status.code == expected.status, "tree \(arguments)")
     }
 
+    /// `-H` against tree(1)'s page, byte for byte but for what names the program that made it
+    /// (the GENERATOR meta line and the VERSION paragraph, where shelf names itself), on the
+    /// option fixture with names that HTML and links escape added.
+    @Test(arguments: [
+        ["-H", "http://example.com/base"], ["-H", "/"], ["-H", "."], ["-H", "x/", "-T", "My <T> & \"title\""],
+        ["-H", "b", "--nolinks"], ["-H", "b", "-C"], ["-H", "b", "-C", "--nolinks", "-p", "-L", "1"],
+        ["-H", "b", "-s"], ["-H", "b", "-h", "-p", "-u", "-g", "-D"], ["-H", "b", "-f"], ["-H", "b", "-i", "-f", "-L", "2"],
+        ["-H", "b", "-F", "-Q", "-N"], ["-H", "b", "--du"], ["-H", "b", "--du", "-h", "-L", "1"],
+        ["-H", "b", "-d", "--noreport"], ["-H", "b", "--filelimit", "3"],
+        ["-H", "b", "missing", "d", "run.sh", "linkdir"], ["-H", "b", "-l"],
+        ["-H", "b", "--charset", "IBM437", "-L", "2"], ["-H", "b", "--charset=ISO-8859-1", "-L", "2"],
+        ["-H", "b", "--charset", "nothing-known", "-L", "2"], ["-X", "-H", "b", "-L", "1"], ["-H", "b", "-X", "-L", "1"],
+        ["-J", "-H", "b", "-L", "1"], ["-H", "b", "./"], ["-H", "b", "-f", "d/"], ["-H", "b", "-P", "*.txt", "--prune"],
+        ["-H", "b", "-a", "-t", "-r"], ["-H", "b", "-o", "page.html"], ["-H", "b", "-H", "c"],
+    ])
+    func htmlMatchesTree(_ arguments: [String]) throws {
+        let shell = try makeOptionFixture()
+        for name in ["a <&>\"b", "sp ace", "00Tree.html", "q#%?+[]^\\", "\u{E9}t\u{E9}", "d ir/sub/x y"] {
+            try shell.write(name, "")
+        }
+        try shell.path("d ir/lnk").makeSymlink(to: "sub")
+        let expected = try RealTree.run(arguments, in: shell.directory.file, locale: utf8Locale)
+        var theirs = expected.stdout
+        if arguments.contains("page.html") { theirs = try (shell.path("page.html")).readBytes() }
+        let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+        let ours = arguments.contains("page.html") ? try shell.path("page.html").readBytes() : shell.stdout.contents
+        #expect(Self.withoutMaker(ours) == Self.withoutMaker(theirs), "tree \(arguments)")
+        #expect(result.status.code == expected.status, "tree \(arguments)")
+        let last = { (option: String) in arguments.lastIndex(of: option) ?? -1 }
+        if last("-H") > max(last("-X"), last("-J")) {
+            let generator = Array(" <meta name=\"GENERATOR\" content=\"shelf \(ShelfVersion.number)\">".utf8)
+            #expect(ours.split(separator: 0x0A).contains { Array($0) == generator }, "tree \(arguments)")
+        }
+    }
+
+    /// A page's lines, as bytes, without the GENERATOR meta line and the VERSION paragraph's text.
+    private static func withoutMaker(_ page: [UInt8]) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var inVersion = false
+        for line in page.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init) {
+            if line.starts(with: Array(" <meta name=\"GENERATOR\"".utf8)) { continue }
+            if line == Array("\t</p>".utf8) { inVersion = false }
+            if !inVersion { lines.append(line) }
+            if line == Array("\t<p class=\"VERSION\">".utf8) { inVersion = true }
+        }
+        return lines
+    }
+
     /// --matchdirs matches a directory's path below the operand (`src/lib`, not `lib`) to list
     /// all its own entries, and with --prune keeps a directory by its name.
     @Test(arguments: [
