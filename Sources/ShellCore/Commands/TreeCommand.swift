@@ -1463,7 +1463,7 @@ private struct Drawing {
         lastBranch = set.lastBranch + [0x20]
     }
 
-    /// A character set's names and its three pieces, each three columns wide.
+    /// A character set's names and its three pieces.
     struct LineSet {
         let names: [String]
         let vertical: [UInt8]
@@ -1483,9 +1483,10 @@ private struct Drawing {
         ["UTF-8", "utf8"], [0xE2, 0x94, 0x82, 0xC2, 0xA0, 0xC2, 0xA0], [0xE2, 0x94, 0x9C, 0xE2, 0x94, 0x80, 0xE2, 0x94, 0x80],
         [0xE2, 0x94, 0x94, 0xE2, 0x94, 0x80, 0xE2, 0x94, 0x80])
 
-    /// The single-byte character sets tree(1) knows by name, with the lines it draws in each
-    /// (ISO-8859's last branch is the HTML entity tree writes there). Others, the East Asian
-    /// double-byte sets among them, draw in ASCII.
+    /// The character sets tree(1) knows by name, with the lines it draws in each (ISO-8859's
+    /// last branch is the HTML entity tree writes there; the East Asian sets draw with their own
+    /// two-byte box characters, ISO-2022-JP's each in its escape sequences). Other names, and
+    /// VISCII and the Windows sets tree lists, draw in ASCII.
     static let sets: [LineSet] = [
         LineSet(
             [
@@ -1504,7 +1505,22 @@ private struct Drawing {
             ], [0xB3, 0x20, 0x20], [0xC3, 0xC4, 0xC4], [0xC0, 0xC4, 0xC4]),
         utf8,
         LineSet(["KOI8-R", "csKOI8R", "KOI8-U"], [0x81, 0x20, 0x20], [0x86, 0x80, 0x80], [0x84, 0x80, 0x80]),
+        LineSet(["Shift_JIS", "MS_Kanji", "csShiftJIS"], [0x84, 0xA0, 0x20], [0x84, 0xA5], [0x84, 0xA4]),
+        LineSet(
+            ["EUC-JP", "Extended_UNIX_Code_Packed_Format_for_Japanese", "csEUCPkdFmtJapanese"], [0xA8, 0xA2, 0x20],
+            [0xA8, 0xA7], [0xA8, 0xA6]),
+        LineSet(["EUC-KR", "csEUCKR"], [0xA6, 0xA2, 0x20], [0xA6, 0xA7], [0xA6, 0xA6]),
+        LineSet(
+            ["ISO-2022-JP", "csISO2022JP", "ISO-2022-JP-2", "csISO2022JP2"],
+            Self.jisX0208([0x28, 0x22]) + [0x20], Self.jisX0208([0x28, 0x27]), Self.jisX0208([0x28, 0x26])),
+        LineSet(["GB2312", "csGB2312"], [0xA9, 0xA6, 0x20], [0xA9, 0xC0], [0xA9, 0xB8]),
+        LineSet(["Big5", "csBig5"], [0xA2, 0x78, 0x20], [0xA2, 0x75], [0xA2, 0x7C]),
     ]
+
+    /// A JIS X 0208 character in ISO-2022-JP: switched to with `ESC $ B`, back to ASCII with `ESC ( B`.
+    private static func jisX0208(_ character: [UInt8]) -> [UInt8] {
+        [0x1B, 0x24, 0x42] + character + [0x1B, 0x28, 0x42]
+    }
 
     static let arrow = Array(" -> ".utf8)
     static let openError = Array("  [\(TreeCommand.Messages.openError)]".utf8)

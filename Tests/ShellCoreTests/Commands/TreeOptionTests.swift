@@ -100,6 +100,38 @@ struct TreeOptionComparisonTests {
         #expect(result.status.code == expected.status, "tree \(arguments)")
     }
 
+    /// Every character set name tree(1) 2.1.0 knows (from its source), some in another case,
+    /// and names it does not know, which draw in ASCII.
+    static let charsetNames: [String] = [
+        "ISO-8859-1", "ISO-8859-1:1987", "ISO_8859-1", "latin1", "l1", "IBM819", "CP819", "csISOLatin1", "ISO-8859-3",
+        "ISO_8859-3:1988", "ISO_8859-3", "latin3", "ls", "csISOLatin3", "ISO-8859-7", "ISO_8859-7:1987", "ISO_8859-7",
+        "ELOT_928", "ECMA-118", "greek", "greek8", "csISOLatinGreek", "ISO-8859-8", "ISO_8859-8:1988", "iso-ir-138",
+        "ISO_8859-8", "hebrew", "csISOLatinHebrew", "ISO-8859-9", "ISO_8859-9:1989", "iso-ir-148", "ISO_8859-9",
+        "latin5", "l5", "csISOLatin5", "Shift_JIS", "MS_Kanji", "csShiftJIS", "EUC-JP",
+        "Extended_UNIX_Code_Packed_Format_for_Japanese", "csEUCPkdFmtJapanese", "EUC-KR", "csEUCKR", "ISO-2022-JP",
+        "csISO2022JP", "ISO-2022-JP-2", "csISO2022JP2", "IBM437", "cp437", "437", "csPC8CodePage437", "IBM852",
+        "cp852", "852", "csPCp852", "IBM863", "cp863", "863", "csIBM863", "IBM855", "cp855", "855", "csIBM855",
+        "IBM865", "cp865", "865", "csIBM865", "IBM866", "cp866", "866", "csIBM866", "IBM850", "cp850", "850",
+        "csPC850Multilingual", "IBM00858", "CCSID00858", "CP00858", "PC-Multilingual-850+euro", "IBM869", "cp869",
+        "869", "cp-gr", "csIBM869", "GB2312", "csGB2312", "UTF-8", "utf8", "Big5", "csBig5", "VISCII", "csVISCII",
+        "KOI8-R", "csKOI8R", "KOI8-U", "ISO-8859-1-Windows-3.1-Latin-1", "csWindows31Latin1",
+        "ISO-8859-2-Windows-Latin-2", "csWindows31Latin2", "windows-1250", "windows-1251", "windows-1253",
+        "windows-1254", "windows-1255", "windows-1256", "windows-1257",
+        "shift_jis", "EUC-jp", "euc-kr", "iso-2022-jp", "gb2312", "BIG5", "Utf-8",
+        "ascii", "US-ASCII", "utf-16",
+    ]
+
+    @Test("--charset draws as tree(1) does, byte for byte, for every name it knows", arguments: charsetNames)
+    func charsetMatchesTree(_ name: String) throws {
+        let shell = try makeOptionFixture()
+        for arguments in [["--charset", name, "-L", "3", "d", "e"], ["--charset=" + name, "-i", "-L", "1", "d"]] {
+            let expected = try RealTree.run(arguments, in: shell.directory.file, locale: utf8Locale)
+            let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+            #expect(shell.stdout.contents == expected.stdout, "tree \(arguments)")
+            #expect(result.status.code == expected.status, "tree \(arguments)")
+        }
+    }
+
     /// `-H` against tree(1)'s page, byte for byte but for what names the program that made it
     /// (the GENERATOR meta line and the VERSION paragraph, where shelf names itself), on the
     /// option fixture with names that HTML and links escape added.
