@@ -58,7 +58,8 @@ struct FindCommandTests {
         ["!", "-name", "*.c", "-type", "f"], ["-name", "*.c", "-o", "-name", "*.h"],
         ["(", "-name", "src", "-o", "-name", "Docs", ")", "-type", "d"],
         ["-name", "*.c", "-print", "-o", "-name", "*.h", "-print0"], ["-print0"],
-        ["-not", "-type", "d", "-a", "-name", "t*"], ["missing", "src/util.h"], ["to-src"], ["to-src/"],
+        ["-not", "-type", "d", "-a", "-name", "t*"], ["-not", "-type", "d", "-and", "-name", "t*"],
+        ["-name", "*.c", "-or", "-name", "*.h"], ["missing", "src/util.h"], ["to-src"], ["to-src/"],
         ["dangling", "-type", "l"], ["-newer", "missing"], ["-false"], ["-true", "-maxdepth", "0"],
         // Paths, numbers, owners and permissions.
         ["-path", "./src/*"], ["-path", "*deep*", "-type", "f"], ["-ipath", "*DOCS*"], ["-wholename", "./s*c"],
