@@ -362,6 +362,8 @@ public struct TreeWalk {
         isFollowedSymlink = false
         // FileInfo is large: it is read into `currentInfo` once, without optionals in between.
         if let known = stack[top].info(index) {
+            // Following every symlink, what was remembered of one is what it leads to.
+            isFollowedSymlink = kind == .symlink && options.following == .always && known.kind != .symlink
             kind = known.kind
             currentInfo = known
         } else if kind == nil || options.examinesEveryEntry {

@@ -1,7 +1,7 @@
 import PathModel
 
 /// `du [-abchklmsxDHLPS0] [-B SIZE] [-d N] [-t SIZE] [--apparent-size] [--inodes] [--time[=WORD]]
-/// [--exclude=PATTERN] [-X FILE] [PATH...]`: summarize disk usage of each PATH, recursively.
+/// [--exclude=PATTERN] [-X FILE] [PATH... | --files0-from=F]`: summarize disk usage of each PATH, recursively.
 ///
 /// Numbers are GNU du's: space allocated (`st_blocks`) in 1024-byte units rounded up (or other
 /// units: `-b`, `-m`, `-B`, the `DU_BLOCK_SIZE` variables), bytes (`--apparent-size`) or file
@@ -12,11 +12,11 @@ public struct DuCommand: ShellCommand {
     public static let name = "du"
     public static let summary = "Summarize the disk usage of each PATH (. by default), recursively for directories."
     public static let synopsis =
-        "[-abchklmsxDHLPS0] [-B SIZE] [--si] [-d N] [-t SIZE] [--apparent-size] [--inodes] [--time[=WORD]] [--time-style=STYLE] [--exclude=PATTERN] [-X FILE] [--json] [PATH]..."
+        "[-abchklmsxDHLPS0] [-B SIZE] [--si] [-d N] [-t SIZE] [--apparent-size] [--inodes] [--time[=WORD]] [--time-style=STYLE] [--exclude=PATTERN] [-X FILE] [--json] [PATH... | --files0-from=F]"
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, apparentSize, blockSize, bytes, countLinks, dereference, dereferenceArguments, exclude
-        case excludeFrom, humanReadable, inodes, json, kibibytes, maxDepth, mebibytes, noDereference, null
+        case excludeFrom, files0From, humanReadable, inodes, json, kibibytes, maxDepth, mebibytes, noDereference, null
         case oneFileSystem, separateDirectories, si, summarize, threshold, time, timeStyle, total
     }
     public static let options: [OptionSpec<Option>] = [
@@ -39,6 +39,9 @@ public struct DuCommand: ShellCommand {
         OptionSpec(
             nil, "exclude", value: .required, valueName: "PATTERN", key: .exclude,
             help: "exclude files that match PATTERN"),
+        OptionSpec(
+            nil, "files0-from", value: .required, valueName: "F", key: .files0From,
+            help: "summarize the PATHs named in F, each ended by a NUL; F - is standard input"),
         OptionSpec(
             "h", "human-readable", key: .humanReadable,
             help: "print sizes in human readable format (e.g., 1K 234M 2G)"),
@@ -108,6 +111,8 @@ public struct DuCommand: ShellCommand {
     public var excludeFiles: [[UInt8]]
     /// Write file records with their usage as a JSON array instead of lines.
     public var json: Bool
+    /// The file that names the PATHs, NUL-separated (`--files0-from`); `-` is standard input.
+    public var namesFile: Argument?
     public var operands: [Argument]
 
     public init(_ arguments: ParsedArguments<Option>) throws(UsageError) {
@@ -161,7 +166,9 @@ public struct DuCommand: ShellCommand {
             if all { throw .invalid(Messages.summarizeWithAll) }
             maxDepth = 0
         }
+        namesFile = arguments.bytes(.files0From).map { Argument(bytes: $0) }
         operands = arguments.operands
+        if namesFile != nil, let extra = operands.first { throw NameList.operandWithList(extra) }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
@@ -187,10 +194,15 @@ public struct DuCommand: ShellCommand {
         var unit = sizeUnit ?? SizeUnit.blocks(context.state.environment, variable: "DU_BLOCK_SIZE")
         // As GNU du: file counts keep the unit's scaling, not its size.
         if inodes { unit = SizeUnit(blockSize: 1, autoscale: unit.autoscale, base: unit.base, letter: unit.autoscale) }
+        var list: NameList?
+        if let namesFile {
+            guard let names = NameList.read(namesFile, in: context) else { return .failure }
+            list = names
+        }
         var walk = DuWalk(
             command: self, context: context, excluded: patterns.map { WholeTextGlob(bytes: $0) }, unit: unit,
             timeFormat: timeFormat, zone: Clock.Zone(environment: context.state.environment))
-        return walk.run()
+        return walk.run(list)
     }
 
     /// The `date`-style format of `--time`'s column, as GNU du reads the style `given` with
@@ -346,9 +358,15 @@ private struct DuWalk {
         return false
     }
 
-    mutating func run() -> ExitStatus {
-        for operand in command.operands.isEmpty ? [Argument(".")] : command.operands {
+    /// Counts each operand, or each name of `list` (no `.` when it is empty), then the total.
+    mutating func run(_ list: NameList?) -> ExitStatus {
+        let operands = list?.names ?? (command.operands.isEmpty ? [Argument(".")] : command.operands)
+        for (index, operand) in operands.enumerated() {
             if context.isCancelled { return .interrupted }
+            if let list, !list.accepts(index, in: context) {
+                status = .failure
+                continue
+            }
             summarize(operand)
             if context.stdout.isBroken { break }
         }
@@ -417,6 +435,14 @@ private struct DuWalk {
                     continue
                 }
                 do { entryInfo = try walk.info() } catch { continue }
+            }
+            if entryInfo.kind == .symlink && command.following == .always && walk.depth > 0 {
+                // A symlink -L could not follow (it leads nowhere, or round a loop) is reported
+                // and not counted, as GNU du does.
+                do { _ = try walk.file.info(followSymlinks: true) } catch {
+                    report(DuCommand.Messages.cannotAccess, walk.path, error)
+                    continue
+                }
             }
             if entryInfo.kind != .directory {
                 guard let usage = count(entryInfo) else { continue }

@@ -1,7 +1,7 @@
 import PathModel
 
 /// `tree [-adfhlsxpugDQNFirtcUvJXCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT]
-/// [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--matchdirs] [--dirsfirst] [--noreport]
+/// [-H BASEHREF [-T TITLE] [--nolinks]] [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--matchdirs] [--dirsfirst] [--noreport]
 /// [DIRECTORY...]`: list
 /// directories as an indented tree, as tree(1) does: with box-drawing lines and UTF-8 names in
 /// a UTF-8 locale, with ASCII lines and escaped names in any other.
@@ -15,13 +15,13 @@ public struct TreeCommand: ShellCommand {
     public static let name = "tree"
     public static let summary = "List the contents of each DIRECTORY (default: the current one) as a tree."
     public static let synopsis =
-        "[-adfhlsxpugDQNFirtcUvJXCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT] [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--matchdirs] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
+        "[-adfhlsxpugDQNFirtcUvJXCn] [-L LEVEL] [-I PATTERN] [-P PATTERN] [--sort WORD] [--timefmt FORMAT] [-H BASEHREF [-T TITLE] [--nolinks]] [--charset CS] [--filelimit N] [-o FILE] [--du] [--prune] [--matchdirs] [--dirsfirst] [--noreport] [--fromfile] [DIRECTORY | FILE]..."
     /// The keys its options are read back by.
     public enum Option: Hashable, Sendable {
         case all, directories, fullPath, human, color, noColor, json, ignore, level, pattern, size, directoriesFirst,
             noReport, fromFile, followLinks, oneFileSystem, permissions, owner, group, date, timeFormat, quote,
             rawNames, classify, noIndent, charset, outputFile, fileLimit, sort, reverse, modificationSort,
-            statusChangeSort, unsorted, versionSort, directorySizes, prune, matchDirectories, xml
+            statusChangeSort, unsorted, versionSort, directorySizes, prune, matchDirectories, xml, html, title, noLinks
     }
     public static let options: [OptionSpec<Option>] = [
         OptionSpec("a", key: .all, help: "list all files, hidden ones too"),
@@ -36,7 +36,14 @@ public struct TreeCommand: ShellCommand {
         OptionSpec(
             "J", "json", key: .json,
             help: "print the tree as JSON in tree(1)'s shape, each entry a file record (docs/json.md)"),
-        OptionSpec("X", key: .xml, help: "print the tree as XML, as tree(1) writes it (the last of -J and -X wins)"),
+        OptionSpec("X", key: .xml, help: "print the tree as XML, as tree(1) writes it (the last of -J, -X and -H wins)"),
+        OptionSpec(
+            "H", value: .required, valueName: "BASEHREF", key: .html,
+            help: "print the tree as an HTML page whose links start with BASEHREF"),
+        OptionSpec(
+            "T", value: .required, valueName: "TITLE", key: .title,
+            help: "the HTML page's title and heading (Directory Tree by default)"),
+        OptionSpec(nil, "nolinks", key: .noLinks, help: "write the HTML page's names without links"),
         OptionSpec(
             "I", value: .required, valueName: "PATTERN", key: .ignore,
             help: "do not list names that match PATTERN"),
@@ -134,6 +141,14 @@ public struct TreeCommand: ShellCommand {
     public var json: Bool
     /// Write XML in tree(1)'s shape instead of drawing (not with `--fromfile`).
     public var xml: Bool
+    /// With `-H`, the start of every link of the HTML page written instead of drawing (one
+    /// trailing `/` removed), also the text of each operand's line; nil for no HTML (and with
+    /// `--fromfile`).
+    public var htmlBase: [UInt8]?
+    /// The HTML page's title and heading (`-T`).
+    public var title: [UInt8]
+    /// Whether the HTML page's names are links (not with `--nolinks`).
+    public var htmlLinks: Bool
     /// Colour names: always (`-C`), never (`-n`), or nil to decide by the output and environment.
     public var color: Bool?
     /// The operands are files listing paths (`--fromfile`), not directories.
@@ -189,8 +204,16 @@ public struct TreeCommand: ShellCommand {
         directorySizes = arguments.has(.directorySizes)
         sizes = arguments.has(.human) ? .human : arguments.has(.size) || directorySizes ? .bytes : .none
         prune = arguments.has(.prune) && !arguments.has(.directories)
-        json = arguments.last(of: [.json, .xml]) == .json
-        xml = arguments.last(of: [.json, .xml]) == .xml && !arguments.has(.fromFile)
+        // As tree(1): the last of -J, -X and -H decides.
+        let format = arguments.last(of: [.json, .xml, .html])
+        json = format == .json
+        xml = format == .xml && !arguments.has(.fromFile)
+        if format == .html && !arguments.has(.fromFile), var base = arguments.bytes(.html) {
+            if base.count > 1 && base.last == 0x2F { base.removeLast() }
+            htmlBase = base
+        }
+        title = arguments.bytes(.title) ?? Array("Directory Tree".utf8)
+        htmlLinks = !arguments.has(.noLinks)
         color = arguments.has(.color) ? true : arguments.has(.noColor) ? false : nil
         fromFile = arguments.has(.fromFile)
         followLinks = arguments.has(.followLinks)
@@ -256,19 +279,23 @@ public struct TreeCommand: ShellCommand {
         defer { opened?.close() }
         // As tree(1): on with -C; by default only on a terminal, when LS_COLORS is set and NO_COLOR is not.
         let colored =
-            !json && !xml
+            !json && !xml && htmlBase == nil
             && (color
                 ?? (output.isTerminal && ListingColors.isConfigured(environment)
                     && !ListingColors.isDisabled(environment)))
         let encoding = CharacterEncoding.current
         var walk = Walk(
             command: self, output: output, encoding: encoding,
-            drawing: Drawing(charset: charset ?? environment["TREE_CHARSET"], locale: encoding),
+            drawing: Drawing(charset: charset ?? environment["TREE_CHARSET"], locale: encoding, html: htmlBase != nil),
             colors: colored ? ListingColors(environment: environment, base: .none) : nil,
             zone: Clock.Zone(environment: environment), now: Clock.now(),
             isCancelled: { context.isCancelled }, readFailed: { context.report($0) })
         if json { output.write("[") }
         if xml { walk.writeXMLStart(charset: charset ?? environment["TREE_CHARSET"]) }
+        if htmlBase != nil {
+            let named = charset ?? environment["TREE_CHARSET"] ?? (encoding == .utf8 ? Array("UTF-8".utf8) : nil)
+            output.write(bytes: TreeHTML.intro(charset: named, title: title))
+        }
         for operand in operands.isEmpty ? [Argument(".")] : operands {
             if fromFile {
                 walk.list(operand, from: Result { () throws(FileError) in try Self.listing(operand, in: context) })
@@ -287,8 +314,11 @@ public struct TreeCommand: ShellCommand {
             walk.writeJSONEnd()
         } else if xml {
             walk.writeXMLEnd()
+        } else if htmlBase != nil {
+            if report { output.write(bytes: TreeHTML.report(walk.reportText)) }
+            output.write(bytes: TreeHTML.outro)
         } else if report {
-            walk.writeReport()
+            output.write("\n" + walk.reportText + "\n")
         }
         output.flush()
         if let error = output.error {
@@ -421,6 +451,9 @@ private struct Frame {
     var index = 0
     /// The bytes this level added to the indentation of its entries.
     var indent = 0
+    /// With `-H`: the path tree(1) gives the directory in its entries' links, which for a
+    /// followed symlink is the link's directory joined with its target.
+    var htmlDirectory: [UInt8] = []
 }
 
 /// The state of one `tree` run: the counts, the indentation and the stack of open directories.
@@ -479,6 +512,8 @@ private struct Walk {
     private var device: UInt64 = 0
     /// With `-X`: the operand being listed, whose element ends after its entries.
     private var rootInfo: FileInfo?
+    /// With `-H`: the operand being listed, as its entries' paths start.
+    private var operandShown: [UInt8] = []
 
     init(
         command: TreeCommand, output: OutputStream, encoding: CharacterEncoding, drawing: Drawing,
@@ -494,7 +529,7 @@ private struct Walk {
         self.now = now
         examines =
             command.sizes != .none || command.json || command.xml || colors != nil || command.hasFields || command.classify
-            || command.followLinks || command.oneFileSystem || command.order.map(Self.ordersByMetadata) ?? false
+            || command.htmlBase != nil && command.color == true || command.followLinks || command.oneFileSystem || command.order.map(Self.ordersByMetadata) ?? false
         self.isCancelled = isCancelled
         self.readFailed = readFailed
         line.reserveCapacity(1024)
@@ -520,7 +555,14 @@ private struct Walk {
                 line.append(contentsOf: Array(" name=\"".utf8) + Self.xmlEscaped(shown) + Array("\">".utf8))
                 return writeXMLEnd(of: nil, level: 0, note: TreeCommand.Messages.openError)
             }
-            appendQuoted(shown)
+            if let base = command.htmlBase {
+                // tree(1) writes neither the indentation nor a link here.
+                line.append(contentsOf: Array("<a>".utf8))
+                line.append(contentsOf: Self.xmlEscaped(base))
+                line.append(contentsOf: Array("</a>".utf8))
+            } else {
+                appendQuoted(shown)
+            }
             line.append(contentsOf: Drawing.openError)
             endLine()
             return
@@ -537,10 +579,18 @@ private struct Walk {
             }
         }
         if command.followLinks { listed = [info.identity] }
-        appendFields(info, size: rootSize)
-        appendName(shown, matching: shown, info: info)
-        // The operand's own kind, a symlink's too: tree(1) examines it without following.
-        appendIndicator(info)
+        if let base = command.htmlBase {
+            // The operand's line shows the base of the links, and links to it.
+            if command.indented { line.append(0x09) }
+            appendFields(info, size: rootSize)
+            appendAnchor(base, classOf: info, href: base + [0x2F])
+            operandShown = shown
+        } else {
+            appendFields(info, size: rootSize)
+            appendName(shown, matching: shown, info: info)
+            // The operand's own kind, a symlink's too: tree(1) examines it without following.
+            appendIndicator(info)
+        }
         var walk = makeWalk(root, shown)
         let first = walk.next()
         guard first == .enter else {
@@ -584,7 +634,7 @@ private struct Walk {
         guard !nodes.isEmpty else { return }
         directories += 1
         prefix.removeAll(keepingCapacity: true)
-        stack = [Frame(nodes: nodes)]
+        stack = [Frame(nodes: nodes, htmlDirectory: shown)]
         entered = [true]
         walk.visit(nodes.map(\.index))
         run(&walk)
@@ -761,20 +811,17 @@ private struct Walk {
         return children
     }
 
-    /// Writes `N directories, M files` after a blank line; with `--du`, after the sum of the
-    /// sizes shown (each directory's including what is below it, as tree(1) adds them).
-    func writeReport() {
+    /// `N directories, M files` (with `-d` only the directories); with `--du`, after the sum
+    /// of the sizes shown (each directory's including what is below it, as tree(1) adds them).
+    var reportText: String {
         let directoryWord = directories == 1 ? "directory" : "directories"
         var used = ""
         if command.directorySizes {
             used = command.sizes == .human
                 ? " \(TreeText.humanSize(sizesShown)) used in " : " \(TreeText.padded(String(sizesShown), 11)) bytes used in "
         }
-        if command.directoriesOnly {
-            output.write("\n\(used)\(directories) \(directoryWord)\n")
-        } else {
-            output.write("\n\(used)\(directories) \(directoryWord), \(files) file\(files == 1 ? "" : "s")\n")
-        }
+        if command.directoriesOnly { return "\(used)\(directories) \(directoryWord)" }
+        return "\(used)\(directories) \(directoryWord), \(files) file\(files == 1 ? "" : "s")"
     }
 
     /// Lists the entries the walk gives, depth first, until it is done; a directory entered
@@ -825,6 +872,7 @@ private struct Walk {
 
         line.removeAll(keepingCapacity: true)
         if command.indented {
+            if command.htmlBase != nil { line.append(0x09) }
             line.append(contentsOf: prefix)
             line.append(contentsOf: isLast ? drawing.lastBranch : drawing.branch)
         }
@@ -837,12 +885,15 @@ private struct Walk {
         }
         let name = walk.name
         let dangling = node.linkTarget != nil && node.targetInfo == nil
-        if command.fullPath {
+        if let base = command.htmlBase {
+            appendHTMLEntry(node, base: base, walk: walk)
+        } else if command.fullPath {
             appendName(walk.path, matching: name, info: node.info, dangling: dangling)
         } else {
             appendName(name, matching: name, info: node.info, dangling: dangling)
         }
-        if let target = node.linkTarget {
+        // An HTML page shows neither link targets nor indicators, as tree(1)'s.
+        if command.htmlBase == nil, let target = node.linkTarget {
             line.append(contentsOf: Drawing.arrow)
             if dangling, let colors, let missing = colors.missing(orphanFallback: false) {
                 line.append(contentsOf: colors.start(missing))
@@ -852,7 +903,7 @@ private struct Walk {
                 appendName(target, matching: target, info: node.targetInfo)
             }
             if let targetInfo = node.targetInfo { appendIndicator(targetInfo) }
-        } else if let info = node.info {
+        } else if command.htmlBase == nil, let info = node.info {
             appendIndicator(info)
         }
 
@@ -927,7 +978,7 @@ private struct Walk {
         if !children.isEmpty {
             let indent = isLast ? drawing.blank : drawing.vertical
             prefix.append(contentsOf: indent)
-            stack.append(Frame(nodes: children, indent: indent.count))
+            stack.append(Frame(nodes: children, indent: indent.count, htmlDirectory: htmlDirectory(of: node, name: name)))
         }
     }
 
@@ -1030,6 +1081,8 @@ private struct Walk {
     ) -> Node? {
         var kind = listing.kind(index)
         if command.directoriesOnly, let kind, kind != .directory && kind != .symlink { return nil }
+        // tree(1) leaves out the pages -H -R would write.
+        if command.htmlBase != nil && listing.name(index).elementsEqual(Self.htmlPageName) { return nil }
         var node = Node(index: index, isDirectory: kind == .directory, size: 0)
         if kind == nil || kind == .symlink || examines {
             do {
@@ -1057,7 +1110,9 @@ private struct Walk {
         if !command.includePatterns.isEmpty || !command.ignorePatterns.isEmpty {
             let name = Array(listing.name(index))
             let isDirectory = node.isDirectory
+            // As tree(1): -P filters neither directories nor, with -l, symlinks to them.
             if !command.includePatterns.isEmpty && !listsEverything && kind != .directory
+                && !(command.followLinks && isDirectory)
                 && !command.includePatterns.contains(where: { $0.matches(name: name, isDirectory: isDirectory) })
             {
                 return nil
@@ -1132,8 +1187,17 @@ private struct Walk {
             fields += date(command.statusChangeDates ? info.changeTime : info.modificationTime, format)
         }
         fields[0] = 0x5B
-        line.append(contentsOf: fields)
-        line.append(contentsOf: Array("]  ".utf8))
+        fields.append(0x5D)
+        guard command.htmlBase != nil else {
+            line.append(contentsOf: fields)
+            line.append(contentsOf: Array("  ".utf8))
+            return
+        }
+        // In HTML every space is a no-break space, and four follow the bracket.
+        for byte in fields {
+            if byte == 0x20 { line.append(contentsOf: TreeHTML.space) } else { line.append(byte) }
+        }
+        for _ in 0..<4 { line.append(contentsOf: TreeHTML.space) }
     }
 
     /// A time as tree(1) writes it: in `format`, or when that is empty as `%b %e %R` within six
@@ -1146,6 +1210,9 @@ private struct Walk {
         }
         return TimeFormat.format(format, Timestamp(seconds: time.seconds), zone: zone)
     }
+
+    /// The name of the pages `tree -H -R` writes, which `-H` never lists.
+    private static let htmlPageName = Array("00Tree.html".utf8)
 
     /// The age from which tree(1) shows a year instead of a time: six months of 31 days.
     private static let sixMonths: Int64 = 6 * 31 * 24 * 60 * 60
@@ -1239,8 +1306,8 @@ private struct Walk {
     private static func xmlIndent(_ level: Int) -> [UInt8] { Array(repeating: 0x20, count: 2 + 2 * level) }
 
     /// `bytes` with `<`, `>`, `&` and `"` written as entities, every other byte as it is (as
-    /// tree(1) writes names).
-    private static func xmlEscaped(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    /// tree(1) writes names in XML and HTML).
+    static func xmlEscaped(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var escaped: [UInt8] = []
         escaped.reserveCapacity(bytes.count)
         for byte in bytes {
@@ -1322,8 +1389,54 @@ private struct Walk {
 
     /// Ends the line and writes it out.
     private mutating func endLine() {
-        line.append(0x0A)
+        if command.htmlBase != nil {
+            line.append(contentsOf: TreeHTML.lineEnd)
+        } else {
+            line.append(0x0A)
+        }
         output.write(bytes: line)
+    }
+
+    /// With `-H`: the current entry's name as a link, as tree(1) makes it: the base, the path
+    /// of the directory holding it after the operand, `/`, the name as shown (its path with
+    /// `-f`), and `/` after a directory; no link target and no indicator.
+    private mutating func appendHTMLEntry(_ node: Node, base: [UInt8], walk: TreeWalk) {
+        let name = walk.name
+        let path = walk.path
+        let directory = stack[stack.count - 1].htmlDirectory
+        var href = base
+        // A followed symlink's absolute target may be shorter than the operand: then it is whole.
+        TreeHTML.appendURL(directory.dropFirst(directory.count >= operandShown.count ? operandShown.count : 0), to: &href)
+        href.append(0x2F)
+        TreeHTML.appendURL(command.fullPath ? path[...] : name, to: &href)
+        if node.isDirectory { href.append(0x2F) }
+        appendAnchor(
+            command.fullPath ? path[...] : name, classOf: node.linkTarget != nil ? node.targetInfo : node.info,
+            href: href)
+    }
+
+    /// With `-H`: the path tree(1) gives the directory `node` (named `name`, in the directory on
+    /// top of the stack) in its entries' links: the directory's path and the name, or for a
+    /// symlink followed its target, joined to the directory's path unless it is absolute.
+    private func htmlDirectory(of node: Node, name: some Collection<UInt8>) -> [UInt8] {
+        guard command.htmlBase != nil else { return [] }
+        let parent = stack[stack.count - 1].htmlDirectory
+        if let target = node.linkTarget { return target.first == 0x2F ? target : parent + [0x2F] + target }
+        return parent.last == 0x2F ? parent + name : parent + [0x2F] + name
+    }
+
+    /// With `-H`: `<a class="…" href="…">text</a>`, the class with `-C`, the link unless `--nolinks`.
+    private mutating func appendAnchor(_ text: some Collection<UInt8>, classOf info: FileInfo?, href: [UInt8]) {
+        line.append(contentsOf: Array("<a".utf8))
+        if command.color == true {
+            line.append(contentsOf: Array(" class=\"\(TreeHTML.className(info))\"".utf8))
+        }
+        if command.htmlLinks {
+            line.append(contentsOf: Array(" href=\"".utf8) + href + [0x22])
+        }
+        line.append(0x3E)
+        line.append(contentsOf: Self.xmlEscaped(text))
+        line.append(contentsOf: Array("</a>".utf8))
     }
 }
 
@@ -1335,11 +1448,12 @@ private struct Drawing {
     let branch: [UInt8]
     let lastBranch: [UInt8]
     let vertical: [UInt8]
-    let blank = Array("    ".utf8)
+    let blank: [UInt8]
 
     /// The pieces for `charset` (its name in any case), or for the locale's character set when
-    /// it is nil.
-    init(charset: [UInt8]?, locale: CharacterEncoding) {
+    /// it is nil; in an HTML page (`html`) the blank indentation is of no-break spaces.
+    init(charset: [UInt8]?, locale: CharacterEncoding, html: Bool = false) {
+        blank = html ? TreeHTML.blank : Array("    ".utf8)
         let lowered = charset.map { String(decoding: $0, as: UTF8.self).lowercased() }
         let set =
             lowered.flatMap { name in Self.sets.first { $0.names.contains { $0.lowercased() == name } } }
@@ -1349,7 +1463,7 @@ private struct Drawing {
         lastBranch = set.lastBranch + [0x20]
     }
 
-    /// A character set's names and its three pieces, each three columns wide.
+    /// A character set's names and its three pieces.
     struct LineSet {
         let names: [String]
         let vertical: [UInt8]
@@ -1369,9 +1483,10 @@ private struct Drawing {
         ["UTF-8", "utf8"], [0xE2, 0x94, 0x82, 0xC2, 0xA0, 0xC2, 0xA0], [0xE2, 0x94, 0x9C, 0xE2, 0x94, 0x80, 0xE2, 0x94, 0x80],
         [0xE2, 0x94, 0x94, 0xE2, 0x94, 0x80, 0xE2, 0x94, 0x80])
 
-    /// The single-byte character sets tree(1) knows by name, with the lines it draws in each
-    /// (ISO-8859's last branch is the HTML entity tree writes there). Others, the East Asian
-    /// double-byte sets among them, draw in ASCII.
+    /// The character sets tree(1) knows by name, with the lines it draws in each (ISO-8859's
+    /// last branch is the HTML entity tree writes there; the East Asian sets draw with their own
+    /// two-byte box characters, ISO-2022-JP's each in its escape sequences). Other names, and
+    /// VISCII and the Windows sets tree lists, draw in ASCII.
     static let sets: [LineSet] = [
         LineSet(
             [
@@ -1390,7 +1505,22 @@ private struct Drawing {
             ], [0xB3, 0x20, 0x20], [0xC3, 0xC4, 0xC4], [0xC0, 0xC4, 0xC4]),
         utf8,
         LineSet(["KOI8-R", "csKOI8R", "KOI8-U"], [0x81, 0x20, 0x20], [0x86, 0x80, 0x80], [0x84, 0x80, 0x80]),
+        LineSet(["Shift_JIS", "MS_Kanji", "csShiftJIS"], [0x84, 0xA0, 0x20], [0x84, 0xA5], [0x84, 0xA4]),
+        LineSet(
+            ["EUC-JP", "Extended_UNIX_Code_Packed_Format_for_Japanese", "csEUCPkdFmtJapanese"], [0xA8, 0xA2, 0x20],
+            [0xA8, 0xA7], [0xA8, 0xA6]),
+        LineSet(["EUC-KR", "csEUCKR"], [0xA6, 0xA2, 0x20], [0xA6, 0xA7], [0xA6, 0xA6]),
+        LineSet(
+            ["ISO-2022-JP", "csISO2022JP", "ISO-2022-JP-2", "csISO2022JP2"],
+            Self.jisX0208([0x28, 0x22]) + [0x20], Self.jisX0208([0x28, 0x27]), Self.jisX0208([0x28, 0x26])),
+        LineSet(["GB2312", "csGB2312"], [0xA9, 0xA6, 0x20], [0xA9, 0xC0], [0xA9, 0xB8]),
+        LineSet(["Big5", "csBig5"], [0xA2, 0x78, 0x20], [0xA2, 0x75], [0xA2, 0x7C]),
     ]
+
+    /// A JIS X 0208 character in ISO-2022-JP: switched to with `ESC $ B`, back to ASCII with `ESC ( B`.
+    private static func jisX0208(_ character: [UInt8]) -> [UInt8] {
+        [0x1B, 0x24, 0x42] + character + [0x1B, 0x28, 0x42]
+    }
 
     static let arrow = Array(" -> ".utf8)
     static let openError = Array("  [\(TreeCommand.Messages.openError)]".utf8)

@@ -42,10 +42,7 @@ public struct WcCommand: ShellCommand {
         if columns.isEmpty { columns = [.lines, .words, .bytes] }
         namesFile = arguments.bytes(.files0From).map { Argument(bytes: $0) }
         operands = arguments.operands
-        if namesFile != nil, let extra = operands.first {
-            throw .invalid(
-                "\(Messages.extraOperand) \(Quoting.always(extra.bytes))\n\(Messages.cannotCombine)")
-        }
+        if namesFile != nil, let extra = operands.first { throw NameList.operandWithList(extra) }
     }
 
     public func run(in context: CommandContext) -> ExitStatus {
@@ -53,11 +50,11 @@ public struct WcCommand: ShellCommand {
         let inputs: [Argument]
         /// Whether the FILEs are known before counting (for the column width).
         var namesKnown = true
-        var namesFromStandardInput = false
+        var list: NameList?
         if let namesFile {
-            namesFromStandardInput = namesFile.bytes == [0x2D]
-            guard let names = readNames(namesFile, in: context, status: &status) else { return .failure }
-            inputs = names.inputs
+            guard let names = NameList.read(namesFile, in: context) else { return .failure }
+            list = names
+            inputs = names.names
             namesKnown = names.isRegularFile
         } else {
             inputs = operands.isEmpty ? [Argument(bytes: [0x2D])] : operands
@@ -66,15 +63,12 @@ public struct WcCommand: ShellCommand {
         var total = Counts()
         for (index, input) in inputs.enumerated() {
             if context.isCancelled { return .interrupted }
-            if input.bytes.isEmpty {
-                // In a list, GNU says where the empty name is: `F:N: …`.
-                let place = namesFile.map { "\(Quoting.bare($0.bytes)):\(index + 1): " } ?? ""
-                context.error(place + Messages.zeroLengthName)
+            if let list, !list.accepts(index, in: context) {
                 status = .failure
                 continue
             }
-            if namesFromStandardInput && input.bytes == [0x2D] {
-                context.error(Messages.noStandardInputName)
+            if input.bytes.isEmpty {
+                context.error(Messages.zeroLengthName)
                 status = .failure
                 continue
             }
@@ -90,36 +84,6 @@ public struct WcCommand: ShellCommand {
             write(total, name: Array(Messages.total.utf8), width: width, to: context.stdout)
         }
         return context.isCancelled ? .interrupted : status
-    }
-
-    /// The names listed in `namesFile`, NUL-separated, and whether it is a regular file (whose
-    /// names are then all known before counting, as GNU reads a small list first); nil, after
-    /// saying why, when it cannot be read.
-    private func readNames(_ namesFile: Argument, in context: CommandContext, status: inout ExitStatus) -> (
-        inputs: [Argument], isRegularFile: Bool
-    )? {
-        let list: OpenFile
-        if namesFile.bytes == [0x2D] {
-            list = context.stdin
-        } else {
-            do { list = try context.openForReading(namesFile) } catch {
-                context.error(
-                    "\(Messages.cannotOpen) \(Quoting.always(namesFile.bytes)) \(Messages.forReading): \(error.reason)"
-                )
-                return nil
-            }
-        }
-        defer { if list != context.stdin { list.close() } }
-        do {
-            let isRegular = try list.info().kind == .regular
-            var bytes = try list.readAll()
-            if bytes.last == 0 { bytes.removeLast() }
-            let names = bytes.isEmpty ? [] : bytes.split(separator: 0, omittingEmptySubsequences: false)
-            return (names.map { Argument(bytes: Array($0)) }, isRegular)
-        } catch {
-            context.error("\(Quoting.bare(namesFile.bytes)): \(Messages.readError): \(error.reason)")
-            return nil
-        }
     }
 
     /// GNU's column width: wide enough for the sum of the regular files' sizes, at least 7 when
@@ -262,13 +226,7 @@ public struct WcCommand: ShellCommand {
     }
 
     private enum Messages {
-        static let extraOperand = "extra operand"
-        static let cannotCombine = "file operands cannot be combined with --files0-from"
         static let zeroLengthName = "invalid zero-length file name"
-        static let noStandardInputName = "when reading file names from stdin, no file name of '-' allowed"
-        static let cannotOpen = "cannot open"
-        static let forReading = "for reading"
-        static let readError = "read error"
         static let total = "total"
     }
 }

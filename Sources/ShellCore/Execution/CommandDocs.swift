@@ -275,7 +275,8 @@ enum CommandDocs {
             default), except that a PATH written with a trailing slash (`link/`) names the directory the
             link leads to; with `-D` (`-H`) a PATH that is a symlink is followed, and with `-L` every
             symlink is followed and what it leads to is counted instead, once, whatever the name it is met
-            by. The last of `-P`, `-D`/`-H` and `-L` counts. With `-S` a directory's size leaves out its
+            by; a symlink `-L` cannot follow (it leads nowhere) is reported, counted nowhere, and the exit
+            status is 1. The last of `-P`, `-D`/`-H` and `-L` counts. With `-S` a directory's size leaves out its
             subdirectories (a `-c` total still counts everything).
 
             `-b`, `-k` and `-m` print sizes in units of 1 byte (with `--apparent-size`), 1024 bytes and
@@ -297,6 +298,15 @@ enum CommandDocs {
             any `/`, matches the glob PATTERN, in which `*` matches `/` too, as in GNU du: an excluded
             directory is not entered and nothing in it is counted, and an excluded PATH prints nothing.
             `-X FILE` reads such patterns from FILE, one a line.
+
+            `--files0-from=F` takes the PATHs from the file F instead of the command line, each ended by
+            a NUL byte (as `find -print0` writes them; the last NUL may be missing); F `-` is standard
+            input. An empty list counts nothing (not `.`). An empty name is reported with its place,
+            `du: F:2: invalid zero-length file name`, and a `-` in a list read from standard input with
+            `du: when reading file names from stdin, no file name of '-' allowed`; the other names are
+            still counted and the status is 1. A list that cannot be read (`du: cannot open 'F' for
+            reading: No such file or directory`, `du: F: read error: Is a directory`) counts nothing.
+            PATHs given as well are a usage error. Of several `--files0-from`, the last counts.
 
             A directory that is one of its own ancestors, by (device, inode) — a directory bind-mounted
             inside itself — is counted once and reported: `du: File system loop detected; 'x/sub/mnt' is

@@ -112,6 +112,7 @@ struct ChmodCommandTests {
     @Test(arguments: [
         ("/", "chmod: it is dangerous to operate recursively on '/'\n"),
         ("/..", "chmod: it is dangerous to operate recursively on '/..' (same as '/')\n"),
+        ("--preserve-root /", "chmod: it is dangerous to operate recursively on '/'\n"),
     ])
     func recursiveRootIsRefused(_ operand: String, _ message: String) throws {
         let shell = TestShell(interactive: false)

@@ -58,6 +58,7 @@ struct ChownCommandTests {
         ("chgrp --reference", "chgrp -v --reference=g f"),
         ("chgrp -c", "chgrp -c nogroup f g"),
         ("chgrp a missing file", "chgrp -v nogroup nope"),
+        ("chgrp -f silences a missing file", "chgrp -f nogroup nope f"),
         ("chgrp drops set-id bits", "chgrp 4001 s"),
     ]
 

@@ -58,7 +58,8 @@ struct FindCommandTests {
         ["!", "-name", "*.c", "-type", "f"], ["-name", "*.c", "-o", "-name", "*.h"],
         ["(", "-name", "src", "-o", "-name", "Docs", ")", "-type", "d"],
         ["-name", "*.c", "-print", "-o", "-name", "*.h", "-print0"], ["-print0"],
-        ["-not", "-type", "d", "-a", "-name", "t*"], ["missing", "src/util.h"], ["to-src"], ["to-src/"],
+        ["-not", "-type", "d", "-a", "-name", "t*"], ["-not", "-type", "d", "-and", "-name", "t*"],
+        ["-name", "*.c", "-or", "-name", "*.h"], ["missing", "src/util.h"], ["to-src"], ["to-src/"],
         ["dangling", "-type", "l"], ["-newer", "missing"], ["-false"], ["-true", "-maxdepth", "0"],
         // Paths, numbers, owners and permissions.
         ["-path", "./src/*"], ["-path", "*deep*", "-type", "f"], ["-ipath", "*DOCS*"], ["-wholename", "./s*c"],
@@ -278,6 +279,21 @@ struct DuCommandTests {
         #expect(result.status == .failure)
     }
 
+    @Test(
+        "-L reports a symlink that leads nowhere and counts the rest as GNU du, giving the reason GNU 9.1 leaves out",
+        .needsLocalFileSystem("GNU du reads the fixture from disk"),
+        arguments: [["-L", "-a"], ["-L"], ["-L", "-s"], ["-L", "-ac"], ["-L", "-a", "--exclude=src"], ["-aL", "."]])
+    func aDanglingSymlinkIsReportedWhenFollowing(_ arguments: [String]) throws {
+        let shell = try makeWalkFixture()
+        let expected = try ReferenceTool.run("/usr/bin/du", arguments, in: shell.directory.file)
+        let result = shell.run(ReferenceTool.commandLine("du", arguments))
+        #expect(result.stdout == expected.stdout, "du \(arguments)")
+        let withReasons = expected.stderr.split(separator: "\n").map { $0 + ": No such file or directory\n" }.joined()
+        #expect(result.stderr == withReasons, "du \(arguments)")
+        #expect(result.stderr.contains("dangling'"), "du \(arguments)")
+        #expect(result.status == expected.status, "du \(arguments)")
+    }
+
     static let variableRows: [(String, [String: String], [String])] = [
         ("DU_BLOCK_SIZE", ["DU_BLOCK_SIZE": "1000"], []),
         ("DU_BLOCK_SIZE before BLOCK_SIZE", ["DU_BLOCK_SIZE": "1M", "BLOCK_SIZE": "1"], ["-s"]),
@@ -319,6 +335,51 @@ struct DuCommandTests {
         try (patterns.file + "patterns").write(text: "*.h\nest.c\n\nhollow\n")
         try compareWithGNU("du", ["-X", (patterns.file + "patterns").string] + arguments, in: shell)
         try compareWithGNU("du", ["--exclude-from=" + (patterns.file + "patterns").string] + arguments, in: shell)
+    }
+
+    /// Lists of names for `--files0-from`, written beside the fixture: NUL-ended names, an
+    /// empty name, `-` (a file name in a list that is not standard input), an empty list, a
+    /// lone NUL, a name twice, a missing name, no NUL after the last name.
+    static let nameLists: [String: String] = [
+        "list": "src\0Docs\0top.txt\0", "holes": "src\0\0Docs", "dash": "-\0src\0", "empty": "",
+        "nul": "\0", "twice": "src\0src\0", "missing": "nowhere\0src\0", "open": "sp ace/a b.txt",
+    ]
+
+    @Test(
+        "--files0-from takes the PATHs from a NUL-separated list, as GNU du",
+        .needsLocalFileSystem("GNU du reads the fixture from disk"),
+        arguments: [
+            ["--files0-from=list"], ["-c", "--files0-from=list"], ["-s", "--files0-from=list"],
+            ["-a", "--files0-from=list"], ["-0", "--files0-from=list"], ["--files0-from=holes"],
+            ["-c", "--files0-from=holes"], ["--files0-from=dash"], ["--files0-from=empty"],
+            ["-c", "--files0-from=empty"], ["--files0-from=nul"], ["--files0-from=twice"],
+            ["-c", "--files0-from=missing"], ["-a", "--files0-from=open"], ["--files0-from=absent"],
+            ["--files0-from=src"], ["--files0-from=dash", "--files0-from=list"],
+        ])
+    func readsThePathsFromAList(_ arguments: [String]) throws {
+        let shell = try makeWalkFixture()
+        let lists = TemporaryDirectory(onLocalDisk: true)
+        defer { lists.remove() }
+        for (name, text) in Self.nameLists { try (lists.file + name).write(text: text) }
+        try (lists.file + "src").makeDirectory()
+        // The lists' names, messages included, are the same absolute paths for both.
+        let option = "--files0-from="
+        let placed = arguments.map {
+            $0.hasPrefix(option) ? option + lists.file.string + "/" + $0.dropFirst(option.count) : $0
+        }
+        try compareWithGNU("du", placed, in: shell)
+    }
+
+    @Test("PATHs and --files0-from together are a usage error, in GNU's words")
+    func pathsAndAListTogether() throws {
+        let twins = try TwinRun("du --files0-from=list src", build: { root in
+            try (root + "list").write(text: "src\0")
+            try (root + "src").makeDirectory()
+        }) { _ in "" }
+        let lines = { (text: String) in text.split(separator: "\n").prefix(2) }
+        #expect(lines(twins.ours.stderr) == lines(twins.theirs.stderr))
+        #expect(twins.ours.stdout.isEmpty && twins.theirs.stdout.isEmpty)
+        #expect(twins.ours.status == .usage)
     }
 
     @Test(

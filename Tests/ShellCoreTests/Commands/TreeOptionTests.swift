@@ -60,6 +60,8 @@ struct TreeOptionComparisonTests {
         ["-t", "-U"], ["-U", "--sort=size"], ["-U"], ["-U", "-r"],
         // Traversal.
         ["-l"], ["-l", "-d"], ["-l", "-L", "2"], ["-l", "d"], ["-l", "-s", "--dirsfirst"],
+        // -P lets a symlink to a directory through with -l, and filters it without.
+        ["-P", "*.txt", "-l"], ["-P", "*.txt"], ["-P", "link*", "-l"], ["-l", "-P", "*.sh", "-L", "2"],
         ["--filelimit", "3"], ["--filelimit=2", "-a"], ["--filelimit", "1", "e"], ["--filelimit", "4", "-d"],
         ["--filelimit", "x"],
         // What needs the whole of a directory before its line.
@@ -96,6 +98,86 @@ struct TreeOptionComparisonTests {
         let result = shell.run(ReferenceTool.commandLine("tree", arguments))
         #expect(shell.stdout.contents == expected.stdout, "tree \(arguments)")
         #expect(result.status.code == expected.status, "tree \(arguments)")
+    }
+
+    /// Every character set name tree(1) 2.1.0 knows (from its source), some in another case,
+    /// and names it does not know, which draw in ASCII.
+    static let charsetNames: [String] = [
+        "ISO-8859-1", "ISO-8859-1:1987", "ISO_8859-1", "latin1", "l1", "IBM819", "CP819", "csISOLatin1", "ISO-8859-3",
+        "ISO_8859-3:1988", "ISO_8859-3", "latin3", "ls", "csISOLatin3", "ISO-8859-7", "ISO_8859-7:1987", "ISO_8859-7",
+        "ELOT_928", "ECMA-118", "greek", "greek8", "csISOLatinGreek", "ISO-8859-8", "ISO_8859-8:1988", "iso-ir-138",
+        "ISO_8859-8", "hebrew", "csISOLatinHebrew", "ISO-8859-9", "ISO_8859-9:1989", "iso-ir-148", "ISO_8859-9",
+        "latin5", "l5", "csISOLatin5", "Shift_JIS", "MS_Kanji", "csShiftJIS", "EUC-JP",
+        "Extended_UNIX_Code_Packed_Format_for_Japanese", "csEUCPkdFmtJapanese", "EUC-KR", "csEUCKR", "ISO-2022-JP",
+        "csISO2022JP", "ISO-2022-JP-2", "csISO2022JP2", "IBM437", "cp437", "437", "csPC8CodePage437", "IBM852",
+        "cp852", "852", "csPCp852", "IBM863", "cp863", "863", "csIBM863", "IBM855", "cp855", "855", "csIBM855",
+        "IBM865", "cp865", "865", "csIBM865", "IBM866", "cp866", "866", "csIBM866", "IBM850", "cp850", "850",
+        "csPC850Multilingual", "IBM00858", "CCSID00858", "CP00858", "PC-Multilingual-850+euro", "IBM869", "cp869",
+        "869", "cp-gr", "csIBM869", "GB2312", "csGB2312", "UTF-8", "utf8", "Big5", "csBig5", "VISCII", "csVISCII",
+        "KOI8-R", "csKOI8R", "KOI8-U", "ISO-8859-1-Windows-3.1-Latin-1", "csWindows31Latin1",
+        "ISO-8859-2-Windows-Latin-2", "csWindows31Latin2", "windows-1250", "windows-1251", "windows-1253",
+        "windows-1254", "windows-1255", "windows-1256", "windows-1257",
+        "shift_jis", "EUC-jp", "euc-kr", "iso-2022-jp", "gb2312", "BIG5", "Utf-8",
+        "ascii", "US-ASCII", "utf-16",
+    ]
+
+    @Test("--charset draws as tree(1) does, byte for byte, for every name it knows", arguments: charsetNames)
+    func charsetMatchesTree(_ name: String) throws {
+        let shell = try makeOptionFixture()
+        for arguments in [["--charset", name, "-L", "3", "d", "e"], ["--charset=" + name, "-i", "-L", "1", "d"]] {
+            let expected = try RealTree.run(arguments, in: shell.directory.file, locale: utf8Locale)
+            let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+            #expect(shell.stdout.contents == expected.stdout, "tree \(arguments)")
+            #expect(result.status.code == expected.status, "tree \(arguments)")
+        }
+    }
+
+    /// `-H` against tree(1)'s page, byte for byte but for what names the program that made it
+    /// (the GENERATOR meta line and the VERSION paragraph, where shelf names itself), on the
+    /// option fixture with names that HTML and links escape added.
+    @Test(arguments: [
+        ["-H", "http://example.com/base"], ["-H", "/"], ["-H", "."], ["-H", "x/", "-T", "My <T> & \"title\""],
+        ["-H", "b", "--nolinks"], ["-H", "b", "-C"], ["-H", "b", "-C", "--nolinks", "-p", "-L", "1"],
+        ["-H", "b", "-s"], ["-H", "b", "-h", "-p", "-u", "-g", "-D"], ["-H", "b", "-f"], ["-H", "b", "-i", "-f", "-L", "2"],
+        ["-H", "b", "-F", "-Q", "-N"], ["-H", "b", "--du"], ["-H", "b", "--du", "-h", "-L", "1"],
+        ["-H", "b", "-d", "--noreport"], ["-H", "b", "--filelimit", "3"],
+        ["-H", "b", "missing", "d", "run.sh", "linkdir"], ["-H", "b", "-l"],
+        ["-H", "b", "--charset", "IBM437", "-L", "2"], ["-H", "b", "--charset=ISO-8859-1", "-L", "2"],
+        ["-H", "b", "--charset", "nothing-known", "-L", "2"], ["-X", "-H", "b", "-L", "1"], ["-H", "b", "-X", "-L", "1"],
+        ["-J", "-H", "b", "-L", "1"], ["-H", "b", "./"], ["-H", "b", "-f", "d/"], ["-H", "b", "-P", "*.txt", "--prune"],
+        ["-H", "b", "-a", "-t", "-r"], ["-H", "b", "-o", "page.html"], ["-H", "b", "-H", "c"],
+    ])
+    func htmlMatchesTree(_ arguments: [String]) throws {
+        let shell = try makeOptionFixture()
+        for name in ["a <&>\"b", "sp ace", "00Tree.html", "q#%?+[]^\\", "\u{E9}t\u{E9}", "d ir/sub/x y"] {
+            try shell.write(name, "")
+        }
+        try shell.path("d ir/lnk").makeSymlink(to: "sub")
+        let expected = try RealTree.run(arguments, in: shell.directory.file, locale: utf8Locale)
+        var theirs = expected.stdout
+        if arguments.contains("page.html") { theirs = try (shell.path("page.html")).readBytes() }
+        let result = shell.run(ReferenceTool.commandLine("tree", arguments))
+        let ours = arguments.contains("page.html") ? try shell.path("page.html").readBytes() : shell.stdout.contents
+        #expect(Self.withoutMaker(ours) == Self.withoutMaker(theirs), "tree \(arguments)")
+        #expect(result.status.code == expected.status, "tree \(arguments)")
+        let last = { (option: String) in arguments.lastIndex(of: option) ?? -1 }
+        if last("-H") > max(last("-X"), last("-J")) {
+            let generator = Array(" <meta name=\"GENERATOR\" content=\"shelf \(ShelfVersion.number)\">".utf8)
+            #expect(ours.split(separator: 0x0A).contains { Array($0) == generator }, "tree \(arguments)")
+        }
+    }
+
+    /// A page's lines, as bytes, without the GENERATOR meta line and the VERSION paragraph's text.
+    private static func withoutMaker(_ page: [UInt8]) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var inVersion = false
+        for line in page.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init) {
+            if line.starts(with: Array(" <meta name=\"GENERATOR\"".utf8)) { continue }
+            if line == Array("\t</p>".utf8) { inVersion = false }
+            if !inVersion { lines.append(line) }
+            if line == Array("\t<p class=\"VERSION\">".utf8) { inVersion = true }
+        }
+        return lines
     }
 
     /// --matchdirs matches a directory's path below the operand (`src/lib`, not `lib`) to list

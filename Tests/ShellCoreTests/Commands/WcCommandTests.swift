@@ -31,6 +31,7 @@ struct WcCommandTests {
         ("--files0-from naming one file", "wc -w --files0-from=one"),
         ("--files0-from a missing list", "wc --files0-from=nope"),
         ("--files0-from a directory", "wc --files0-from=d"),
+        ("--files0-from a lone NUL", "wc --files0-from=nul"),
     ]
 
     /// Builds the fixture below `root`.
@@ -38,7 +39,7 @@ struct WcCommandTests {
         let texts: [(String, String)] = [
             ("a", "hello world\nfoo\tbar baz\n"), ("bin", "\u{1} a\n\0b"), ("nonl", "x\ny"), ("empty", ""),
             ("ctl", "a\tb\rcc\u{c}ddd\u{b}x\n"), ("a b", "one two\n"), ("list", "a\0bin\0nonl\0"),
-            ("holes", "a\0\0bin"), ("one", "a"),
+            ("holes", "a\0\0bin"), ("one", "a"), ("nul", "\0"),
         ]
         for (name, text) in texts { try (root + name).write(text: text) }
         try root.appending(name: Array("n\nl".utf8)).write(text: "x")
