@@ -5,19 +5,21 @@ import Synchronization
 import SystemPackage
 
 /// The buckets of an account as a volume (`s3://`): its top is a directory whose entries are
-/// the buckets, each a directory; nothing else is on it.
+/// the buckets, each a directory.
 ///
-/// It is for reading which buckets there are (`ls s3://`, completion after `s3://`). What is
-/// inside a bucket is that bucket's `S3Volume`, which the shell reaches by its URL
-/// (`s3://BUCKET/…`): below a bucket this volume refuses with `ENOTSUP`, and it makes and
-/// removes no bucket (`ENOTSUP` too). Buckets have no size, owner or link count a shell can
-/// show; their times are their creation dates.
+/// A path at or below a bucket is that bucket's, on the volume `bucketVolume` gives for it (the
+/// one the shell keeps for `s3://BUCKET`): a walk goes from the list into the buckets (`ls -R`,
+/// `find`, `du`), and what is done at a bucket (`mkdir`, `rmdir`: CreateBucket, DeleteBucket)
+/// or below one is done by its volume. The top itself holds nothing else. Buckets have no size,
+/// owner or link count a shell can show; their times are their creation dates.
 ///
-///     let buckets = S3BucketList(client: client)
+///     let buckets = S3BucketList(client: client) { S3Volume(client: client, bucket: String(decoding: $0, as: UTF8.self)) }
 ///     try buckets.root.forEachEntry { print($0.nameString) }   // photos, logs…
 public final class S3BucketList: Volume {
     /// The client ListBuckets goes through.
     public let client: S3Client
+    /// The volume of a bucket, by its name.
+    let bucketVolume: @Sendable ([UInt8]) -> any Volume
     /// The device number entries report, different for every volume.
     private let device: UInt64
     /// The owner entries report: the calling user, as buckets have no owner a shell can show.
@@ -25,14 +27,16 @@ public final class S3BucketList: Volume {
 
     private static let devices = Atomic<UInt64>(0)
 
-    /// The buckets `client`'s credentials own.
-    public init(client: S3Client) {
+    /// The buckets `client`'s credentials own, each reached on the volume `bucketVolume` gives
+    /// for its name.
+    public init(client: S3Client, bucketVolume: @escaping @Sendable ([UInt8]) -> any Volume) {
         self.client = client
+        self.bucketVolume = bucketVolume
         device = 0x7362_0000_0000_0000 | Self.devices.add(1, ordering: .relaxed).newValue
         owner = (getuid(), getgid())
     }
 
-    /// Listing, and nothing more.
+    /// Listing, and nothing more at the top.
     public var capabilities: VolumeCapabilities { [] }
 
     /// Every bucket, named by the service: one ListBuckets.
@@ -61,11 +65,12 @@ public final class S3BucketList: Volume {
             absent: bucket.creationDate == nil ? [.owners, .linkCount, .times] : [.owners, .linkCount])
     }
 
-    /// What `file` names: the top, a bucket's name, or a path below one.
+    /// What a path names: the top, or a bucket or a path below one.
     private enum Place {
         case top
-        case bucket([UInt8])
-        case belowBucket
+        /// The bucket `name` (`file` is its volume's top) or a path below it (`file`, on the
+        /// bucket's volume).
+        case inBucket(name: [UInt8], file: File)
     }
 
     /// The bucket of `buckets` whose name is `name`'s bytes.
@@ -78,13 +83,17 @@ public final class S3BucketList: Volume {
         File(bytes: [0x2F] + path).normalized.componentBytes
     }
 
+    /// The path `names` (a bucket's name, then the names below it) on the bucket's volume.
+    func fileInBucket(_ names: [ArraySlice<UInt8>]) -> File {
+        var rest: [UInt8] = []
+        for name in names.dropFirst() { rest += [0x2F] + name }
+        return File(bytes: rest.isEmpty ? [0x2F] : rest).on(bucketVolume(Array(names[0])))
+    }
+
     private func place(of file: File) -> Place {
         let names = Self.names(file.bytes)
-        switch names.count {
-        case 0: return .top
-        case 1: return .bucket(Array(names[0]))
-        default: return .belowBucket
-        }
+        guard let first = names.first else { return .top }
+        return .inBucket(name: Array(first), file: fileInBucket(names))
     }
 
     /// The bucket named `name`, or `ENOENT` when there is none.
@@ -100,53 +109,89 @@ public final class S3BucketList: Volume {
     public func info(of file: File, following: Bool) throws(FileError) -> FileInfo {
         switch place(of: file) {
         case .top: return topInfo
-        case .bucket(let name): return info(of: try bucket(name, for: .stat, file))
-        case .belowBucket: throw FileError(.stat, file, .notSupported)
+        case .inBucket(let name, let inner) where inner.isRoot: return info(of: try bucket(name, for: .stat, file))
+        case .inBucket(_, let inner): return try inner.volume.info(of: inner, following: following)
         }
     }
 
     public func linkTarget(of file: File) throws(FileError) -> [UInt8] {
-        _ = try info(of: file, following: false)
-        throw FileError(.readLink, file, .invalidArgument)
+        guard case .inBucket(_, let inner) = place(of: file) else {
+            throw FileError(.readLink, file, .invalidArgument)
+        }
+        return try inner.volume.linkTarget(of: inner)
     }
 
     public func openDirectory(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {
         switch place(of: file) {
-        case .top: return S3BucketDirectory(volume: self, file: file, buckets: try buckets(for: .list, file))
-        case .bucket, .belowBucket: throw FileError(.list, file, .notSupported)
+        case .top:
+            return S3BucketDirectory(volume: self, file: file, buckets: try buckets(for: .list, file), tree: false)
+        case .inBucket(_, let inner): return try inner.volume.openDirectory(inner, following: following)
+        }
+    }
+
+    /// The top for a walk that enters the buckets: each is opened as its volume opens a tree.
+    public func openTree(_ file: File, following: Bool) throws(FileError) -> any VolumeDirectory {
+        switch place(of: file) {
+        case .top:
+            return S3BucketDirectory(volume: self, file: file, buckets: try buckets(for: .list, file), tree: true)
+        case .inBucket(_, let inner): return try inner.volume.openTree(inner, following: following)
         }
     }
 
     public func forEachEntry(
         of file: File, limit: Int?, _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError) {
-        try openDirectory(file, following: true).forEachEntry(at: [], identity: nil) {
-            entry throws(FileError) in
-            try body(entry)
+        switch place(of: file) {
+        case .top:
+            try openDirectory(file, following: true).forEachEntry(at: [], identity: nil) {
+                entry throws(FileError) in
+                try body(entry)
+            }
+        case .inBucket(_, let inner): try inner.volume.forEachEntry(of: inner, limit: limit, body)
         }
     }
 
     public func open(_ file: File, _ mode: File.OpenMode, permissions: UInt32) throws(FileError) -> OpenFile {
-        let operation: FileError.Operation = mode == .create ? .createFile : .open
         switch place(of: file) {
-        case .top: throw FileError(operation, file, .isDirectory)
-        case .bucket(let name):
-            _ = try bucket(name, for: operation, file)
-            throw FileError(operation, file, .isDirectory)
-        case .belowBucket: throw FileError(operation, file, .notSupported)
+        case .top: throw FileError(mode == .create ? .createFile : .open, file, .isDirectory)
+        case .inBucket(_, let inner): return try inner.volume.open(inner, mode, permissions: permissions)
         }
     }
 
     public func makeDirectory(_ file: File, permissions: UInt32) throws(FileError) {
-        throw FileError(.makeDirectory, file, .notSupported)
+        switch place(of: file) {
+        case .top: throw FileError(.makeDirectory, file, .fileExists)
+        case .inBucket(_, let inner): try inner.volume.makeDirectory(inner, permissions: permissions)
+        }
     }
-    public func removeFile(_ file: File) throws(FileError) { throw FileError(.remove, file, .notSupported) }
+
+    public func removeFile(_ file: File) throws(FileError) {
+        switch place(of: file) {
+        case .top: throw FileError(.remove, file, .isDirectory)
+        case .inBucket(_, let inner): try inner.volume.removeFile(inner)
+        }
+    }
+
     public func removeDirectory(_ file: File) throws(FileError) {
-        throw FileError(.removeDirectory, file, .notSupported)
+        switch place(of: file) {
+        case .top: throw FileError(.removeDirectory, file, .resourceBusy)
+        case .inBucket(_, let inner): try inner.volume.removeDirectory(inner)
+        }
     }
+
+    /// A rename inside one bucket is that bucket's; between buckets it is `EXDEV`, so that `mv`
+    /// copies.
     public func rename(_ source: File, to destination: File, replacing: Bool) throws(FileError) {
-        throw FileError(.rename, source, .notSupported, destination: destination)
+        guard case .inBucket(_, let from) = place(of: source), case .inBucket(_, let to) = place(of: destination)
+        else {
+            throw FileError(.rename, source, .notSupported, destination: destination)
+        }
+        guard from.volume === to.volume else {
+            throw FileError(.rename, source, .improperLink, destination: destination)
+        }
+        try from.volume.rename(from, to: to, replacing: replacing)
     }
+
     public func makeSymlink(_ file: File, target: [UInt8]) throws(FileError) {
         throw FileError(.makeLink, file, .notSupported, destination: File(bytes: target))
     }
@@ -154,46 +199,75 @@ public final class S3BucketList: Volume {
         throw FileError(.makeLink, file, .notSupported, destination: existing)
     }
     public func setAttributes(of file: File, _ change: AttributeChange, following: Bool) throws(FileError) {
-        throw FileError(.setAttributes, file, .notSupported)
+        switch place(of: file) {
+        case .top: throw FileError(.setAttributes, file, .notSupported)
+        case .inBucket(_, let inner): try inner.volume.setAttributes(of: inner, change, following: following)
+        }
     }
     public func checkAccess(of file: File, write: Bool) throws(FileError) {
-        _ = try info(of: file, following: true)
-        if write { throw FileError(.open, file, .notSupported) }
+        switch place(of: file) {
+        case .top: if write { throw FileError(.open, file, .notSupported) }
+        case .inBucket(_, let inner): try inner.volume.checkAccess(of: inner, write: write)
+        }
     }
 }
 
 /// The top of an `S3BucketList`, opened: the buckets one ListBuckets gave, which answer for its
-/// entries without another request.
+/// entries without another request. A bucket opened from it is its volume's top, opened as a
+/// tree for a walk that began with `openTree`.
 final class S3BucketDirectory: VolumeDirectory {
     let file: File
     private let volume: S3BucketList
     private let buckets: [BucketSummary]
+    /// Whether buckets open as trees (`Volume.openTree`), for a walk through everything.
+    private let tree: Bool
 
-    init(volume: S3BucketList, file: File, buckets: [BucketSummary]) {
+    init(volume: S3BucketList, file: File, buckets: [BucketSummary], tree: Bool) {
         self.volume = volume
         self.file = file
         self.buckets = buckets
+        self.tree = tree
+    }
+
+    /// The path `relative` names on its bucket's volume, once the bucket is known to be listed;
+    /// nil for the top.
+    private func fileInBucket(_ relative: [UInt8], for operation: FileError.Operation) throws(FileError) -> File? {
+        let names = S3BucketList.names(relative)
+        guard let first = names.first else { return nil }
+        guard S3BucketList.bucket(named: first, in: buckets) != nil else {
+            throw FileError(operation, path(relative), .noSuchFileOrDirectory)
+        }
+        return volume.fileInBucket(names)
     }
 
     func openDirectory(at relative: [UInt8], following: Bool, path: File) throws(FileError)
         -> any VolumeDirectory
     {
-        if S3BucketList.names(relative).isEmpty { return self }
-        _ = try info(at: relative, following: following)
-        throw FileError(.list, path, .notSupported)
+        guard let inner = try fileInBucket(relative, for: .list) else { return self }
+        return tree
+            ? try inner.volume.openTree(inner, following: following)
+            : try inner.volume.openDirectory(inner, following: following)
     }
 
+    /// A bucket is removed as its volume removes its top (DeleteBucket, when it is empty).
     func remove(at name: [UInt8], directory: Bool) throws(FileError) {
-        throw FileError(directory ? .removeDirectory : .remove, path(name), .notSupported)
+        guard let inner = try fileInBucket(name, for: directory ? .removeDirectory : .remove) else {
+            throw FileError(.removeDirectory, file, .resourceBusy)
+        }
+        if directory {
+            try inner.volume.removeDirectory(inner)
+        } else {
+            try inner.volume.removeFile(inner)
+        }
     }
 
     func forEachEntry(
         at relative: [UInt8], identity: ((FileIdentity) -> Void)?,
         _ body: (DirectoryEntry) throws(FileError) -> Void
     ) throws(FileError) {
-        guard S3BucketList.names(relative).isEmpty else {
-            _ = try info(at: relative, following: true)
-            throw FileError(.list, path(relative), .notSupported)
+        if let inner = try fileInBucket(relative, for: .list) {
+            try inner.volume.openDirectory(inner, following: true).forEachEntry(at: [], identity: identity, body)
+            return
         }
         identity?(volume.topInfo.identity)
         for bucket in buckets { try body(DirectoryEntry(name: Array(bucket.name.utf8), kind: .directory)) }
@@ -208,7 +282,9 @@ final class S3BucketDirectory: VolumeDirectory {
                 throw FileError(.stat, path(relative), .noSuchFileOrDirectory)
             }
             return volume.info(of: bucket)
-        default: throw FileError(.stat, path(relative), .notSupported)
+        default:
+            let inner = try fileInBucket(relative, for: .stat)!
+            return try inner.volume.info(of: inner, following: following)
         }
     }
 
@@ -222,7 +298,9 @@ final class S3BucketDirectory: VolumeDirectory {
     func identity() throws(FileError) -> FileIdentity { volume.topInfo.identity }
 
     func linkTarget(at relative: [UInt8]) throws(FileError) -> [UInt8] {
-        _ = try info(at: relative, following: false)
-        throw FileError(.readLink, path(relative), .invalidArgument)
+        guard let inner = try fileInBucket(relative, for: .readLink) else {
+            throw FileError(.readLink, file, .invalidArgument)
+        }
+        return try inner.volume.linkTarget(of: inner)
     }
 }

@@ -143,14 +143,15 @@ public final class S3Volumes: Sendable {
             concurrentRequests: made.concurrentRequests ?? S3Volume.defaultConcurrentRequests)
     }
 
-    /// The list of the buckets (`s3://`) as a volume; one that refuses every call with the reason
-    /// when there are no credentials or the configuration cannot be used.
-    public func buckets() -> any Volume {
+    /// The list of the buckets (`s3://`) as a volume, whose buckets are the volumes
+    /// `bucketVolume` gives; one that refuses every call with the reason when there are no
+    /// credentials or the configuration cannot be used.
+    public func buckets(opening bucketVolume: @escaping @Sendable ([UInt8]) -> any Volume) -> any Volume {
         let made = client()
         guard let client = made.client else {
             return RefusingVolume(.permissionDenied, serviceFailure: made.problem ?? .missingCredentials)
         }
-        return S3BucketList(client: client)
+        return S3BucketList(client: client, bucketVolume: bucketVolume)
     }
 
     /// The client, made from the configuration at the first call, or why there is none.

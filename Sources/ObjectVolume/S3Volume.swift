@@ -228,7 +228,7 @@ public final class S3Volume: Volume {
     public func makeDirectory(_ file: File, permissions: UInt32) throws(FileError) {
         try failing(.makeDirectory, file) { () throws(S3Failure) in
             let place = Place(file)
-            guard let key = place.key(in: self) else { throw .errno(.fileExists) }
+            guard let key = place.key(in: self) else { return try makeBucket() }
             try requireStorable(key)
             if try presence(of: place) != .nothing { throw .errno(.fileExists) }
             try requireParentDirectory(of: place)
@@ -403,6 +403,30 @@ public final class S3Volume: Volume {
         _ = try call { try client.listObjects(bucket: bucket, prefix: prefix, maxKeys: 1) }
     }
 
+    /// Makes the bucket (CreateBucket), the top of a volume of a whole bucket: `EEXIST` when it
+    /// exists (asked first: some services answer CreateBucket of one's own bucket with
+    /// success), and for a volume below a prefix, whose top is there already.
+    func makeBucket() throws(S3Failure) {
+        guard prefix.isEmpty else { throw .errno(.fileExists) }
+        do throws(S3Failure) {
+            try requireBucket()
+        } catch {
+            guard case .service(let failure) = error, failure.kind == .noSuchBucket else { throw error }
+            return try call { try client.createBucket(bucket) }
+        }
+        throw .errno(.fileExists)
+    }
+
+    /// Removes the bucket (DeleteBucket), the top of a volume of a whole bucket, when no key is
+    /// in it: `ENOTEMPTY` otherwise (asked first: some services delete a bucket and its keys).
+    /// The top of a volume below a prefix is `EBUSY`, as a mount point is.
+    func removeBucket() throws(S3Failure) {
+        guard prefix.isEmpty else { throw .errno(.resourceBusy) }
+        let page = try call { try client.listObjects(bucket: bucket, maxKeys: 2) }
+        if !page.objects.isEmpty { throw .errno(.directoryNotEmpty) }
+        try call { try client.deleteBucket(bucket) }
+    }
+
     /// Fails with `EILSEQ` for a key S3 cannot hold (not UTF-8).
     func requireStorable(_ key: [UInt8]) throws(S3Failure) {
         if !isStorable(key) { throw .errno(.illegalByteSequence) }
@@ -488,7 +512,7 @@ public final class S3Volume: Volume {
     /// listed it, so that a directory without a marker that went with its last key counts as
     /// removed rather than missing.
     func removeDirectory(at place: Place, known: Bool) throws(S3Failure) {
-        guard let key = place.key(in: self) else { throw .errno(.resourceBusy) }
+        guard let key = place.key(in: self) else { return try removeBucket() }
         let page = try call {
             try client.listObjects(bucket: bucket, prefix: key + [0x2F], delimiter: "/", maxKeys: 2)
         }

@@ -61,7 +61,8 @@ ProcessEnvironment.ignoreBrokenPipeAndFileSizeSignals()
 if options.root == nil {
     state.schemes.register(
         VolumeScheme(
-            name: "s3", open: { objectStorage.volume(bucket: $0) }, authorities: { objectStorage.buckets() }))
+            name: "s3", open: { objectStorage.volume(bucket: $0) },
+            authorities: { objectStorage.buckets(opening: $0) }))
 }
 
 // cp -i, mv -i and rm -i ask on the controlling terminal in scripts too; without one they answer no.

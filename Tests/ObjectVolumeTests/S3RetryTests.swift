@@ -11,16 +11,16 @@ import Testing
     /// Runs `body` with a volume on a prefix of its own in the shared server's bucket, reached
     /// through a proxy whose first request containing `pattern` meets `fault`.
     func throughProxy(
-        breaking pattern: String, with fault: FaultyProxy.Fault, partSize: Int = 5 << 20,
+        breaking pattern: String, with fault: FaultyProxy.Fault, times: Int = 1, partSize: Int = 5 << 20,
         concurrentRequests: Int = S3Volume.defaultConcurrentRequests, retryPolicy: RetryPolicy = RetryPolicy(),
         _ body: (S3Volume, FaultyProxy) throws -> Void
     ) throws {
         try SeaweedServer.withVolume(
-            throughProxyBreaking: { _ in pattern }, with: fault, partSize: partSize,
+            throughProxyBreaking: { _ in pattern }, with: fault, times: times, partSize: partSize,
             concurrentRequests: concurrentRequests, retryPolicy: retryPolicy, body)
     }
 
-    @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable])
+    @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable, .slowDown])
     func aPartThatFailsOnceIsSentAgainAlone(_ fault: FaultyProxy.Fault) throws {
         let partSize = 5 << 20
         try throughProxy(breaking: "partNumber=2&", with: fault, partSize: partSize) { volume, proxy in
@@ -33,6 +33,42 @@ import Testing
             #expect(try volume.file("/big").readBytes() == contents)
             #expect(
                 try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+        }
+    }
+
+    /// The case at its size: a 100 MiB upload in parts of the default size, one of them
+    /// told to slow down once.
+    @Test func aHundredMebibyteUploadWithAPartSlowedDownOnceIsWhole() throws {
+        let partSize = 8 << 20  // S3Volume's default, aws cli's
+        try throughProxy(breaking: "partNumber=7&", with: .slowDown, partSize: partSize) { volume, proxy in
+            // Each 4 KiB block carries its own number, so a part out of place shows.
+            var contents = [UInt8](repeating: 0, count: 100 << 20)
+            contents.withUnsafeMutableBufferPointer { bytes in
+                for block in stride(from: 0, to: bytes.count, by: 4096) {
+                    for offset in 0..<8 { bytes[block + offset] = UInt8(truncatingIfNeeded: block >> (12 + 8 * offset)) }
+                }
+            }
+            try volume.file("/big").write(bytes: contents)
+            #expect(proxy.faultsMet == 1)
+            let parts = (contents.count + partSize - 1) / partSize
+            #expect(volume.client.requestsSent(.uploadPart) == parts + 1)
+            #expect(try volume.file("/big").info().size == UInt64(contents.count))
+            #expect(try volume.file("/big").readBytes() == contents)
+            #expect(
+                try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+        }
+    }
+
+    /// A service that keeps failing: the request is sent as often as the policy allows, then the
+    /// caller gets the service's own code, which the shell words (`Server error (SlowDown)`).
+    @Test(arguments: [(FaultyProxy.Fault.slowDown, "SlowDown"), (.internalError, "InternalError")])
+    func aFailureThatPersistsEndsWithTheServicesCode(_ fault: FaultyProxy.Fault, _ code: String) throws {
+        let policy = RetryPolicy(maxAttempts: 3, baseDelay: 0.01)
+        try throughProxy(breaking: "delimiter=%2F", with: fault, times: .max, retryPolicy: policy) { volume, proxy in
+            let error = #expect(throws: FileError.self) { try volume.root.entries() }
+            #expect(error?.errno == .ioError)
+            #expect(error?.serviceFailure == .serverFailure(code: code))
+            #expect(proxy.faultsMet == policy.maxAttempts)
         }
     }
 
@@ -69,7 +105,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable])
+    @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable, .slowDown, .internalError])
     func aListingThatFailsOnceIsAskedAgain(_ fault: FaultyProxy.Fault) throws {
         try throughProxy(breaking: "delimiter=%2F", with: fault) { volume, proxy in
             try volume.client.putObject(

@@ -6,26 +6,43 @@ import Testing
 /// that a test sees the client recover from a real fault on a real connection.
 ///
 /// Bytes pass unchanged both ways. The first request whose bytes (its request line, as the
-/// client sends it) contain `pattern` meets `fault`: its connection is dropped, or answered
-/// `503 Service Unavailable` and closed, or one byte of its body or of its answer's body is
-/// changed on the way. Every other request goes through.
+/// client sends it) contain `pattern` meets `fault` (or the first `times` such requests): its
+/// connection is dropped, or answered with an error (`503 Service Unavailable`, S3's `SlowDown`,
+/// `InternalError`) and closed, or one byte of its body or of its answer's body is changed on
+/// the way. Every other request goes through.
 public final class FaultyProxy: @unchecked Sendable {
     /// What happens to the request that meets the fault.
     public enum Fault: Sendable, CustomTestStringConvertible {
         /// Its connection is closed in both directions before the server sees it.
         case dropConnection
-        /// It is answered `503 Service Unavailable` (S3's answer when it is busy), and the
-        /// connection closed.
+        /// It is answered `503 Service Unavailable` without a body, and the connection closed.
         case serviceUnavailable
+        /// It is answered `503` with S3's error code `SlowDown` (what S3 answers a client that
+        /// sends too many requests), and the connection closed.
+        case slowDown
+        /// It is answered `500` with S3's error code `InternalError`, and the connection closed.
+        case internalError
         /// The first byte of its body reaches the server changed.
         case corruptRequestBody
         /// The first byte of its answer's body reaches the client changed.
         case corruptAnswerBody
 
+        /// The answer the proxy sends in the server's place, if it sends one.
+        var answer: [UInt8]? {
+            switch self {
+            case .serviceUnavailable: return FaultyProxy.errorAnswer("503 Service Unavailable", code: nil)
+            case .slowDown: return FaultyProxy.errorAnswer("503 Slow Down", code: "SlowDown")
+            case .internalError: return FaultyProxy.errorAnswer("500 Internal Server Error", code: "InternalError")
+            case .dropConnection, .corruptRequestBody, .corruptAnswerBody: return nil
+            }
+        }
+
         public var testDescription: String {
             switch self {
             case .dropConnection: return "a dropped connection"
             case .serviceUnavailable: return "a 503 answer"
+            case .slowDown: return "a SlowDown answer"
+            case .internalError: return "an InternalError answer"
             case .corruptRequestBody: return "a changed byte in the request"
             case .corruptAnswerBody: return "a changed byte in the answer"
             }
@@ -37,22 +54,24 @@ public final class FaultyProxy: @unchecked Sendable {
     private let upstreamPort: Int
     private let pattern: [UInt8]
     private let fault: Fault
+    private let times: Int
     private let listener: Int32
     private let lock = NSLock()
-    private var fired = false
+    private var fired = 0
     private var open: Set<Int32> = []
     private var waiting = 0
     private var mostWaiting = 0
     private var stopped = false
 
-    /// Starts a proxy to `upstreamPort` on 127.0.0.1 whose first request containing `pattern`
-    /// meets `fault`.
-    public init(to upstreamPort: Int, breakingFirstRequestContaining pattern: String, with fault: Fault)
-        throws
-    {
+    /// Starts a proxy to `upstreamPort` on 127.0.0.1 whose first `times` requests containing
+    /// `pattern` meet `fault` (`Int.max`: every one).
+    public init(
+        to upstreamPort: Int, breakingFirstRequestContaining pattern: String, with fault: Fault, times: Int = 1
+    ) throws {
         self.upstreamPort = upstreamPort
         self.pattern = Array(pattern.utf8)
         self.fault = fault
+        self.times = times
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw FixtureError.noFreePorts }
         var address = Self.loopback(port: 0)
@@ -72,7 +91,10 @@ public final class FaultyProxy: @unchecked Sendable {
     }
 
     /// Whether a request has met the fault.
-    public var hasFired: Bool { lock.withLock { fired } }
+    public var hasFired: Bool { lock.withLock { fired > 0 } }
+
+    /// How many requests have met the fault.
+    public var faultsMet: Int { lock.withLock { fired } }
 
     /// The most requests in flight at one time: a request counts from its first bytes until
     /// the server's answer to it begins.
@@ -142,8 +164,8 @@ public final class FaultyProxy: @unchecked Sendable {
             }
             let seen = tail + buffer[..<count]
             let breaks = lock.withLock { () -> Bool in
-                guard !fired, Self.contains(seen, pattern) else { return false }
-                fired = true
+                guard fired < times, Self.contains(seen, pattern) else { return false }
+                fired += 1
                 return true
             }
             if breaks, case .corruptAnswerBody = fault {
@@ -151,10 +173,7 @@ public final class FaultyProxy: @unchecked Sendable {
             } else if breaks, case .corruptRequestBody = fault {
                 corruption = BodyCorruption()
             } else if breaks {
-                if case .serviceUnavailable = fault {
-                    let answer = Array(
-                        ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/xml\r\n"
-                            + "Content-Length: 0\r\nConnection: close\r\n\r\n").utf8)
+                if let answer = fault.answer {
                     _ = Glibc.send(client, answer, answer.count, Int32(MSG_NOSIGNAL))
                 }
                 break
@@ -236,6 +255,14 @@ public final class FaultyProxy: @unchecked Sendable {
                 index += 1
             }
         }
+    }
+
+    private static func errorAnswer(_ status: String, code: String?) -> [UInt8] {
+        let body = code.map { "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>\($0)</Code>"
+            + "<Message>from the test's proxy</Message></Error>" } ?? ""
+        return Array(
+            ("HTTP/1.1 \(status)\r\nContent-Type: application/xml\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8)
     }
 
     private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Bool {

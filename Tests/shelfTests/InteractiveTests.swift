@@ -1,5 +1,8 @@
 import CPseudoTerminal
 import Glibc
+import ObjectStorage
+import ObjectVolume
+import SeaweedFixture
 import Testing
 
 /// The built shelf binary: `$SHELF_BIN`, else `.build/debug/shelf` in the package.
@@ -16,7 +19,8 @@ private struct SessionError: Error, CustomStringConvertible {
 }
 
 /// shelf running on a pseudo-terminal, as a user at a terminal would run it: its own session,
-/// the terminal as its controlling terminal, a private HOME and state directory.
+/// the terminal as its controlling terminal, a private HOME and state directory, and any
+/// `environment` (`NAME=value`) besides.
 private final class TerminalSession {
     let master: Int32
     let pid: pid_t
@@ -26,12 +30,13 @@ private final class TerminalSession {
     private var mark = 0
     private var exitStatus: Int32?
 
-    init(home: String, cwd: String? = nil, arguments: [String] = []) throws {
+    init(home: String, cwd: String? = nil, arguments: [String] = [], environment extra: [String] = []) throws {
         let inputrc = home + "/.inputrc"
-        let environment = [
-            "HOME=\(home)", "XDG_STATE_HOME=\(home)/state", "INPUTRC=\(inputrc)", "TERM=xterm", "NO_COLOR=1",
-            "LC_ALL=C.UTF-8", "PATH=/usr/bin:/bin",
-        ]
+        let environment =
+            [
+                "HOME=\(home)", "XDG_STATE_HOME=\(home)/state", "INPUTRC=\(inputrc)", "TERM=xterm", "NO_COLOR=1",
+                "LC_ALL=C.UTF-8", "PATH=/usr/bin:/bin",
+            ] + extra
         var descriptor: Int32 = -1
         var child: pid_t = 0
         let status = withCStrings([shelfBinary] + arguments) { argv in
@@ -296,6 +301,29 @@ private let prompt = "shelf:~$ "
         shell.send("cat ../../outs\t")
         shell.send("\r")
         try shell.expect("shelf:/sub [1]$ ")
+    }
+
+    @Test func thePromptShowsAnObjectStoragePlace() throws {
+        let server = try SeaweedServer.shared()
+        try SeaweedServer.withVolume { volume in
+            try volume.client.putObject(bucket: volume.bucket, key: volume.prefix + Array("photos/2024/a".utf8), bytes: [1])
+            // The volume's prefix is a directory of the bucket: s3://BUCKET/tNNN.
+            let top = "s3://\(volume.bucket)/" + String(decoding: volume.prefix.dropLast(), as: UTF8.self)
+            let home = Home()
+            let shell = try TerminalSession(
+                home: home.path,
+                environment: [
+                    "AWS_ACCESS_KEY_ID=\(server.credentials.accessKeyID)",
+                    "AWS_SECRET_ACCESS_KEY=\(server.credentials.secretAccessKey)",
+                    "AWS_ENDPOINT_URL=http://127.0.0.1:\(server.port)", "AWS_REGION=us-east-1",
+                ])
+            try shell.expect(prompt)
+            try shell.run("cd \(top)/photos", shows: "", then: "shelf:\(top)/photos$ ")
+            try shell.run("cd 2024", shows: "", then: "shelf:\(top)/photos/2024$ ")
+            try shell.run("cd ../..", shows: "", then: "shelf:\(top)$ ")
+            try shell.run("cd nothing", shows: "No such file or directory\r\n", then: "shelf:\(top) [1]$ ")
+            try shell.run("cd", shows: "", then: prompt)
+        }
     }
 
     @Test func tabTwiceListsTheChoicesByName() throws {

@@ -81,6 +81,9 @@ enum CommandDocs {
             to the directory holding `link`, not to the parent of its target. `pwd` prints the logical path;
             `pwd -P` resolves the links.
 
+            Under object storage (`cd s3://photos/2024`, see [remote.md](../remote.md)) `..` is textual too
+            and goes above a bucket's top to `s3://`, the list of the buckets; there `..` stays.
+
             DIR must exist, be a directory (a symbolic link to one is fine), and be searchable. On success
             `cd` sets the variables `PWD` (the new directory) and `OLDPWD` (the one before).
 
@@ -701,6 +704,11 @@ enum CommandDocs {
             `mkdir -p x/../y` makes `x`, then `y`. With `-m`, the mode applies to the named DIRECTORY only; parents made by `-p` get
             the usual mode. A directory that already existed keeps its mode.
 
+            On object storage (see [remote.md](../remote.md)) `mkdir s3://bucket/dir` writes a directory
+            marker, and `mkdir s3://NEW` makes the bucket NEW (CreateBucket; `cd s3://` then `mkdir NEW`
+            too); a bucket that exists is `File exists`, and `mkdir -p s3://NEW/a/b` makes the bucket and
+            the markers below it. Under `--read-only` it is refused before any request.
+
             With `-v`, a line `mkdir: created directory 'NAME'` is printed for each directory made, parents
             included, spelled the way you wrote the operand (relative stays relative).
             """#,
@@ -900,6 +908,11 @@ enum CommandDocs {
             With `-p`, after removing DIRECTORY `rmdir` goes on to remove each ancestor named in it, from
             the inside out: `rmdir -p a/b/c` is `rmdir a/b/c a/b a`. It stops at the first failure, and
             never goes beyond the names written (it does not climb past `.`, `..` or `/`).
+
+            On object storage (see [remote.md](../remote.md)) `rmdir s3://bucket/dir` removes the directory
+            marker, and `rmdir s3://NAME` removes the bucket NAME when no key is left in it (DeleteBucket):
+            `Directory not empty` while one is, `No such bucket` when there is none. Under `--read-only` it
+            is refused before any request.
 
             With `-v`, `rmdir: removing directory, 'NAME'` is printed before each attempt.
 

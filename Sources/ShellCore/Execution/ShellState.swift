@@ -156,18 +156,19 @@ public final class ShellState {
 
     /// The absolute path an operand names: a URL of a registered scheme (`s3://bucket/key`) on
     /// that scheme's volume; else itself when absolute, on the session's volume; else joined to
-    /// `cwd` (under `s3://`, as the URL they make together). An empty operand stays empty, so
+    /// `cwd` (under a URL, as the URL they make together). An empty operand stays empty, so
     /// that the volume answers ENOENT as the kernel does for coreutils.
     public func resolve(_ path: File) -> File {
         if path.byteCount == 0 { return path.on(volume) }
         if let file = schemes.file(for: path) { return file }
         if path.isAbsolute { return path.on(volume) }
-        // Under the list of a scheme's authorities a name is one: `cd s3://`, then `photos` is
-        // `s3://photos` and `..` stays `s3://`.
-        if schemes.listsAuthorities(cwd.volume),
-            let file = schemes.file(for: File(bytes: spelling(of: cwd + path)))
-        {
-            return file
+        // Under a URL a relative path makes one with it, so that it may leave the volume: under
+        // `s3://` a name is a bucket (`photos` is `s3://photos`), and `..` at a bucket's top is
+        // `s3://`.
+        if let locator = schemes.locator(of: cwd.volume) {
+            var url = locator + cwd.normalized.bytes
+            if url.last != 0x2F { url.append(0x2F) }
+            if let file = schemes.file(for: File(bytes: url + path.bytes)) { return file }
         }
         return cwd + path
     }

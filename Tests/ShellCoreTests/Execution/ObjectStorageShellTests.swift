@@ -157,6 +157,63 @@ import Testing
             prepare: { shell in shell.run("touch s3://b/f") })
     }
 
+    /// Credentials that may only read and list (a second identity of the server): every change
+    /// is refused by the service, and each refusal is one line in GNU's shape.
+    static let deniedChanges: [Step] = [
+        Step(name: "reading goes on", lines: "cat s3://b/f\nls s3://b/", stdout: "in\nd\nf\n"),
+        // The object is refused when its bytes go up, as a disk refuses a write.
+        Step(
+            name: "cp", lines: "cp local s3://b/g", stderr: "cp: error writing 's3://b/g': Permission denied\n",
+            status: .failure),
+        Step(
+            name: "rm", lines: "rm s3://b/f", stderr: "rm: cannot remove 's3://b/f': Permission denied\n",
+            status: .failure),
+        Step(
+            name: "mkdir", lines: "mkdir s3://b/new",
+            stderr: "mkdir: cannot create directory 's3://b/new': Permission denied\n", status: .failure),
+        Step(
+            name: "rmdir", lines: "rmdir s3://b/d",
+            stderr: "rmdir: failed to remove 's3://b/d': Permission denied\n", status: .failure),
+        Step(
+            name: "touch", lines: "touch s3://b/t",
+            stderr: "touch: cannot touch 's3://b/t': Permission denied\n", status: .failure),
+    ]
+
+    @Test(arguments: deniedChanges) func accessDeniedIsTheShellsOneLineMessage(_ step: Step) throws {
+        let server = try SeaweedServer.shared()
+        try SeaweedServer.withVolume { volume in
+            try volume.client.putObject(bucket: volume.bucket, key: volume.prefix + Array("f".utf8), bytes: Array("in\n".utf8))
+            try volume.client.putObject(bucket: volume.bucket, key: volume.prefix + Array("d/".utf8), bytes: [])
+            let reader = server.readOnlyClient()
+            defer { try? reader.shutdown() }
+            let readOnly = S3Volume(client: reader, bucket: volume.bucket, prefix: volume.prefix)
+            let shell = TestShell()
+            shell.state.schemes.register(VolumeScheme(name: "s3") { _ in readOnly })
+            try shell.write("local", "x\n")
+            let before = try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.map(\.key)
+            let transcript = shell.run(step.lines)
+            #expect(transcript.stdout == step.stdout)
+            #expect(transcript.stderr == step.stderr)
+            #expect(transcript.status == step.status)
+            #expect(try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.map(\.key) == before)
+            #expect(try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+        }
+    }
+
+    @Test(arguments: [(FaultyProxy.Fault.slowDown, "SlowDown"), (.internalError, "InternalError")])
+    func aServerFailureThatPersistsIsOneLineWithItsCode(_ fault: FaultyProxy.Fault, _ code: String) throws {
+        try SeaweedServer.withVolume(throughProxyBreaking: { "GET \($0)" }, with: fault, times: .max) { volume, proxy in
+            try volume.client.putObject(bucket: volume.bucket, key: volume.prefix + Array("f".utf8), bytes: [1])
+            let shell = TestShell()
+            shell.state.schemes.register(VolumeScheme(name: "s3") { _ in volume })
+            let transcript = shell.run("cat s3://b/f")
+            #expect(transcript.stderr == "cat: s3://b/f: Server error (\(code))\n")
+            #expect(transcript.status == .failure)
+            // Sent again as the retry policy says, then given up.
+            #expect(proxy.faultsMet == volume.client.retryPolicy.maxAttempts)
+        }
+    }
+
     @Test func globsInAURLMatchKeysAndDirectories() throws {
         try check(
             [
