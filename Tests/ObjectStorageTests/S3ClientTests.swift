@@ -76,21 +76,6 @@ import Testing
         #expect(error.kind == .unreachable)
     }
 
-    /// A HEAD answer has no body: its status alone says what went wrong.
-    @Test func aRefusedHeadIsAccessDenied() throws {
-        let server = try SeaweedServer.required()
-        try server.withBucket { client, bucket in
-            try client.putObject(bucket: bucket, key: Array("k".utf8), bytes: [1])
-            let impostor = server.client(secret: "not-the-secret")
-            defer { try? impostor.shutdown() }
-            let error = try #require(throws: S3Error.self) {
-                try impostor.headObject(bucket: bucket, key: Array("k".utf8))
-            }
-            #expect(error.kind == .accessDenied)
-            #expect(error.status == 403)
-        }
-    }
-
     /// A refusal that comes while a streamed body is still being sent ends the call with the
     /// server's error.
     @Test func aStreamedUploadRefusedEarlyGivesTheServersError() throws {

@@ -81,7 +81,7 @@ enum CommandDocs {
             to the directory holding `link`, not to the parent of its target. `pwd` prints the logical path;
             `pwd -P` resolves the links.
 
-            Under object storage (`cd s3://photos/2024`, see [remote.md](../remote.md)) `..` is textual too
+            Under object storage (`cd s3://photos/2024`, see docs/remote.md) `..` is textual too
             and goes above a bucket's top to `s3://`, the list of the buckets; there `..` stays.
 
             DIR must exist, be a directory (a symbolic link to one is fine), and be searchable. On success
@@ -704,7 +704,7 @@ enum CommandDocs {
             `mkdir -p x/../y` makes `x`, then `y`. With `-m`, the mode applies to the named DIRECTORY only; parents made by `-p` get
             the usual mode. A directory that already existed keeps its mode.
 
-            On object storage (see [remote.md](../remote.md)) `mkdir s3://bucket/dir` writes a directory
+            On object storage (see docs/remote.md) `mkdir s3://bucket/dir` writes a directory
             marker, and `mkdir s3://NEW` makes the bucket NEW (CreateBucket; `cd s3://` then `mkdir NEW`
             too); a bucket that exists is `File exists`, and `mkdir -p s3://NEW/a/b` makes the bucket and
             the markers below it. Under `--read-only` it is refused before any request.
@@ -909,7 +909,7 @@ enum CommandDocs {
             the inside out: `rmdir -p a/b/c` is `rmdir a/b/c a/b a`. It stops at the first failure, and
             never goes beyond the names written (it does not climb past `.`, `..` or `/`).
 
-            On object storage (see [remote.md](../remote.md)) `rmdir s3://bucket/dir` removes the directory
+            On object storage (see docs/remote.md) `rmdir s3://bucket/dir` removes the directory
             marker, and `rmdir s3://NAME` removes the bucket NAME when no key is left in it (DeleteBucket):
             `Directory not empty` while one is, `No such bucket` when there is none. Under `--read-only` it
             is refused before any request.
