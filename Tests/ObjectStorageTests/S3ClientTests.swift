@@ -177,6 +177,26 @@ import Testing
         #expect(error.kind == .interrupted)
     }
 
+    /// Ctrl-C is still in force while the copy that it stopped aborts its upload: the abort
+    /// goes through all the same (over a slow link it would otherwise be given up, and the
+    /// upload's parts stay stored), while any other request is given up at once.
+    @Test func anAbortIsSentEvenAfterCtrlC() throws {
+        let server = try SeaweedServer.required()
+        try server.withBucket { owner, bucket in
+            let interrupted = Atomic(false)
+            let client = S3Client(
+                endpoint: server.endpoint, credentials: server.credentials,
+                isInterrupted: { interrupted.load(ordering: .relaxed) })
+            defer { try? client.shutdown() }
+            let upload = try client.createMultipartUpload(bucket: bucket, key: Array("k".utf8))
+            interrupted.store(true, ordering: .relaxed)
+            let listing = try #require(throws: S3Error.self) { try client.listObjects(bucket: bucket) }
+            #expect(listing.kind == .interrupted)
+            try client.abortMultipartUpload(bucket: bucket, key: Array("k".utf8), uploadID: upload)
+            #expect(try owner.listMultipartUploads(bucket: bucket).isEmpty)
+        }
+    }
+
     // MARK: Keys
 
     static let awkwardKeys: [(name: String, key: [UInt8])] = [

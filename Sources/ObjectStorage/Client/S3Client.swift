@@ -147,8 +147,10 @@ public final class S3Client: Sendable {
         } catch let refusal as S3Error where refusal.status == 403 && refusal.code == nil {
             do {
                 try getObject(bucket: bucket, key: key, range: ByteRange(first: 0, last: 0)) { _ in }
-            } catch let reason as S3Error where reason.code != nil {
+            } catch let reason as S3Error where reason.code != nil || reason.kind == .interrupted {
                 throw reason
+            } catch {
+                // The second question failed for its own reason (timed out): the refusal stands.
             }
             throw refusal
         }
@@ -474,6 +476,10 @@ public final class S3Client: Sendable {
 
     /// Signs and sends one request, and again as `retryPolicy` says while it fails for a
     /// passing reason; an answer that is not 2xx becomes the `S3Error` it states.
+    /// Requests that clean up after a failure or Ctrl-C, and so are not given up on Ctrl-C (which
+    /// is still in force as they go): an upload left unaborted stays stored and billed.
+    private static let cleanUps: Set<Operation> = [.abortMultipartUpload]
+
     private func send(
         _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]? = nil,
         query: [QueryItem] = [],
@@ -526,7 +532,7 @@ public final class S3Client: Sendable {
         let answer = try transport.perform(
             method: method, url: endpoint.origin + target, target: target, headers: httpHeaders,
             body: body ?? (upload == nil && (method == .PUT || method == .POST) ? [] : nil),
-            upload: upload, sink: sink)
+            upload: upload, sink: sink, interruptible: !Self.cleanUps.contains(operation))
         guard answer.isSuccess else {
             throw Self.error(of: answer, method: method, hasKey: key != nil)
         }

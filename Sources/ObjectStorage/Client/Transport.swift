@@ -90,15 +90,18 @@ final class Transport: Sendable {
     /// A 2xx body goes to `sink` when there is one; every other body is collected. An error the
     /// source or the sink throws cancels the request and is rethrown as it is.
     ///
+    /// Unless `interruptible` is false, the request is given up once `isInterrupted` says so.
+    ///
     /// - Throws: `S3Error` for a failure below HTTP (refused, timed out, closed), or what the
     ///   source or sink threw.
     func perform(
         method: HTTPMethod, url: String, target: String, headers: HTTPHeaders, body: [UInt8]?,
         upload: UploadSource?,
-        sink: ((UnsafeRawBufferPointer) throws -> Void)?
+        sink: ((UnsafeRawBufferPointer) throws -> Void)?, interruptible: Bool = true
     ) throws -> HTTPAnswer {
         let loop = client.eventLoopGroup.next()
-        let events = TransferEvents(isInterrupted: isInterrupted)
+        let neverInterrupted: @Sendable () -> Bool = { false }
+        let events = TransferEvents(isInterrupted: interruptible ? isInterrupted : neverInterrupted)
         var requestBody: HTTPClient.Body?
         if let upload {
             requestBody = .stream(contentLength: upload.length) { writer in
@@ -351,14 +354,17 @@ private final class TransferEvents: Sendable {
     }
 
     /// The next event; `.interrupted` once, when the user asks to stop while none comes.
+    /// Asked before every wait, so that a server trickling bytes faster than `pollInterval` can
+    /// be given up too.
     func next() -> TransferEvent {
-        while available.wait(timeout: .now() + Self.pollInterval) == .timedOut {
-            if isInterrupted(), !interruptionTold.withLockedValue({ $0 }) {
-                interruptionTold.withLockedValue { $0 = true }
+        while true {
+            if isInterrupted(), interruptionTold.withLockedValue({ told in defer { told = true }; return !told }) {
                 return .interrupted
             }
+            if available.wait(timeout: .now() + Self.pollInterval) == .success {
+                return queue.withLockedValue { $0.removeFirst() }
+            }
         }
-        return queue.withLockedValue { $0.removeFirst() }
     }
 }
 

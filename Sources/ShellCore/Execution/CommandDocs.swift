@@ -319,7 +319,7 @@ enum CommandDocs {
         "echo": #"""
             `echo` writes its WORDs to standard output, separated by single spaces, followed by a newline.
             Each WORD is written exactly as the shell handed it over, after quote removal, `~` and variable
-            expansion and globbing (see the language guide (docs/language.md)). By default `echo` interprets
+            expansion and globbing (see the language guide, docs/language.md). By default `echo` interprets
             no escapes, so `echo "a\nb"` prints a backslash and an `n`; with `-e` it does, as GNU `echo`
             does:
 
@@ -377,7 +377,7 @@ enum CommandDocs {
             status is 1.
 
             `NAME=value COMMAND` exports NAME for that one command only; see
-            Variables (docs/language.md).
+            Variables, docs/language.md.
             """#,
         "find": #"""
             `find` walks each PATH (`.` when none is given), resolved against the shell's current directory,
@@ -438,7 +438,7 @@ enum CommandDocs {
             | `-exec PROGRAM [ARG...] ;` | runs PROGRAM with each `{}` in its words (also inside a word: `{}.bak`) replaced by the path, in the shell's directory; true when it exits with status 0. The `;` must be quoted or escaped (`';'`, `\;`), as the shell would take it. |
             | `-exec PROGRAM [ARG...] {} +` | runs PROGRAM with as many paths as fit (1,024 at most) after its words; true. A run that fails makes find's status 1. |
             | `-execdir PROGRAM [ARG...] ;` or `{} +` | the same, run in the directory that holds the entry, with `./NAME` for the path. |
-            | `--json` | not an action of GNU find: every entry selected is written as a file record in one JSON array, in place of `-print` (see JSON output (docs/json.md)). |
+            | `--json` | not an action of GNU find: every entry selected is written as a file record in one JSON array, in place of `-print` (see JSON output, docs/json.md). |
 
             Global options apply wherever they are written:
 
@@ -526,7 +526,7 @@ enum CommandDocs {
 
             An interactive session keeps its history in a file (`~/.local/state/shelf/history` by default),
             read at start and appended to as each line is entered; see
-            Interactive use (docs/interactive.md). Scripts and `-c` read and write none, and a `#!`
+            Interactive use, docs/interactive.md. Scripts and `-c` read and write none, and a `#!`
             first line of a script is not recorded.
             """#,
         "ln": #"""
@@ -932,7 +932,7 @@ enum CommandDocs {
             command that ran in it: `cat missing || echo fallback` does not stop the script, and neither
             does `cat missing && echo done` (the `&&` skipped `echo`, and bash's `set -e` treats it the same
             way); `echo start && cat missing` does. A statement whose first word starts with `-` never stops
-            the script (see the language guide (docs/language.md)). When a
+            the script (see the language guide, docs/language.md). When a
             script stops, shelf exits with the failing status, and prints `shelf: stopped at ORIGIN:LINE`
             when something after the failing statement was left unrun.
 
@@ -1128,7 +1128,7 @@ enum CommandDocs {
               octal, `\011` for a tab). A name that is not valid UTF-8, and in any other locale every name, is
               written byte by byte: `\t`-style escapes for BEL to CR, `\\` and `\ ` for a backslash and a
               space, `\ooo` for any other byte outside printable ASCII (`é` is `\303\251`, `a b` is `a\ b`).
-            - `-J` writes names the same way in every locale, as tree does (see JSON output (docs/json.md)).
+            - `-J` writes names the same way in every locale, as tree does (see JSON output, docs/json.md).
             - An operand written with a trailing slash that is not a directory (`f/`) counts as nothing and
               is marked `  [error opening dir]`, as tree(1) marks it.
             - A directory that cannot be opened is marked `  [error opening dir]` on its line; the walk goes
@@ -1180,7 +1180,7 @@ enum CommandDocs {
             """#,
         "unset": #"""
             `unset NAME` removes the variable NAME: it is no longer set (so `$NAME` is an error, see
-            Variables (docs/language.md)) and no longer exported to programs. A NAME that is not
+            Variables, docs/language.md) and no longer exported to programs. A NAME that is not
             set is no error. A NAME that is not a letter or `_` followed by letters, digits and `_` is
             reported as `shelf: unset: '1x': not a valid identifier`; the other operands are still removed,
             and the status is 1.

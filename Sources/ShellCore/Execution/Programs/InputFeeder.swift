@@ -5,7 +5,7 @@ import Synchronization
 /// object storage: `sort < s3://bucket/key`): a thread of its own copies the file into a pipe,
 /// whose reading end the program gets.
 final class InputFeeder {
-    /// The pipe's reading end: the program's standard input, closed by `programStarted()`.
+    /// The pipe's reading end: the program's standard input, closed by `closeProgramEnd()`.
     let programEnd: OpenFile
     private let thread: StageThread
     private let failure: Failure
@@ -43,8 +43,9 @@ final class InputFeeder {
         }
     }
 
-    /// Closes the shell's copy of the program's end, once the program has its own.
-    func programStarted() { programEnd.close() }
+    /// Closes the shell's copy of the program's end: once the program has its own, or when it
+    /// never started (the copy then meets a closed pipe and ends).
+    func closeProgramEnd() { programEnd.close() }
 
     /// Waits for the copy to end (the program has ended or closed its input) and gives what
     /// reading the file failed with, if anything.

@@ -65,7 +65,7 @@ enum ProgramRunner {
         var feeder: InputFeeder?
         /// Ends the feeding of a program that never started.
         func abandonFeeder() {
-            feeder?.programStarted()
+            feeder?.closeProgramEnd()
             _ = feeder?.finish()
         }
         let launch: ProgramLaunch
@@ -111,7 +111,7 @@ enum ProgramRunner {
         }
         for end in writeEnds { end.close() }
         writeEnds = []
-        feeder?.programStarted()
+        feeder?.closeProgramEnd()
         ProcessLauncher.drain(pumps)
         var status = ProcessLauncher.wait(for: child)
         if let failure = feeder?.finish(), !context.isInterruption(failure) {
