@@ -84,9 +84,7 @@ final class S3Directory: VolumeDirectory {
             if let summary = page.files[name] {
                 return volume.fileInfo(summary)
             }
-            if page.directories.contains(name) {
-                return volume.directoryInfo(prefix: target.directoryPrefix(in: volume))
-            }
+            if page.directories.contains(name) { return directoryInfo(of: name) }
         }
         return try volume.failing(.stat, path(relative)) { () throws(S3Failure) in try volume.info(at: target)
         }
@@ -97,9 +95,7 @@ final class S3Directory: VolumeDirectory {
     func info(ofEntry index: Int, named name: [UInt8], in listing: DirectoryListing, following: Bool)
         throws(FileError) -> FileInfo
     {
-        if listing.kind(index) == .directory, page.directories.contains(name) {
-            return volume.directoryInfo(prefix: place.appending(name).directoryPrefix(in: volume))
-        }
+        if listing.kind(index) == .directory, page.directories.contains(name) { return directoryInfo(of: name) }
         return try info(at: name, following: following)
     }
 
@@ -107,13 +103,15 @@ final class S3Directory: VolumeDirectory {
     func infos(of listing: DirectoryListing) -> [FileInfo?] {
         (0..<listing.count).map { index in
             let name = Array(listing.name(index))
-            if listing.kind(index) == .directory {
-                return volume.directoryInfo(
-                    prefix: Place(components: place.components + [name]).directoryPrefix(in: volume))
-            }
+            if listing.kind(index) == .directory { return directoryInfo(of: name) }
             guard let summary = page.files[name] else { return nil }
             return volume.fileInfo(summary)
         }
+    }
+
+    /// The description of the directory entry `name`, from its prefix: no request.
+    private func directoryInfo(of name: [UInt8]) -> FileInfo {
+        volume.directoryInfo(prefix: Place(components: place.components + [name]).directoryPrefix(in: volume))
     }
 
     func identity() throws(FileError) -> FileIdentity {

@@ -30,8 +30,7 @@ enum S3Failure: Error {
             let (errno, failure) = Self.meaning(of: error)
             return FileError(operation, file, errno, destination: destination, serviceFailure: failure)
         case .other(let error as FileError):
-            return FileError(
-                operation, file, error.errno, destination: destination, serviceFailure: error.serviceFailure)
+            return error.reworded(as: operation, file, destination: destination)
         case .other:
             return FileError(operation, file, .ioError, destination: destination)
         }

@@ -685,7 +685,7 @@ public struct Copier {
         do {
             output = try target.open(.truncate)
         } catch {
-            throw FileError(.createFile, destination, error.errno, serviceFailure: error.serviceFailure)
+            throw error.reworded(as: .createFile, destination)
         }
         defer { output.close() }
         try transfer(from: input, source: source, to: output, destination: destination)
@@ -732,7 +732,7 @@ public struct Copier {
                 do {
                     try output.sync()
                 } catch {
-                    throw FileError(.write, destination, error.errno, serviceFailure: error.serviceFailure)
+                    throw error.reworded(as: .write, destination)
                 }
             }
             try commit(temporary.file, to: destination, source: source, isNew: isNew)
@@ -757,7 +757,7 @@ public struct Copier {
                 try isNew
                 ? destination.volume.openNew(destination, permissions: 0o666) : destination.open(.truncate)
         } catch {
-            throw FileError(.createFile, destination, error.errno, serviceFailure: error.serviceFailure)
+            throw error.reworded(as: .createFile, destination)
         }
         do {
             try transfer(from: input, source: source, to: output, destination: destination)
@@ -811,7 +811,7 @@ public struct Copier {
             if isCancelled() { throw FileError(.write, destination, .canceled) }
             let count: Int
             do { count = try input.read(into: &buffer) } catch {
-                throw FileError(.read, source, error.errno, serviceFailure: error.serviceFailure)
+                throw error.reworded(as: .read, source)
             }
             if count == 0 { return }
             try output.write(buffer[..<count])
@@ -851,7 +851,7 @@ public struct Copier {
                 if buffer.count != wanted { buffer = [UInt8](repeating: 0, count: wanted) }
                 let count: Int
                 do { count = try input.read(into: &buffer) } catch {
-                    throw FileError(.read, source, error.errno, serviceFailure: error.serviceFailure)
+                    throw error.reworded(as: .read, source)
                 }
                 if count == 0 { break }
                 var start = 0
@@ -926,8 +926,7 @@ public struct Copier {
             try commit(temporary.file, to: destination, source: source, isNew: isNew)
         } catch {
             temporary.file.removeQuietlyAfterFailure()
-            throw FileError(
-                .copy, source, error.errno, destination: destination, serviceFailure: error.serviceFailure)
+            throw error.reworded(as: .copy, source, destination: destination)
         }
     }
 }

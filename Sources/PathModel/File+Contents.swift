@@ -11,7 +11,7 @@ extension File {
         do {
             try volume.open(self, exclusive ? .create : .append, permissions: mode).finish()
         } catch {
-            throw FileError(.createFile, self, error.errno, serviceFailure: error.serviceFailure)
+            throw error.reworded(as: .createFile, self)
         }
     }
 
@@ -37,13 +37,13 @@ extension File {
             try replacement.output.write(contiguous[...])
         } catch {
             replacement.discard()
-            throw FileError(.write, self, error.errno, serviceFailure: error.serviceFailure)
+            throw error.reworded(as: .write, self)
         }
         // A failed commit has closed and removed the temporary file itself.
         do {
             try replacement.commit(sync: true)
         } catch {
-            throw FileError(.write, self, error.errno, serviceFailure: error.serviceFailure)
+            throw error.reworded(as: .write, self)
         }
     }
 
@@ -81,7 +81,7 @@ extension File {
                 result.append(contentsOf: chunk[..<count])
             }
         } catch {
-            throw FileError(.read, self, error.errno, serviceFailure: error.serviceFailure)
+            throw error.reworded(as: .read, self)
         }
     }
 

@@ -21,7 +21,7 @@ extension File {
             } catch where error.errno == .fileExists {
                 continue
             } catch {
-                throw FileError(.createFile, self, error.errno, serviceFailure: error.serviceFailure)
+                throw error.reworded(as: .createFile, self)
             }
         }
         throw FileError(.createFile, self, .fileExists)

@@ -38,6 +38,12 @@ public struct FileError: Error, Sendable, Hashable {
         self.serviceFailure = serviceFailure
     }
 
+    /// The same failure told as `operation` on `path` (a copy's read error named as the copy's):
+    /// its errno and what the service said are kept.
+    public func reworded(as operation: Operation, _ path: File, destination: File? = nil) -> FileError {
+        FileError(operation, path, errno, destination: destination, serviceFailure: serviceFailure)
+    }
+
     /// A refusal or failure of a storage service reached over the network (object storage), as
     /// data: ShellCore's `Diagnostics` words it.
     public enum ServiceFailure: Sendable, Hashable {

@@ -418,7 +418,7 @@ public struct Replacement: Sendable {
         if sync {
             do { try output.sync() } catch {
                 discard()
-                throw FileError(.sync, destination, error.errno, serviceFailure: error.serviceFailure)
+                throw error.reworded(as: .sync, destination)
             }
         }
         output.close()
