@@ -42,11 +42,20 @@ public struct FaultPlan: Sendable {
 public enum Interruption {
     /// The check in force; nil retries every `EINTR`.
     public static var isRequested: (@Sendable () -> Bool)? {
-        get { check.withLock { $0 } }
-        set { check.withLock { $0 = newValue } }
+        get { check.withLock { $0 }?.isRequested }
+        set { check.withLock { $0 = newValue.map(Check.init) } }
     }
 
-    private static let check = Mutex<(@Sendable () -> Bool)?>(nil)
+    /// The check in a box of its own. A closure kept directly in a generic `Mutex` is wrapped in
+    /// a conversion each time the lock hands it out and takes it back (`inout`), so every read
+    /// made the next call one step deeper: after a copy's thousands of requests, asking cost
+    /// more than the requests.
+    private final class Check: Sendable {
+        let isRequested: @Sendable () -> Bool
+        init(_ isRequested: @escaping @Sendable () -> Bool) { self.isRequested = isRequested }
+    }
+
+    private static let check = Mutex<Check?>(nil)
 }
 
 /// The errno the plan in force injects into `call` on `path`, if any.
