@@ -45,6 +45,45 @@ import Testing
         }
     }
 
+    // MARK: Connections
+
+    /// Requests one after another ride one connection, and requests from several threads at
+    /// once no more connections than there are threads. (Each request once got a connection of
+    /// its own, closed after its answer: a copy of 2,000 small files opened 1,600.)
+    @Test func requestsReuseTheirConnections() throws {
+        let server = try SeaweedServer.required()
+        try server.withBucket { _, bucket in
+            let proxy = try FaultyProxy(
+                to: server.port, breakingFirstRequestContaining: "no request contains this", with: .dropConnection)
+            defer { proxy.stop() }
+            let client = S3Client(endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials)
+            defer { try? client.shutdown() }
+            for index in 0..<20 {
+                let key = Array("one-by-one/\(index)".utf8)
+                try client.putObject(bucket: bucket, key: key, bytes: [UInt8(index)])
+                var read: [UInt8] = []
+                try client.getObject(bucket: bucket, key: key) { read += $0 }
+                #expect(read == [UInt8(index)])
+            }
+            #expect(proxy.connectionsAccepted == 1)
+
+            let threads = 4
+            let failures = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                for index in 0..<10 {
+                    let key = Array("at-once/\(thread)-\(index)".utf8)
+                    do {
+                        try client.putObject(bucket: bucket, key: key, bytes: [UInt8(index)])
+                    } catch {
+                        failures.withLock { $0 += 1 }
+                    }
+                }
+            }
+            #expect(failures.withLock { $0 } == 0)
+            #expect(proxy.connectionsAccepted <= 1 + threads)
+        }
+    }
+
     @Test func aMissingBucketIsNoSuchBucket() throws {
         let server = try SeaweedServer.required()
         let client = server.client()

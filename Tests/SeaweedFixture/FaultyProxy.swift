@@ -61,6 +61,7 @@ public final class FaultyProxy: @unchecked Sendable {
     private var open: Set<Int32> = []
     private var waiting = 0
     private var mostWaiting = 0
+    private var accepted = 0
     private var stopped = false
 
     /// Starts a proxy to `upstreamPort` on 127.0.0.1 whose first `times` requests containing
@@ -100,6 +101,9 @@ public final class FaultyProxy: @unchecked Sendable {
     /// the server's answer to it begins.
     public var mostRequestsAtOnce: Int { lock.withLock { mostWaiting } }
 
+    /// How many connections clients have opened through the proxy.
+    public var connectionsAccepted: Int { lock.withLock { accepted } }
+
     /// Stops listening and closes every connection.
     public func stop() {
         lock.withLock {
@@ -126,6 +130,7 @@ public final class FaultyProxy: @unchecked Sendable {
             }
             let admitted = lock.withLock { () -> Bool in
                 guard connected, !stopped else { return false }
+                accepted += 1
                 open.formUnion([client, server])
                 return true
             }

@@ -120,9 +120,12 @@ final class Transport: Sendable {
         } catch {
             throw S3Error(.unreachable, underlying: error)
         }
+        // The delegate on `loop`, the connection any pooled one: a request bound to one loop's
+        // connections gets a connection of its own when none is idle there, which is closed
+        // after it, and every request then pays a new connection.
         let task = client.execute(
             request: request, delegate: CallerThreadDelegate(events: events),
-            eventLoop: .delegateAndChannel(on: loop))
+            eventLoop: .delegate(on: loop))
         // A request refused before it reaches the delegate (the client already shut down) is
         // told only through its future; without this, the loop below would wait for ever. After
         // the delegate's own end or failure the event is never read.
