@@ -698,7 +698,7 @@ public struct Copier {
         isNew: Bool
     ) throws(FileError) {
         if !destination.volume.capabilities.contains(.atomicRename) {
-            return try writeWhole(from: input, source: source, to: destination, isNew: isNew)
+            return try writeWhole(from: input, source: source, size: info.size, to: destination, isNew: isNew)
         }
         // Without `preserve`, as GNU cp: a new file gets no set-id or sticky bit (a copy of a
         // set-user-ID program is an ordinary one), and the umask applies.
@@ -712,7 +712,8 @@ public struct Copier {
         do throws(FileError) {
             let output = temporary.output.named(destination)
             defer { output.close() }
-            try transfer(from: input, source: source, to: output, destination: destination, leavingHoles: true)
+            try transfer(
+                from: input, source: source, size: info.size, to: output, destination: destination, leavingHoles: true)
             // The owner first: changing it clears the set-user-ID and set-group-ID bits.
             if options.preserve.contains(.ownership) {
                 do {
@@ -748,7 +749,7 @@ public struct Copier {
     /// no mode or times to preserve (`mv` across volumes copies the contents alone, as GNU mv
     /// onto a file system without them does). A destination known to be new, in a directory
     /// this copy made, is opened without the volume looking first (`Volume.openNew`).
-    private func writeWhole(from input: OpenFile, source: File, to destination: File, isNew: Bool)
+    private func writeWhole(from input: OpenFile, source: File, size: UInt64, to destination: File, isNew: Bool)
         throws(FileError)
     {
         let output: OpenFile
@@ -760,7 +761,7 @@ public struct Copier {
             throw error.reworded(as: .createFile, destination)
         }
         do {
-            try transfer(from: input, source: source, to: output, destination: destination)
+            try transfer(from: input, source: source, size: size, to: output, destination: destination)
         } catch {
             output.close()
             throw error
@@ -769,9 +770,12 @@ public struct Copier {
     }
 
     /// Moves all bytes from `input` to `output`, in the kernel when it can; with `reflink`
-    /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`).
+    /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`). `size`, the
+    /// size the source was seen with, only sizes the buffer: a small file is not read through a
+    /// large one (zeroing it would cost more than the copy).
     private func transfer(
-        from input: OpenFile, source: File, to output: OpenFile, destination: File, leavingHoles: Bool = false
+        from input: OpenFile, source: File, size: UInt64? = nil, to output: OpenFile, destination: File,
+        leavingHoles: Bool = false
     ) throws(FileError) {
         if options.reflink == .auto || options.reflink == .always {
             do throws(Errno) {
@@ -806,7 +810,9 @@ public struct Copier {
                 throw FileError(.write, destination, error)
             }
         }
-        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        // One byte more than the size, so that the end is seen by the second read.
+        let bufferSize = size.map { Int(clamping: max(1 << 14, min(1 << 18, $0 + 1))) } ?? 1 << 18
+        var buffer = [UInt8](repeating: 0, count: bufferSize)
         while true {
             if isCancelled() { throw FileError(.write, destination, .canceled) }
             let count: Int
