@@ -23,6 +23,8 @@ public final class S3Client: Sendable {
     private let transport: Transport
     /// How many requests of each operation were sent, by `Operation.rawValue`.
     private let tally = Mutex([Int](repeating: 0, count: Operation.allCases.count))
+    /// The signing key of the last day a request was signed on.
+    private let dailyKey = Mutex<(date: String, key: SymmetricKey)?>(nil)
 
     /// A client for `endpoint`, signing with `credentials` for `region`.
     ///
@@ -511,6 +513,15 @@ public final class S3Client: Sendable {
         }
     }
 
+    /// The key requests made on `date` are signed with: derived once a day (four HMACs that
+    /// every request would otherwise repeat).
+    private func signingKey(date: String) -> SymmetricKey {
+        if let known = dailyKey.withLock({ $0 }), known.date == date { return known.key }
+        let key = signer.signingKey(date: date)
+        dailyKey.withLock { $0 = (date, key) }
+        return key
+    }
+
     /// Signs and sends one request once.
     private func sendOnce(
         _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]?, query: [QueryItem],
@@ -521,11 +532,12 @@ public final class S3Client: Sendable {
         if let key { path += "/" + URIEncoding.encode(key, keepingSlashes: true) }
         let payload: PayloadHash = upload == nil ? payload ?? .of(body ?? []) : .unsigned
         tally.withLock { $0[operation.rawValue] += 1 }
+        let time = UTCTime.now()
         let signed = signer.sign(
             SignableRequest(
                 method: method.rawValue, path: path, query: query,
                 headers: [(name: "Host", value: endpoint.hostHeader)] + headers, payload: payload),
-            at: .now())
+            at: time, signingKey: signingKey(date: time.compactDate))
         let target = path + (signed.queryString.isEmpty ? "" : "?" + signed.queryString)
         var httpHeaders = HTTPHeaders()
         for header in signed.headers { httpHeaders.add(name: header.name, value: header.value) }

@@ -112,6 +112,12 @@ public struct SignatureV4: Sendable {
     /// For S3 the signer adds `x-amz-content-sha256` (the payload hash), as S3 requires; every
     /// service gets `x-amz-date` and, with a session token, `x-amz-security-token`.
     public func sign(_ request: SignableRequest, at time: UTCTime) -> SignedRequest {
+        sign(request, at: time, signingKey: signingKey(date: time.compactDate))
+    }
+
+    /// Signs `request` as made at `time` with `key`, the `signingKey(date:)` of `time`'s date,
+    /// which a client that signs many requests a day derives once.
+    public func sign(_ request: SignableRequest, at time: UTCTime, signingKey key: SymmetricKey) -> SignedRequest {
         var headers = request.headers
         headers.append((name: "x-amz-date", value: time.compactTimestamp))
         if service == "s3" {
@@ -133,7 +139,7 @@ public struct SignatureV4: Sendable {
         ].joined(separator: "\n")
         let signature = BinaryText.hex(
             HMAC<SHA256>.authenticationCode(
-                for: Array(stringToSign.utf8), using: signingKey(date: time.compactDate)))
+                for: Array(stringToSign.utf8), using: key))
         let authorization =
             "\(Self.algorithm) Credential=\(credentials.accessKeyID)/\(scope), "
             + "SignedHeaders=\(canonical.signedNames), Signature=\(signature)"
