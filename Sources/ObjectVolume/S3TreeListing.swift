@@ -30,6 +30,9 @@ final class S3TreeListing: Sendable {
     private let windows = Mutex<[Window]>([])
     /// Set when a page kept neither order: every directory is then listed with a delimiter.
     private let unordered = Atomic<Bool>(false)
+    /// The most keys the windows held together at once: at most a window (`windowLimit` keys
+    /// and a page) for each directory the walk is in, whatever the number of keys.
+    let mostKeysHeld = Atomic<Int>(0)
 
     /// The listings below directories of `volume`, read `pageKeys` keys a request.
     init(volume: S3Volume, windowLimit: Int = 1000, pageKeys: Int? = nil) {
@@ -63,10 +66,14 @@ final class S3TreeListing: Sendable {
         return try windows.withLock { (windows: inout [Window]) throws(S3Failure) -> DirectoryPage? in
             // Windows of directories the walk has left go.
             while let last = windows.last, !prefix.starts(with: last.scope) { windows.removeLast() }
-            if windows.isEmpty { windows.append(try start(prefix)) }
+            if windows.isEmpty {
+                windows.append(try start(prefix))
+                noteKeysHeld(in: windows)
+            }
             var top = windows.count - 1
             while true {
-                switch try find(prefix, in: &windows[top]) {
+                let outside = windows[..<top].reduce(0) { $0 + $1.objects.count }
+                switch try find(prefix, in: &windows[top], besides: outside) {
                 case .found(let page):
                     return page
                 case .tooLarge:
@@ -78,6 +85,7 @@ final class S3TreeListing: Sendable {
                 case .unknown:
                     windows.append(try start(prefix))
                     top += 1
+                    noteKeysHeld(in: windows)
                 case .unordered:
                     unordered.store(true, ordering: .relaxed)
                     windows.removeAll()
@@ -85,6 +93,11 @@ final class S3TreeListing: Sendable {
                 }
             }
         }
+    }
+
+    /// Keeps `mostKeysHeld` up to date with what `windows` hold.
+    private func noteKeysHeld(in windows: [Window]) {
+        mostKeysHeld.max(windows.reduce(0) { $0 + $1.objects.count }, ordering: .relaxed)
     }
 
     /// What a window says of a prefix.
@@ -99,8 +112,9 @@ final class S3TreeListing: Sendable {
         case unordered
     }
 
-    /// Looks for `prefix`'s keys in `window`, reading further pages while they reach its end.
-    private func find(_ prefix: [UInt8], in window: inout Window) throws(S3Failure) -> Finding {
+    /// Looks for `prefix`'s keys in `window`, reading further pages while they reach its end;
+    /// `outside` is the number of keys the other windows hold.
+    private func find(_ prefix: [UInt8], in window: inout Window, besides outside: Int) throws(S3Failure) -> Finding {
         while true {
             if !window.inByteOrder && !window.inDirectoryOrder { return .unordered }
             guard let first = window.objects.firstIndex(where: { $0.key.starts(with: prefix) }) else {
@@ -119,6 +133,7 @@ final class S3TreeListing: Sendable {
             }
             if window.objects.count >= windowLimit { return .tooLarge }
             try read(&window)
+            mostKeysHeld.max(outside + window.objects.count, ordering: .relaxed)
         }
     }
 

@@ -5,6 +5,7 @@
 import ObjectStorage
 import PathModel
 import SeaweedFixture
+import Synchronization
 import Testing
 
 @testable import ObjectVolume
@@ -112,6 +113,36 @@ import Testing
             // The top, a, a/b, a/b/c2, a/b/c2/d, a/b-c, z, z/implied, m, a-b, a.b, é, e, ab, A, b,
             // many and its three.
             #expect(visited == 20)
+        }
+    }
+
+    /// The promise: a deep listing holds keys by the depth of the walk, not by their
+    /// number. 600 keys three directories deep (4 × 5 × 5 directories of 6 keys), read seven
+    /// keys a request through windows of 40: the directories below the top two levels are
+    /// rebuilt from the windows, and the walk never holds more than a window and a page for
+    /// each directory it is in.
+    @Test(arguments: [false, true]) func aWalkHoldsKeysByItsDepthNotByTheirNumber(sorted: Bool) throws {
+        try SeaweedServer.withVolume { volume in
+            let keys = (0..<600).map { "d\($0 / 150)/e\($0 / 30 % 5)/f\($0 / 6 % 5)/k\($0)" }
+            try Self.put(keys, on: volume)
+            let (windowLimit, pageKeys) = (40, 7)
+            let tree = S3TreeListing(volume: volume, windowLimit: windowLimit, pageKeys: pageKeys)
+            var filesSeen = 0
+            var rebuilt = 0
+            func visit(_ place: Place) throws {
+                let fromWindow = try tree.page(prefix: place.directoryPrefix(in: volume))
+                if fromWindow != nil { rebuilt += 1 }
+                let page = try fromWindow ?? volume.existingListing(of: place)
+                filesSeen += page.entries.filter { $0.kind == .regular }.count
+                var directories = page.entries.filter { $0.kind == .directory }.map(\.name)
+                if sorted { directories.sort(by: bytesPrecede) }
+                for name in directories { try visit(Place(components: place.components + [name])) }
+            }
+            try visit(Place(components: []))
+            #expect(filesSeen == keys.count)
+            #expect(rebuilt >= 4 * 5 + 4 * 5 * 5, "every directory below the top two levels came from a window")
+            let held = tree.mostKeysHeld.load(ordering: .relaxed)
+            #expect(held <= 4 * (windowLimit + pageKeys), "a window and a page for each of four levels")
         }
     }
 
