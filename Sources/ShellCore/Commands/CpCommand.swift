@@ -325,7 +325,7 @@ public struct CpCommand: ShellCommand {
         if session.plan.slashedNewDestination && info.kind != .directory {
             // `cp a x/`: the slash asks for a directory, and x is none.
             let phrase = item.destination.exists ? Messages.cannotStat : Messages.cannotCreateRegular
-            context.error("\(phrase) \(destination): \(Diagnostics.reason(.notDirectory))")
+            context.error("\(phrase) \(destination): \(session.plan.slashedDestinationReason)")
             return false
         }
         // As GNU cp: a source named again (by any spelling) is copied once, with a warning; with

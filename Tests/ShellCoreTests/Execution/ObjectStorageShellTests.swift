@@ -157,6 +157,92 @@ import Testing
             prepare: { shell in shell.run("touch s3://b/f") })
     }
 
+    // MARK: A missing bucket
+
+    /// A command line meeting a missing bucket: `BUCKET` stands for `s3://no-such-bucket-here`.
+    /// GNU's tool, given the twin path `no-such-bucket-here` (a missing directory), says what
+    /// shelf says with "No such bucket" for "No such file or directory".
+    struct MissingBucket: Sendable, CustomTestStringConvertible {
+        let name: String
+        let tool: String
+        let words: [String]
+        var testDescription: String { name }
+    }
+
+    static let missingBucket = "no-such-bucket-here"
+
+    static let missingBucketCommands: [MissingBucket] = [
+        MissingBucket(name: "cp to", tool: "cp", words: ["local", "BUCKET/x"]),
+        MissingBucket(name: "cp of two into", tool: "cp", words: ["local", "other", "BUCKET/d"]),
+        MissingBucket(name: "cp -t", tool: "cp", words: ["-t", "BUCKET", "local"]),
+        MissingBucket(name: "cp from", tool: "cp", words: ["BUCKET/x", "here"]),
+        MissingBucket(name: "cp -r from", tool: "cp", words: ["-r", "BUCKET/d", "here"]),
+        MissingBucket(name: "ls", tool: "ls", words: ["BUCKET/d"]),
+        MissingBucket(name: "ls -l of the top", tool: "ls", words: ["-l", "BUCKET"]),
+        MissingBucket(name: "mkdir", tool: "mkdir", words: ["BUCKET/d"]),
+        MissingBucket(name: "rm", tool: "rm", words: ["BUCKET/x"]),
+        MissingBucket(name: "rm -r", tool: "rm", words: ["-r", "BUCKET/d"]),
+        // rm -f says nothing of what is not there, bucket or file, as GNU's of a missing directory.
+        MissingBucket(name: "rm -f", tool: "rm", words: ["-f", "BUCKET/x"]),
+        MissingBucket(name: "rmdir", tool: "rmdir", words: ["BUCKET/d"]),
+        MissingBucket(name: "touch", tool: "touch", words: ["BUCKET/x"]),
+        MissingBucket(name: "find", tool: "find", words: ["BUCKET"]),
+        MissingBucket(name: "du", tool: "du", words: ["BUCKET/d"]),
+        MissingBucket(name: "stat", tool: "stat", words: ["BUCKET/x"]),
+        MissingBucket(name: "stat of the top", tool: "stat", words: ["BUCKET"]),
+        MissingBucket(name: "cat", tool: "cat", words: ["BUCKET/x"]),
+        MissingBucket(name: "head", tool: "head", words: ["BUCKET/x"]),
+    ]
+
+    @Test(.needsLocalFileSystem("GNU's tools read the twin fixture"), arguments: missingBucketCommands)
+    func aMissingBucketIsSaidAsGNUSaysOfAMissingDirectory(_ row: MissingBucket) throws {
+        try withShell { shell in
+            try shell.write("local", "x\n")
+            try shell.write("other", "y\n")
+            let url = "s3://\(Self.missingBucket)"
+            let gnu = try ReferenceTool.run(
+                "/usr/bin/" + row.tool, row.words.map { $0.replacing("BUCKET", with: Self.missingBucket) },
+                in: shell.directory.file)
+            let transcript = shell.run(
+                ReferenceTool.commandLine(row.tool, row.words.map { $0.replacing("BUCKET", with: url) }))
+            // GNU stat built with statx says `cannot statx`; shelf keeps the classic `cannot stat`.
+            let expected = gnu.stderr.replacing(Self.missingBucket, with: url)
+                .replacing("No such file or directory", with: "No such bucket")
+                .replacing("cannot statx", with: "cannot stat")
+            #expect(expected.contains("No such bucket") || row.name == "rm -f")
+            #expect(transcript.stderr == expected)
+            #expect(transcript.stdout == gnu.stdout)
+            #expect(transcript.status == gnu.status)
+        }
+    }
+
+    /// What has no GNU twin: the shell's own commands and words, and tree(1)'s mark.
+    @Test func aMissingBucketIsSaidByTheShellAndTree() throws {
+        let url = "s3://\(Self.missingBucket)"
+        try check(
+            [
+                Step(name: "cd", lines: "cd \(url)/d", stderr: "cd: \(url)/d: No such bucket\n", status: .failure),
+                Step(
+                    name: "a redirection", lines: "echo x > \(url)/x", stderr: "shelf: \(url)/x: No such bucket\n",
+                    status: .failure),
+                Step(
+                    name: "a redirection from", lines: "cat < \(url)/x", stderr: "shelf: \(url)/x: No such bucket\n",
+                    status: .failure),
+                // GNU says `Not a directory` of `cp local missing/`, the slash asking for one.
+                Step(
+                    name: "cp into the top", lines: "cp local \(url)/",
+                    stderr: "cp: cannot create regular file '\(url)/': No such bucket\n", status: .failure),
+                Step(
+                    name: "mv to", lines: "mv local \(url)/x",
+                    stderr: "mv: cannot create regular file '\(url)/x': No such bucket\n", status: .failure),
+                // tree(1) marks what it cannot open; the reason is said on standard error.
+                Step(
+                    name: "tree", lines: "tree \(url)/d", stdout: "\(url)/d  [error opening dir]\n\n0 directories, 0 files\n",
+                    stderr: "tree: cannot open directory '\(url)/d': No such bucket\n", status: 2),
+            ],
+            prepare: { shell in try shell.write("local", "x\n") })
+    }
+
     /// Credentials that may only read and list (a second identity of the server): every change
     /// is refused by the service, and each refusal is one line in GNU's shape.
     static let deniedChanges: [Step] = [
