@@ -111,6 +111,11 @@ public struct MvCommand: ShellCommand {
             context.error("\(Messages.cannotStat) \(source): \(error.reason)")
             return false
         }
+        if let unreachable = session.plan.unreachableTarget {
+            // Asked once already: the move would only wait to be told again.
+            context.error("\(Messages.cannotStat) \(destination): \(unreachable.reason)")
+            return false
+        }
         if session.plan.slashedNewDestination && info.kind != .directory {
             // `mv a x/`: the slash asks for a directory, and only a directory is moved to one.
             let reason = session.plan.slashedDestinationReason

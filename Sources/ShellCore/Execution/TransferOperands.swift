@@ -33,6 +33,9 @@ struct TransferOperands {
     /// What a storage service said when DEST was looked at (a missing bucket), which says more
     /// than that DEST is no directory.
     var targetServiceFailure: FileError.ServiceFailure?
+    /// Why DEST could not be looked at, when the storage it is on could not be reached (refused,
+    /// silent): a copy or move onto it fails with that, rather than waiting to be told again.
+    var unreachableTarget: FileError?
 
     /// Why a source that is no directory cannot go to a DEST written with a trailing slash: it is
     /// no directory (`Not a directory`), or what the service said of DEST (`No such bucket`).
@@ -130,7 +133,8 @@ struct TransferOperands {
         return .ready(
             TransferOperands(
                 items: items, slashedNewDestination: !intoDirectory && target.hasTrailingSlash,
-                targetServiceFailure: targetError?.serviceFailure))
+                targetServiceFailure: targetError?.serviceFailure,
+                unreachableTarget: targetError.flatMap { Self.unreachable.contains($0.errno) ? $0 : nil }))
     }
 
     /// Resolves `operands` and transfers each item in turn with `transfer`, which reports its
@@ -153,6 +157,9 @@ struct TransferOperands {
         }
         return status
     }
+
+    /// The errors of storage that could not be reached: another request would wait as long.
+    private static let unreachable: Set<Errno> = [.connectionRefused, .timedOut, .connectionReset, .noRouteToHost]
 
     private enum Messages {
         static let missingFile = "missing file operand"

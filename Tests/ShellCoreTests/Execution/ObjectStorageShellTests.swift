@@ -243,6 +243,38 @@ import Testing
             prepare: { shell in try shell.write("local", "x\n") })
     }
 
+    // MARK: An endpoint down
+
+    /// Commands against an endpoint where nothing listens: each says so in one line, after one
+    /// request (what it asks first), not one per step it would have taken.
+    static let refusedCommands: [Step] = [
+        Step(name: "ls", lines: "ls s3://b/d", stderr: "ls: cannot access 's3://b/d': Connection refused\n", status: .usage),
+        Step(name: "cp to", lines: "cp local s3://b/x", stderr: "cp: cannot stat 's3://b/x': Connection refused\n", status: .failure),
+        Step(name: "cp into", lines: "cp local local s3://b/d", stderr: "cp: target 's3://b/d': Connection refused\n", status: .failure),
+        Step(name: "cp from", lines: "cp s3://b/x here", stderr: "cp: cannot stat 's3://b/x': Connection refused\n", status: .failure),
+        Step(name: "mv to", lines: "mv local s3://b/x", stderr: "mv: cannot stat 's3://b/x': Connection refused\n", status: .failure),
+        Step(name: "cat", lines: "cat s3://b/x", stderr: "cat: s3://b/x: Connection refused\n", status: .failure),
+        Step(name: "cd", lines: "cd s3://b/d", stderr: "cd: s3://b/d: Connection refused\n", status: .failure),
+    ]
+
+    @Test(arguments: refusedCommands) func anEndpointWhereNothingListensEndsTheCommandAtOnce(_ step: Step) throws {
+        // A port that was free a moment ago: nothing listens there.
+        let port = try FreePorts.choose(2).others[0]
+        let client = S3Client(
+            endpoint: S3Endpoint(url: "http://127.0.0.1:\(port)")!,
+            credentials: Credentials(accessKeyID: "k", secretAccessKey: "s"))
+        defer { try? client.shutdown() }
+        let shell = TestShell()
+        shell.state.schemes.register(VolumeScheme(name: "s3") { _ in S3Volume(client: client, bucket: "b") })
+        try shell.write("local", "x\n")
+        let transcript = shell.run(step.lines)
+        #expect(transcript.stdout == step.stdout)
+        #expect(transcript.stderr == step.stderr)
+        #expect(transcript.status == step.status)
+        let sent = S3Client.Operation.allCases.reduce(0) { $0 + client.requestsSent($1) }
+        #expect(sent == 1)
+    }
+
     /// Credentials that may only read and list (a second identity of the server): every change
     /// is refused by the service, and each refusal is one line in GNU's shape.
     static let deniedChanges: [Step] = [
