@@ -23,9 +23,12 @@ if let root = options.root {
     // directory, or a bucket or a prefix in one (`s3://BUCKET/PREFIX`).
     do throws(FileError) {
         if let (bucket, prefix) = objectStorageRoot(root) {
-            let top = objectStorage.volume(bucket: bucket, prefix: prefix).root
+            // The prefix must be a directory of the bucket (keys below it, or its marker), as
+            // DIR must be one of the disk: the top of a volume below a prefix always is one.
+            let bucketTop = objectStorage.volume(bucket: bucket).root
+            let top = prefix.isEmpty ? bucketTop : bucketTop + File(bytes: prefix)
             guard try top.info().kind == .directory else { throw FileError(.list, top, .notDirectory) }
-            cwd = top
+            cwd = objectStorage.volume(bucket: bucket, prefix: prefix).root
         } else {
             cwd = try Sandbox(File(bytes: root)).root
         }
