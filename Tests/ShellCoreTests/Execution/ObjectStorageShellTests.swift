@@ -405,6 +405,23 @@ import Testing
         }
     }
 
+    /// A directory has no times of its own: stat shows `-`, as ls -l does, or its marker's
+    /// LastModified when it has one.
+    @Test func statShowsADirectorysTimesAsLsDoesOrItsMarkers() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(1, in: "t/bare", on: volume)
+            #expect(shell.run("mkdir s3://b/t/marked").status == .success)
+            let bare = shell.run("stat s3://b/t/bare").stdout
+            #expect(bare.contains("\nAccess: -\nModify: -\nChange: -\n Birth: -\n"), "\(bare)")
+            #expect(shell.run("stat -c '%x|%y|%z|%X|%Y|%Z' s3://b/t/bare").stdout == "-|-|-|0|0|0\n")
+            let marker = try volume.client.headObject(
+                bucket: volume.bucket, key: volume.prefix + Array("t/marked/".utf8))
+            let seconds = try #require(marker.lastModified).secondsSince1970
+            #expect(shell.run("stat -c %Y s3://b/t/marked").stdout == "\(seconds)\n")
+            #expect(!shell.run("ls -ld s3://b/t/marked").stdout.contains(" - s3://"))
+        }
+    }
+
     // MARK: What commands cost in requests
 
     /// A command over the tree `t` (ten files, and the directories `x` and `y` of ten files
