@@ -108,11 +108,12 @@ struct Invocation: Equatable {
 
         OPTIONS:
           -c COMMANDS           Run COMMANDS, then exit.
-          -i                    Be interactive even when not on a terminal.
+          -i                    Be interactive even when not on a terminal (and run the start-up
+                                file, with -c or SCRIPT too).
           --keep-going          In a script, go on after a failing command instead of stopping.
           --no-history          Neither read nor write the history file.
           --rc FILE             Run FILE first, in any session (instead of the start-up file
-                                ~/.config/shelf/rc that an interactive session runs).
+                                ~/.config/shelf/rc that an interactive session, or -i, runs).
           --norc                Run no start-up file.
           --root DIR            Run as if DIR were /: nothing outside it can be read or changed,
                                 through .., absolute paths or symlinks; programs are refused.

@@ -87,12 +87,14 @@ if !interactive {
 }
 
 /// Runs the start-up file this session has, if any: `--rc FILE` in any session, else the default
-/// one in an interactive session, none with `--norc`. Returns the status to end with when it ran
-/// `exit`; a `--rc FILE` that cannot be read ends the process (status 2).
+/// one in an interactive session or one started with `-i` (`shelf -i -c …`, as `bash -i -c`
+/// reads its rc file), none with `--norc`. Returns the status to end with when it ran `exit`; a
+/// `--rc FILE` that cannot be read ends the process (status 2).
 @MainActor func runStartupFile() -> ExitStatus? {
     guard !options.noStartupFile else { return nil }
     let explicit = options.startupFile.map { StartupFile(File(bytes: $0), shown: Quoting.bare($0)) }
-    guard let startup = explicit ?? (interactive ? StartupFile.standard : nil) else { return nil }
+    let standard = interactive || options.interactive ? StartupFile.standard : nil
+    guard let startup = explicit ?? standard else { return nil }
     switch startup.run(with: shell) {
     case .finished:
         return nil
