@@ -339,6 +339,7 @@ public final class S3Volume: Volume {
     func presence(of place: Place) throws(S3Failure) -> Presence {
         guard let key = place.key(in: self) else { return .directory(marked: nil) }
         guard isStorable(key) else { return .nothing }
+        if place.namesDirectory { return try directoryPresence(of: place) }
         do {
             let head = try client.headObject(bucket: bucket, key: key)
             return .file(head)
@@ -376,8 +377,11 @@ public final class S3Volume: Volume {
     }
 
     /// The errno for a path where nothing is: `ENOTDIR` when a file stands where a directory
-    /// above it should be, else `ENOENT`.
+    /// above it should be, or where the path names a directory (`f/.`), else `ENOENT`.
     func absence(of place: Place) throws(S3Failure) -> Errno {
+        if place.namesDirectory, case .file = try presence(of: Place(components: place.components)) {
+            return .notDirectory
+        }
         var parent = place
         while let above = parent.parent {
             parent = above
@@ -688,10 +692,15 @@ enum Presence: Equatable {
 struct Place: Sendable, Hashable {
     /// The names from the top, none for the top itself.
     var components: [[UInt8]]
+    /// Whether the path ends in `/.`, which names a directory (as `name/` does, which the
+    /// shell writes so): the directory `name/` where a file `name` stands beside it.
+    var namesDirectory = false
 
     /// The place `file`'s path names; a relative path starts at the top.
     init(_ file: File) {
         self.init(components: [], adding: file.bytes)
+        let bytes = file.bytes
+        namesDirectory = bytes.last == 0x2E && (bytes.count == 1 || bytes[bytes.count - 2] == 0x2F)
     }
 
     init(components: [[UInt8]]) { self.components = components }

@@ -405,6 +405,43 @@ import Testing
         }
     }
 
+    /// A key `same` beside `same/inner`, and a key `alone`: a name written with a trailing slash
+    /// names the directory, without one the file.
+    static let slashedNames: [Step] = [
+        Step(name: "ls of the directory", lines: "ls s3://b/same/", stdout: "inner\n"),
+        Step(name: "ls of the file", lines: "ls s3://b/same", stdout: "s3://b/same\n"),
+        Step(name: "stat of both", lines: "stat -c %F s3://b/same/ s3://b/same", stdout: "directory\nregular file\n"),
+        Step(name: "ls -d of the directory", lines: "ls -dF s3://b/same/", stdout: "s3://b/same//\n"),
+        Step(
+            name: "cd into the directory", lines: "cd s3://b/same/\npwd\nls\ncat inner\nls -d .\ncd ..\npwd",
+            stdout: "s3://b/same\ninner\nfile\n.\ns3://b/\n"),
+        Step(
+            name: "cd to the file", lines: "cd s3://b/same", stderr: "cd: s3://b/same: Not a directory\n",
+            status: .failure),
+        Step(name: "cp -r of the directory", lines: "cp -r s3://b/same/ copy\nls copy", stdout: "inner\n"),
+        Step(name: "cp of the file", lines: "cp s3://b/same copy\ncat copy", stdout: "file\n"),
+        Step(name: "find from the directory", lines: "find s3://b/same/", stdout: "s3://b/same/\ns3://b/same/inner\n"),
+        Step(
+            name: "cat of the directory", lines: "cat s3://b/same/", stderr: "cat: s3://b/same/: Is a directory\n",
+            status: .failure),
+        Step(
+            name: "a file alone, with a slash", lines: "ls s3://b/alone/",
+            stderr: "ls: cannot access 's3://b/alone/': Not a directory\n", status: .usage),
+    ]
+
+    @Test(arguments: slashedNames) func aTrailingSlashNamesTheDirectoryBesideAFileOfItsName(_ step: Step) throws {
+        try withShellAndVolume { shell, volume in
+            for key in ["same", "same/inner", "alone"] {
+                try volume.client.putObject(
+                    bucket: volume.bucket, key: volume.prefix + Array(key.utf8), bytes: Array("file\n".utf8))
+            }
+            let transcript = shell.run(step.lines)
+            #expect(transcript.stdout == step.stdout)
+            #expect(transcript.stderr == step.stderr)
+            #expect(transcript.status == step.status)
+        }
+    }
+
     /// A directory has no times of its own: stat shows `-`, as ls -l does, or its marker's
     /// LastModified when it has one.
     @Test func statShowsADirectorysTimesAsLsDoesOrItsMarkers() throws {
