@@ -279,9 +279,13 @@ import Testing
     /// is refused by the service, and each refusal is one line in GNU's shape.
     static let deniedChanges: [Step] = [
         Step(name: "reading goes on", lines: "cat s3://b/f\nls s3://b/", stdout: "in\nd\nf\n"),
-        // The object is refused when its bytes go up, as a disk refuses a write.
+        // The object is refused when its bytes go up: the file could not be created, as GNU cp
+        // says of a disk that refuses it.
         Step(
-            name: "cp", lines: "cp local s3://b/g", stderr: "cp: error writing 's3://b/g': Permission denied\n",
+            name: "cp", lines: "cp local s3://b/g",
+            stderr: "cp: cannot create regular file 's3://b/g': Permission denied\n", status: .failure),
+        Step(
+            name: "a redirection", lines: "echo x > s3://b/g", stderr: "shelf: s3://b/g: Permission denied\n",
             status: .failure),
         Step(
             name: "rm", lines: "rm s3://b/f", stderr: "rm: cannot remove 's3://b/f': Permission denied\n",
