@@ -419,13 +419,16 @@ final class S3Upload: FileStream, @unchecked Sendable {
         pending = []
     }
 
-    /// Runs `body`; on failure, abandons the upload and throws the `FileError` for writing.
+    /// Runs `body`; on failure, abandons the upload and throws the `FileError` for writing, or
+    /// for creating the file when the service refused it: S3 refuses an object when its bytes
+    /// go up, where a disk refuses at the file's creation.
     private func failing(_ body: () throws(S3Failure) -> Void) throws(FileError) {
         do {
             try body()
         } catch {
             close()
-            throw error.fileError(.write, file)
+            let failure = error.fileError(.write, file)
+            throw failure.errno == .permissionDenied ? failure.reworded(as: .createFile, file) : failure
         }
     }
 

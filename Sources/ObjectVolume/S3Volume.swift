@@ -337,25 +337,29 @@ public final class S3Volume: Volume {
 
     /// What is at `place`: a file (its HEAD), a directory, or nothing.
     func presence(of place: Place) throws(S3Failure) -> Presence {
-        guard let key = place.key(in: self) else { return .directory }
+        guard let key = place.key(in: self) else { return .directory(marked: nil) }
         guard isStorable(key) else { return .nothing }
+        if place.namesDirectory { return try directoryPresence(of: place) }
         do {
             let head = try client.headObject(bucket: bucket, key: key)
             return .file(head)
         } catch let error as S3Error where error.kind == .noSuchKey {
-            return try isDirectory(place) ? .directory : .nothing
+            return try directoryPresence(of: place)
         } catch {
             throw S3Failure(error)
         }
     }
 
-    /// Whether keys lie below `place`, or a directory marker stands for it (one request).
-    func isDirectory(_ place: Place) throws(S3Failure) -> Bool {
+    /// A directory when keys lie below `place` or a directory marker stands for it, with the
+    /// marker's time when it has one, else nothing (one request: the marker, `dir/`, is the
+    /// first key below the prefix).
+    func directoryPresence(of place: Place) throws(S3Failure) -> Presence {
+        let prefix = place.directoryPrefix(in: self)
         let page = try call {
-            try client.listObjects(
-                bucket: bucket, prefix: place.directoryPrefix(in: self), delimiter: "/", maxKeys: 1)
+            try client.listObjects(bucket: bucket, prefix: prefix, delimiter: "/", maxKeys: 1)
         }
-        return !page.objects.isEmpty || !page.commonPrefixes.isEmpty
+        if let first = page.objects.first, first.key == prefix { return .directory(marked: first.lastModified) }
+        return page.objects.isEmpty && page.commonPrefixes.isEmpty ? .nothing : .directory(marked: nil)
     }
 
     /// What `place` is, as a `FileInfo`.
@@ -365,16 +369,19 @@ public final class S3Volume: Volume {
             return fileInfo(
                 key: place.key(in: self)!, size: head.size, modified: head.lastModified,
                 details: Self.details(eTag: head.eTag, storageClass: head.storageClass))
-        case .directory:
+        case .directory(let marked):
             if place.isTop { try requireBucket() }
-            return directoryInfo(prefix: place.directoryPrefix(in: self))
+            return directoryInfo(prefix: place.directoryPrefix(in: self), modified: marked)
         case .nothing: throw .errno(try absence(of: place))
         }
     }
 
     /// The errno for a path where nothing is: `ENOTDIR` when a file stands where a directory
-    /// above it should be, else `ENOENT`.
+    /// above it should be, or where the path names a directory (`f/.`), else `ENOENT`.
     func absence(of place: Place) throws(S3Failure) -> Errno {
+        if place.namesDirectory, case .file = try presence(of: Place(components: place.components)) {
+            return .notDirectory
+        }
         var parent = place
         while let above = parent.parent {
             parent = above
@@ -629,13 +636,14 @@ public final class S3Volume: Volume {
         return ObjectDetails(eTag: String(tag), storageClass: storageClass ?? "STANDARD")
     }
 
-    /// A directory's description from its prefix; directories have no times, owner or link
-    /// count of their own.
-    func directoryInfo(prefix: [UInt8]) -> FileInfo {
+    /// A directory's description from its prefix; directories have no owner or link count of
+    /// their own, and no times but their marker's (`modified`, when the caller saw the marker).
+    func directoryInfo(prefix: [UInt8], modified: UTCTime? = nil) -> FileInfo {
         FileInfo(
             kind: .directory, permissions: 0o755, size: 0,
             identity: FileIdentity(device: device, inode: Self.number(of: prefix, directory: true)),
-            userID: owner.user, groupID: owner.group, absent: [.owners, .linkCount, .times])
+            userID: owner.user, groupID: owner.group, modificationTime: Timestamp(modified),
+            absent: modified == nil ? [.owners, .linkCount, .times] : [.owners, .linkCount])
     }
 
     /// A stable number for a key or prefix (64-bit FNV-1a), different for a file and a
@@ -673,8 +681,9 @@ public final class S3Volume: Volume {
 enum Presence: Equatable {
     /// An object, as HEAD described it.
     case file(ObjectHead)
-    /// A prefix with keys below it, or a marker.
-    case directory
+    /// A prefix with keys below it, or a marker (`marked`: the marker's LastModified, when it
+    /// was seen).
+    case directory(marked: UTCTime?)
     /// Neither.
     case nothing
 }
@@ -683,10 +692,15 @@ enum Presence: Equatable {
 struct Place: Sendable, Hashable {
     /// The names from the top, none for the top itself.
     var components: [[UInt8]]
+    /// Whether the path ends in `/.`, which names a directory (as `name/` does, which the
+    /// shell writes so): the directory `name/` where a file `name` stands beside it.
+    var namesDirectory = false
 
     /// The place `file`'s path names; a relative path starts at the top.
     init(_ file: File) {
         self.init(components: [], adding: file.bytes)
+        let bytes = file.bytes
+        namesDirectory = bytes.last == 0x2E && (bytes.count == 1 || bytes[bytes.count - 2] == 0x2F)
     }
 
     init(components: [[UInt8]]) { self.components = components }

@@ -60,7 +60,7 @@ extension File {
                 if parent == cursor { break }
                 cursor = parent
             } catch where error.operation == .stat {
-                throw FileError(.makeDirectory, self, error.errno)
+                throw error.reworded(as: .makeDirectory, self)
             }
         }
         return missing.reversed()

@@ -8,7 +8,7 @@ extension File {
         do {
             try volume.makeSymlink(self, target: target.bytes)
         } catch {
-            throw FileError(.makeLink, self, error.errno, destination: target)
+            throw error.reworded(as: .makeLink, self, destination: target)
         }
     }
 
@@ -49,13 +49,13 @@ extension File {
             } catch where error.errno == .fileExists {
                 continue
             } catch {
-                throw FileError(.makeLink, self, error.errno, destination: target)
+                throw error.reworded(as: .makeLink, self, destination: target)
             }
             do {
                 try candidate.renameReplacing(self)
             } catch {
                 candidate.removeQuietlyAfterFailure()
-                throw FileError(.makeLink, self, error.errno, destination: target)
+                throw error.reworded(as: .makeLink, self, destination: target)
             }
             // rename(2) between two names of one inode does nothing: the temporary name is left.
             do {

@@ -168,7 +168,7 @@ public struct FileWalk: Sequence, IteratorProtocol {
             case .enter, .leave:
                 continue
             case .failure(let error) where walk.depth == 0:
-                return .failure(FileError(.list, walk.start, error.errno))
+                return .failure(error.reworded(as: .list, walk.start))
             case .failure(let error), .unreadable(let error):
                 return .failure(error)
             case .cycle:

@@ -16,7 +16,7 @@ extension File {
         do {
             try renameEntry(to: destination, replacing: replacing)
         } catch {
-            throw FileError(.move, self, error.errno, destination: destination)
+            throw error.reworded(as: .move, self, destination: destination)
         }
     }
 }

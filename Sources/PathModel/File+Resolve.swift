@@ -43,12 +43,12 @@ extension File {
                 || (missing == .last && pending.isEmpty && error.errno == .noSuchFileOrDirectory)
             {
                 if missing == .any && ![.noSuchFileOrDirectory, .notDirectory].contains(error.errno) {
-                    throw FileError(.resolve, self, error.errno)
+                    throw error.reworded(as: .resolve, self)
                 }
                 resolved = candidate
                 continue
             } catch {
-                throw FileError(.resolve, self, error.errno)
+                throw error.reworded(as: .resolve, self)
             }
             guard info.kind == .symlink else {
                 if !pending.isEmpty && info.kind != .directory && missing != .any {
@@ -60,7 +60,7 @@ extension File {
             links += 1
             if links > 40 { throw FileError(.resolve, self, .tooManySymbolicLinkLevels) }
             let target: File
-            do { target = try candidate.linkTarget() } catch { throw FileError(.resolve, self, error.errno) }
+            do { target = try candidate.linkTarget() } catch { throw error.reworded(as: .resolve, self) }
             if target.isAbsolute { resolved = top }
             pending.append(contentsOf: target.componentBytes.reversed().map { Array($0) })
         }
@@ -97,9 +97,9 @@ extension File {
                     throw FileError(.resolve, self, .notDirectory)
                 }
             } catch  where error.errno == .noSuchFileOrDirectory && missing == .last {
-                if let next, isDot(next) || isDotDot(next) { throw FileError(.resolve, self, error.errno) }
+                if let next, isDot(next) || isDotDot(next) { throw error.reworded(as: .resolve, self) }
             } catch {
-                throw FileError(.resolve, self, error.errno)
+                throw error.reworded(as: .resolve, self)
             }
         }
         return resolved

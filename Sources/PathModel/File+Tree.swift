@@ -133,7 +133,7 @@ extension File {
             for (index, failure) in failures.enumerated() {
                 if let failure {
                     if vanished(failure) { continue }
-                    failed(FileError(.remove, batch.files[index], failure.errno))
+                    failed(failure.reworded(as: .remove, batch.files[index]))
                     keep()
                 } else {
                     removed(batch.files[index], batch.kinds[index])
@@ -150,7 +150,7 @@ extension File {
             switch event {
             case .failure(let error):
                 if vanished(error) { continue }
-                failed(FileError(.remove, walk.file, error.errno))
+                failed(error.reworded(as: .remove, walk.file))
                 keep()
             case .entry:
                 let kind = walk.kind ?? .unknown
@@ -170,7 +170,7 @@ extension File {
                         if across.items.count >= acrossLimit { flush() }
                     } catch {
                         flush()
-                        failed(FileError(.remove, walk.file, error.errno))
+                        failed(error.reworded(as: .remove, walk.file))
                         keep()
                     }
                     continue
@@ -182,7 +182,7 @@ extension File {
                         batch.add(walk.file, Array(walk.name), kind, in: directory)
                         if batch.names.count == RemovalBatch.limit { flush() }
                     } catch {
-                        failed(FileError(.remove, walk.file, error.errno))
+                        failed(error.reworded(as: .remove, walk.file))
                         keep()
                     }
                     continue
@@ -194,7 +194,7 @@ extension File {
                     if walk.depth == 0 { result = true }
                 } catch {
                     if vanished(error) { continue }
-                    failed(FileError(.remove, walk.file, error.errno))
+                    failed(error.reworded(as: .remove, walk.file))
                     keep()
                 }
             case .enter:
@@ -210,7 +210,7 @@ extension File {
                     keep()
                     continue
                 }
-                failed(FileError(.list, walk.file, error.errno))
+                failed(error.reworded(as: .list, walk.file))
                 keep()
             case .cycle:
                 // A bind mount of a directory inside itself: what is below it is already being removed.
@@ -227,7 +227,7 @@ extension File {
                             in: try walk.directoryHoldingCurrent(), depth: walk.depth)
                     } catch {
                         flush()
-                        failed(FileError(.removeDirectory, walk.file, error.errno))
+                        failed(error.reworded(as: .removeDirectory, walk.file))
                         keep()
                     }
                 } else {
@@ -247,7 +247,7 @@ extension File {
                     } catch {
                         // A directory that is gone was removed by someone else.
                         if !vanished(error) {
-                            failed(FileError(.removeDirectory, walk.file, error.errno))
+                            failed(error.reworded(as: .removeDirectory, walk.file))
                             done = false
                         }
                     }
@@ -447,9 +447,9 @@ extension File {
             let conflict: TransferConflict?
             do { conflict = try TransferConflict.intoItself(self, destination) } catch { conflict = nil }
             throw conflict.map { .conflict($0) }
-                ?? .file(FileError(.move, self, error.errno, destination: destination))
+                ?? .file(error.reworded(as: .move, self, destination: destination))
         } catch {
-            throw .file(FileError(.move, self, error.errno, destination: destination))
+            throw .file(error.reworded(as: .move, self, destination: destination))
         }
         var copier = Copier(
             options: CopyOptions(

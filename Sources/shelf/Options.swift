@@ -103,19 +103,24 @@ struct Invocation: Equatable {
         Without -c or SCRIPT, commands are read from standard input, interactively when standard
         input and output are terminals (or with -i). See `man shelf`, and `help` inside the shell.
 
+        A path may be s3://BUCKET/KEY, an object of S3-compatible storage, configured as AWS's
+        tools are (AWS_ACCESS_KEY_ID, AWS_ENDPOINT_URL, ~/.aws): see docs/remote.md.
+
         ARGUMENTS:
           SCRIPT [WORD]...      A script to run (- for standard input); its words are $1, $2...
 
         OPTIONS:
           -c COMMANDS           Run COMMANDS, then exit.
-          -i                    Be interactive even when not on a terminal.
+          -i                    Be interactive even when not on a terminal (and run the start-up
+                                file, with -c or SCRIPT too).
           --keep-going          In a script, go on after a failing command instead of stopping.
           --no-history          Neither read nor write the history file.
           --rc FILE             Run FILE first, in any session (instead of the start-up file
-                                ~/.config/shelf/rc that an interactive session runs).
+                                ~/.config/shelf/rc that an interactive session, or -i, runs).
           --norc                Run no start-up file.
-          --root DIR            Run as if DIR were /: nothing outside it can be read or changed,
-                                through .., absolute paths or symlinks; programs are refused.
+          --root DIR            Run as if DIR (or s3://BUCKET/PREFIX) were /: nothing outside it
+                                can be read or changed, through .., absolute paths or symlinks;
+                                programs are refused.
           --read-only           Refuse every command that would change the disk (cp, mv, rm, mkdir,
                                 touch, ln, > and the other redirections that write), and programs.
           --no-programs         Run built-in commands only: refuse programs and !.

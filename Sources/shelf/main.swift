@@ -23,9 +23,12 @@ if let root = options.root {
     // directory, or a bucket or a prefix in one (`s3://BUCKET/PREFIX`).
     do throws(FileError) {
         if let (bucket, prefix) = objectStorageRoot(root) {
-            let top = objectStorage.volume(bucket: bucket, prefix: prefix).root
+            // The prefix must be a directory of the bucket (keys below it, or its marker), as
+            // DIR must be one of the disk: the top of a volume below a prefix always is one.
+            let bucketTop = objectStorage.volume(bucket: bucket).root
+            let top = prefix.isEmpty ? bucketTop : bucketTop + File(bytes: prefix)
             guard try top.info().kind == .directory else { throw FileError(.list, top, .notDirectory) }
-            cwd = top
+            cwd = objectStorage.volume(bucket: bucket, prefix: prefix).root
         } else {
             cwd = try Sandbox(File(bytes: root)).root
         }
@@ -84,12 +87,14 @@ if !interactive {
 }
 
 /// Runs the start-up file this session has, if any: `--rc FILE` in any session, else the default
-/// one in an interactive session, none with `--norc`. Returns the status to end with when it ran
-/// `exit`; a `--rc FILE` that cannot be read ends the process (status 2).
+/// one in an interactive session or one started with `-i` (`shelf -i -c …`, as `bash -i -c`
+/// reads its rc file), none with `--norc`. Returns the status to end with when it ran `exit`; a
+/// `--rc FILE` that cannot be read ends the process (status 2).
 @MainActor func runStartupFile() -> ExitStatus? {
     guard !options.noStartupFile else { return nil }
     let explicit = options.startupFile.map { StartupFile(File(bytes: $0), shown: Quoting.bare($0)) }
-    guard let startup = explicit ?? (interactive ? StartupFile.standard : nil) else { return nil }
+    let standard = interactive || options.interactive ? StartupFile.standard : nil
+    guard let startup = explicit ?? standard else { return nil }
     switch startup.run(with: shell) {
     case .finished:
         return nil

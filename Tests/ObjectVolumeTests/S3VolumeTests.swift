@@ -255,6 +255,11 @@ import Testing
             #expect(reading?.serviceFailure == .signatureMismatch)
             let removal = #expect(throws: FileError.self) { try other.removeFile(other.file("/f")) }
             #expect(removal?.serviceFailure == .signatureMismatch)
+            // A tree's removal says why too, as the walk reports the failure as its own.
+            try volume.client.putObject(bucket: volume.bucket, key: volume.prefix + Array("d/g".utf8), bytes: [1])
+            let deletion = #expect(throws: FileError.self) { try other.file("/d").delete() }
+            #expect(deletion?.errno == .permissionDenied)
+            #expect(deletion?.serviceFailure == .signatureMismatch)
         }
     }
 

@@ -71,6 +71,30 @@ import Testing
         }
     }
 
+    /// A root inside the bucket, and what `shelf --root` says of it (nothing: it is a directory),
+    /// as of a `--root DIR` on the disk.
+    static let prefixRoots: [(root: String, stderr: String)] = [
+        ("URL/top", ""),
+        ("URL/top/d", ""),
+        ("URL/marked", ""),
+        ("URL/missing", "shelf: --root: URL/missing: No such file or directory\n"),
+        ("URL/top/f", "shelf: --root: URL/top/f: Not a directory\n"),
+        ("URL/top/f/below", "shelf: --root: URL/top/f/below: Not a directory\n"),
+    ]
+
+    @Test(arguments: prefixRoots.map(\.root)) func aRootPrefixMustBeADirectory(_ root: String) throws {
+        let stderr = try #require(Self.prefixRoots.first { $0.root == root }).stderr
+        try SeaweedServer.withVolume { volume in
+            try Self.putFixture(on: volume)
+            try volume.client.putObject(bucket: volume.bucket, key: volume.prefix + Array("marked/".utf8), bytes: [])
+            let url = "s3://\(volume.bucket)/" + String(decoding: volume.prefix.dropLast(), as: UTF8.self)
+            let result = try Self.shelf(["--root", root, "-c", "pwd"], on: volume)
+            #expect(result.stderr == stderr.replacingOccurrences(of: "URL", with: url))
+            #expect(result.stdout == (stderr.isEmpty ? "/\n" : ""))
+            #expect(result.status == (stderr.isEmpty ? 0 : 2))
+        }
+    }
+
     @Test func aMissingBucketAsRootIsAnError() throws {
         try SeaweedServer.withVolume { volume in
             let result = try Self.shelf(["--root", "s3://no-such-bucket-here/x", "-c", "pwd"], on: volume)

@@ -110,6 +110,9 @@ import Testing
         let manPage = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/shelf.1"),
             encoding: .utf8)
+        // Object storage is named, with the page that tells about it.
+        #expect(help.stdout.contains("s3://BUCKET/KEY") && help.stdout.contains("docs/remote.md"))
+        #expect(manPage.contains("s3://"))
         for flag in ["-c", "-i", "--keep-going", "--no-history", "--root", "--read-only", "--version", "--help"] {
             #expect(help.stdout.contains(flag), "\(flag) in --help")
             #expect(manPage.contains(flag.replacingOccurrences(of: "-", with: "\\-")), "\(flag) in shelf.1")

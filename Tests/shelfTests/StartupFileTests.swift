@@ -100,6 +100,21 @@ import Testing
         #expect(named.status == 0)
     }
 
+    /// As `bash -i -c` reads `~/.bashrc`: the remotes it names are places for the command.
+    @Test("-i with -c or a script runs the start-up file first, its remotes included")
+    func interactiveCommandsRunTheDefault() throws {
+        let rc = "remote backup s3://bucket/backups\nalias say='echo said'\n"
+        let home = try Self.home([".config/shelf/rc": rc, "script": "say s\nremote\n"])
+        defer { try? FileManager.default.removeItem(at: home) }
+        let command = Self.shelf(["-i", "-c", "remote; say c"], home: home)
+        #expect(command.stdout == "remote backup 's3://bucket/backups'\nsaid c\n")
+        #expect(command.stderr == "")
+        #expect(command.status == 0)
+        let script = Self.shelf(["-i", "script"], home: home)
+        #expect(script.stdout == "said s\nremote backup 's3://bucket/backups'\n")
+        #expect(Self.shelf(["-i", "--norc", "-c", "remote"], home: home).stdout == "")
+    }
+
     @Test("A --rc FILE that cannot be read is an error before anything runs")
     func missingNamedFileIsAnError() throws {
         let home = try Self.home([:])

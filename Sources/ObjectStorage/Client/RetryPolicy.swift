@@ -8,7 +8,8 @@
 ///
 /// Only failures that another attempt may not meet are retried: the service asked to slow down
 /// (`SlowDown`, 503) or failed (5xx), or the connection closed before the answer was complete.
-/// A refused or silent endpoint is not: it fails within the client's connect timeout. A request
+/// A refused or silent endpoint is not: it fails at once when refused, after the client's
+/// connect timeout when silent. A request
 /// is retried only when it can be sent again as it was: its body is in memory or its source can
 /// start over, and none of its answer's body was handed to the caller yet.
 public struct RetryPolicy: Sendable, Hashable {

@@ -28,8 +28,9 @@ public final class S3Client: Sendable {
 
     /// A client for `endpoint`, signing with `credentials` for `region`.
     ///
-    /// A connection that cannot be made within `connectTimeout` seconds fails: `.connectionRefused`
-    /// when nothing listens (async-http-client tries again until then), else `.timedOut`; an
+    /// A connection refused (nothing listens) fails at once with `.connectionRefused`, without
+    /// trying again; one that cannot be made within `connectTimeout` seconds (a host that does
+    /// not answer) fails with `.timedOut`; an
     /// answer silent for `readTimeout` seconds, or a body the connection takes nothing of for as
     /// long, fails with `.timedOut`. A request that fails for a passing reason is tried again as
     /// `retryPolicy` says. A request waiting on the connection asks `isInterrupted` ten times a

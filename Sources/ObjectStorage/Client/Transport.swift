@@ -52,6 +52,11 @@ final class Transport: Sendable {
         self.isInterrupted = isInterrupted
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.connectionLimit
+        // A connection that cannot be made fails the requests waiting for it at once: a refused
+        // one answers in a moment, and trying again until the connect timeout only made a
+        // stopped server look like a silent one. A host that does not answer still takes the
+        // connect timeout.
+        pool.retryConnectionEstablishment = false
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(

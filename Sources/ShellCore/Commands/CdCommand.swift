@@ -40,7 +40,8 @@ public struct CdCommand: ShellCommand {
             spelled = previous
             announce = true
         }
-        let target = state.resolve(File(bytes: spelled)).normalized
+        var target = state.resolve(File(bytes: spelled)).normalized
+        if Argument(bytes: spelled).hasTrailingSlash { target = state.directory(target) }
         do {
             let info = try target.info(followSymlinks: true)
             guard info.kind == .directory else {
@@ -54,7 +55,7 @@ public struct CdCommand: ShellCommand {
         }
         state.environment["OLDPWD"] = state.cwd.bytes
         state.cwd = target
-        state.environment["PWD"] = target.bytes
+        state.environment["PWD"] = target.normalized.bytes
         // Programs get them, as in sh, whether or not shelf started with them.
         state.exportedNames.formUnion([Array("OLDPWD".utf8), Array("PWD".utf8)])
         if announce {

@@ -322,10 +322,15 @@ public struct CpCommand: ShellCommand {
             context.error("\(Messages.omitting) \(source)")
             return false
         }
+        if let unreachable = session.plan.unreachableTarget {
+            // Asked once already: the copy would only wait to be told again.
+            context.error("\(Messages.cannotStat) \(destination): \(unreachable.reason)")
+            return false
+        }
         if session.plan.slashedNewDestination && info.kind != .directory {
             // `cp a x/`: the slash asks for a directory, and x is none.
             let phrase = item.destination.exists ? Messages.cannotStat : Messages.cannotCreateRegular
-            context.error("\(phrase) \(destination): \(Diagnostics.reason(.notDirectory))")
+            context.error("\(phrase) \(destination): \(session.plan.slashedDestinationReason)")
             return false
         }
         // As GNU cp: a source named again (by any spelling) is copied once, with a warning; with

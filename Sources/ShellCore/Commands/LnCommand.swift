@@ -248,7 +248,7 @@ public struct LnCommand: ShellCommand {
         }
         let directory: FileInfo
         do { directory = try linkFile.parent.info(followSymlinks: true) } catch {
-            throw FileError(.makeLink, linkFile, error.errno, destination: target)
+            throw error.reworded(as: .makeLink, linkFile, destination: target)
         }
         guard directory.kind == .directory else {
             throw FileError(.makeLink, linkFile, .notDirectory, destination: target)

@@ -101,7 +101,7 @@ public struct MkdirCommand: ShellCommand {
         do {
             parentKind = try target.parent.info(followSymlinks: true).kind
         } catch {
-            throw FileError(.makeDirectory, target, error.errno)
+            throw error.reworded(as: .makeDirectory, target)
         }
         guard parentKind == .directory else { throw FileError(.makeDirectory, target, .notDirectory) }
         return [target]

@@ -111,9 +111,14 @@ public struct MvCommand: ShellCommand {
             context.error("\(Messages.cannotStat) \(source): \(error.reason)")
             return false
         }
+        if let unreachable = session.plan.unreachableTarget {
+            // Asked once already: the move would only wait to be told again.
+            context.error("\(Messages.cannotStat) \(destination): \(unreachable.reason)")
+            return false
+        }
         if session.plan.slashedNewDestination && info.kind != .directory {
             // `mv a x/`: the slash asks for a directory, and only a directory is moved to one.
-            let reason = Diagnostics.reason(.notDirectory)
+            let reason = session.plan.slashedDestinationReason
             let phrase =
                 item.destination.exists
                 ? Messages.cannotStat : "\(Messages.cannotMove) \(source) \(Messages.to)"
@@ -187,7 +192,7 @@ public struct MvCommand: ShellCommand {
             return true  // Made by someone else since it was looked for: -n keeps it.
         } catch {
             // rename(2) may say EEXIST for a directory that is not empty; GNU words both alike.
-            let reason = Diagnostics.reason(error.errno == .fileExists ? .directoryNotEmpty : error.errno)
+            let reason = error.errno == .fileExists ? Diagnostics.reason(.directoryNotEmpty) : error.reason
             context.error("\(Messages.cannotMove) \(source) \(Messages.to) \(destination): \(reason)")
             return false
         }

@@ -120,7 +120,7 @@ public struct RealpathCommand: ShellCommand {
         do {
             resolved = try context.resolve(operand).resolvingDots(allowingMissing: missing)
         } catch {
-            throw FileError(.resolve, operand.file, error.errno)
+            throw error.reworded(as: .resolve, operand.file)
         }
         // `x/` names a directory, as without -s.
         if operand.hasTrailingSlash, missing != .any,

@@ -98,7 +98,7 @@ public struct RmdirCommand: ShellCommand {
         if removed.contains(directory) { throw FileError(.removeDirectory, directory, .noSuchFileOrDirectory) }
         let kind: FileKind
         do { kind = try directory.info(followSymlinks: false).kind } catch {
-            throw FileError(.removeDirectory, directory, error.errno)
+            throw error.reworded(as: .removeDirectory, directory)
         }
         guard kind == .directory else { throw FileError(.removeDirectory, directory, .notDirectory) }
         if directory.nameBytes.elementsEqual([0x2E]) { throw FileError(.removeDirectory, directory, .invalidArgument) }

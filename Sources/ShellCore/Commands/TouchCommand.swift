@@ -134,7 +134,7 @@ public struct TouchCommand: ShellCommand {
                 context.error("\(Messages.settingTimes) \(Quoting.always(operand.bytes)): \(error.reason)")
                 status = .failure
             } catch {
-                context.report(FileError(error.operation, operand.file, error.errno), Messages.cannotTouch)
+                context.report(error.reworded(as: error.operation, operand.file), Messages.cannotTouch)
                 status = .failure
             }
         }
@@ -162,7 +162,7 @@ public struct TouchCommand: ShellCommand {
                 let directory = try target.parent.info(followSymlinks: true)
                 guard directory.kind == .directory else { throw FileError(.createFile, target, .notDirectory) }
             } catch {
-                context.report(FileError(.createFile, operand.file, error.errno), Messages.cannotTouch)
+                context.report(error.reworded(as: .createFile, operand.file), Messages.cannotTouch)
                 return false
             }
             createdEarlier.insert(target.normalized)
@@ -173,7 +173,7 @@ public struct TouchCommand: ShellCommand {
             context.error("\(Messages.settingTimes) \(quoted): \(error.reason)")
             return false
         } catch {
-            context.report(FileError(error.operation, operand.file, error.errno), Messages.cannotTouch)
+            context.report(error.reworded(as: error.operation, operand.file), Messages.cannotTouch)
             return false
         }
     }

@@ -549,6 +549,7 @@ private struct Walk {
         } catch {
             // Nothing there: tree names it, counts nothing and fails.
             failed = true
+            noteServiceFailure(error, named: shown)
             if command.json { return writeJSONOperand(shown, info: nil, error: error, opensContents: false) }
             if command.xml {
                 // tree(1) writes neither the indentation nor the start of the element here.
@@ -597,6 +598,7 @@ private struct Walk {
             var error = FileError(.list, root, .notDirectory)
             if case .unreadable(let failure) = first { error = failure }
             noteReadFailure(error)
+            noteServiceFailure(error)
             // It exists but cannot be listed (a file, an unreadable directory): tree counts a file.
             files += 1
             if command.json {
@@ -955,6 +957,7 @@ private struct Walk {
             note = TreeCommand.Messages.openError
             failed = true
             openError = error
+            noteServiceFailure(error)
         default:
             break
         }
@@ -993,6 +996,15 @@ private struct Walk {
         guard error.operation == .read else { return }
         readFailedOnce = true
         readFailed(spelling.respell(error))
+    }
+
+    /// Says on standard error what a storage service answered for a directory that could not be
+    /// opened (`tree: cannot open directory 's3://nob': No such bucket`): tree(1)'s mark alone
+    /// does not tell a missing bucket or a refused signature from a missing directory.
+    /// `named` is the operand as shown, when the failure is the operand's own.
+    private func noteServiceFailure(_ error: FileError, named shown: [UInt8]? = nil) {
+        guard error.serviceFailure != nil else { return }
+        readFailed(error.reworded(as: .list, File(bytes: shown ?? spelling.bytes(error.path))))
     }
 
     /// The entries of the directory the walk just entered that tree lists, in its order;

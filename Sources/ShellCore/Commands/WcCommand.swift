@@ -132,7 +132,7 @@ public struct WcCommand: ShellCommand {
             // Broken off by Ctrl-C: no count, no word; the caller sees the interrupt.
             if context.isInterruption(error) { return nil }
             context.error(
-                Diagnostics.renderBare(FileError(error.operation, input.file, error.errno), as: input.bytes))
+                Diagnostics.renderBare(error.reworded(as: error.operation, input.file), as: input.bytes))
             status = .failure
         }
         return counter.finished

@@ -72,8 +72,12 @@ public final class CommandContext {
         return asker("\(commandName): \(question)")
     }
 
-    /// The absolute path of an operand.
-    public func resolve(_ argument: Argument) -> File { state.resolve(argument.file) }
+    /// The absolute path of an operand; one written with a trailing slash names a directory
+    /// (`ShellState.directory(_:)`).
+    public func resolve(_ argument: Argument) -> File {
+        let file = state.resolve(argument.file)
+        return argument.hasTrailingSlash ? state.directory(file) : file
+    }
 }
 
 /// What a command's operands complete to.

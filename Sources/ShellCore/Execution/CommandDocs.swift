@@ -208,8 +208,8 @@ enum CommandDocs {
             GNU quotes them.
 
             A copy that runs longer than a second in an interactive shell whose standard error is a terminal
-            shows one progress line there — `cp: 1,234 files, 56.7 MiB, 12.3 MiB/s, 0:05 left` (time left for
-            a single file) — redrawn at most ten times a second and erased when the copy ends or before any
+            shows one progress line there — `cp: 1,234 files, 56.7 MiB, 12.3 MiB/s`, or for a single file
+            `cp: 56.7 MiB of 80.0 MiB, 12.3 MiB/s, 0:02 left` — redrawn at most ten times a second and erased when the copy ends or before any
             message. Scripts, pipes and files never get it.
             """#,
         "df": #"""
@@ -760,8 +760,8 @@ enum CommandDocs {
             (device, inode).
 
             A move across file systems that runs longer than a second in an interactive shell whose standard
-            error is a terminal shows one progress line there (files, bytes, rate, and time left for a single
-            file), redrawn at most ten times a second and erased when it ends. Scripts, pipes and files never
+            error is a terminal shows one progress line there (files, bytes and rate; for a single file its
+            bytes of the whole and the time left), redrawn at most ten times a second and erased when it ends. Scripts, pipes and files never
             get it.
             """#,
         "pwd": #"""

@@ -21,7 +21,8 @@ final class ProgressLine {
     static let interval = 0.1
 
     /// A progress line for `context`'s command, or nil when none is to be drawn there.
-    /// `totalBytes`, when known, gives the time left.
+    /// `totalBytes`, known for a single file, gives the time left, and the line then counts
+    /// bytes of it rather than files.
     convenience init?(_ context: CommandContext, totalBytes: UInt64? = nil) {
         guard context.state.isInteractive, context.stderr.isTerminal else { return nil }
         self.init(
@@ -57,10 +58,16 @@ final class ProgressLine {
         output.flush()
     }
 
-    /// `cp: 1,234 files, 56.7 MiB, 12.3 MiB/s, 0:05 left`.
+    /// `cp: 1,234 files, 56.7 MiB, 12.3 MiB/s`; for a single file, whose copy is finished only
+    /// at its end, `cp: 56.7 MiB of 80.0 MiB, 12.3 MiB/s, 0:02 left`.
     func text(elapsed: Double) -> String {
         let rate = elapsed > 0 ? Double(bytes) / elapsed : 0
-        var text = "\(verb): \(Self.grouped(files)) file\(files == 1 ? "" : "s"), \(Self.size(Double(bytes)))"
+        var text = "\(verb): "
+        if let totalBytes {
+            text += "\(Self.size(Double(bytes))) of \(Self.size(Double(totalBytes)))"
+        } else {
+            text += "\(Self.grouped(files)) file\(files == 1 ? "" : "s"), \(Self.size(Double(bytes)))"
+        }
         if bytes > 0 { text += ", \(Self.size(rate))/s" }
         if let totalBytes, totalBytes > bytes, rate > 0 {
             let left = Int((Double(totalBytes - bytes) / rate).rounded(.up))

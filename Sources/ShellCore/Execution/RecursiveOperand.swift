@@ -40,7 +40,7 @@ enum RecursiveOperand {
                 let bytes = error.path.bytes
                 let path =
                     bytes.count > rootLength ? joinedPath(spelled, Array(bytes[rootLength...])) : spelled
-                failed(FileError(error.operation, File(bytes: path), error.errno))
+                failed(error.reworded(as: error.operation, File(bytes: path)))
             }
         }
     }

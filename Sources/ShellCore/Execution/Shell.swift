@@ -278,8 +278,14 @@ public final class Shell {
         streams.stderr.flush()
         if let error = streams.finish(abandoned: status == .interrupted) {
             // Stopped half way (Ctrl-C, SIGTERM, SIGHUP), `>` left the old contents in place;
-            // a file that could not be put in place is the command's failure.
-            stderr.line("shelf: " + Diagnostics.render(error, phrase: "error writing"))
+            // a file that could not be put in place is the command's failure. A file the storage
+            // refused when its bytes went up (object storage) is told as a refused opening is.
+            let spelled = state.spelling(of: error.path)
+            stderr.line(
+                "shelf: "
+                    + (error.operation == .createFile
+                        ? Diagnostics.renderBare(error, as: spelled)
+                        : Diagnostics.render(error.reworded(as: error.operation, File(bytes: spelled)), phrase: "error writing")))
             status = .failure
         }
         if streams.stdout === stdout, let error = stdout.error {

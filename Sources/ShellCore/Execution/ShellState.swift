@@ -173,6 +173,16 @@ public final class ShellState {
         return cwd + path
     }
 
+    /// `file` as a directory, as a path written with a trailing slash (`d/`) names one: a `File`
+    /// drops the slash, so on a URL's volume, where a file `d` may stand beside the directory
+    /// `d/` (object storage), the path ends in `/.`, which names the directory alone. Elsewhere
+    /// the kernel's reading of `d/` and `d` differs only for a symlink, which callers follow.
+    public func directory(_ file: File) -> File {
+        guard schemes.locator(of: file.volume) != nil, !file.isRoot, !file.nameBytes.elementsEqual([0x2E])
+        else { return file }
+        return file + File(bytes: [0x2E])
+    }
+
     /// A path as the user writes it: with its scheme and authority (`s3://bucket/key`) on a
     /// volume a scheme opened, else its bytes.
     public func spelling(of file: File) -> [UInt8] {

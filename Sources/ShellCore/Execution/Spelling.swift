@@ -40,8 +40,8 @@ struct Spelling {
 
     /// The error with its paths spelled, for `CommandContext.report`.
     func respell(_ error: FileError) -> FileError {
-        FileError(
-            error.operation, File(bytes: bytes(error.path)), error.errno,
+        error.reworded(
+            as: error.operation, File(bytes: bytes(error.path)),
             destination: error.destination.map { File(bytes: bytes($0)) })
     }
 }

@@ -30,6 +30,18 @@ struct TransferOperands {
     var items: [Item]
     /// Whether DEST was written with a trailing slash, and is not a directory the sources go into.
     var slashedNewDestination: Bool
+    /// What a storage service said when DEST was looked at (a missing bucket), which says more
+    /// than that DEST is no directory.
+    var targetServiceFailure: FileError.ServiceFailure?
+    /// Why DEST could not be looked at, when the storage it is on could not be reached (refused,
+    /// silent): a copy or move onto it fails with that, rather than waiting to be told again.
+    var unreachableTarget: FileError?
+
+    /// Why a source that is no directory cannot go to a DEST written with a trailing slash: it is
+    /// no directory (`Not a directory`), or what the service said of DEST (`No such bucket`).
+    var slashedDestinationReason: String {
+        targetServiceFailure.map(Diagnostics.reason) ?? Diagnostics.reason(.notDirectory)
+    }
 
     /// The outcome of resolving operands.
     enum Resolution {
@@ -86,26 +98,24 @@ struct TransferOperands {
             }
         }
         let targetFile = context.resolve(target)
-        var targetErrno: Errno?
+        var targetError: FileError?
         var intoDirectory = false
         if target.bytes.isEmpty {
-            targetErrno = .noSuchFileOrDirectory
+            targetError = FileError(.stat, targetFile, .noSuchFileOrDirectory)
         } else if choice != .lastOperandItself {
             do {
                 intoDirectory = try targetFile.info(followSymlinks: true).kind == .directory
-                if !intoDirectory { targetErrno = .notDirectory }
+                if !intoDirectory { targetError = FileError(.stat, targetFile, .notDirectory) }
             } catch {
-                targetErrno = error.errno
+                targetError = error
             }
         }
-        if case .directory = choice, let targetErrno {
-            let reason = Diagnostics.reason(targetErrno)
-            context.error("\(Messages.targetDirectory) \(Quoting.always(target.bytes)): \(reason)")
+        if case .directory = choice, let targetError {
+            context.error("\(Messages.targetDirectory) \(Quoting.always(target.bytes)): \(targetError.reason)")
             return .stop(.failure)
         }
-        if sources.count > 1, !intoDirectory, let targetErrno {
-            context.error(
-                "\(Messages.target) \(Quoting.always(target.bytes)): \(Diagnostics.reason(targetErrno))")
+        if sources.count > 1, !intoDirectory, let targetError {
+            context.error("\(Messages.target) \(Quoting.always(target.bytes)): \(targetError.reason)")
             return .stop(.failure)
         }
         let items = sources.map { source in
@@ -121,7 +131,10 @@ struct TransferOperands {
                 spelledDestination: (target.file + File(bytes: name)).bytes)
         }
         return .ready(
-            TransferOperands(items: items, slashedNewDestination: !intoDirectory && target.hasTrailingSlash))
+            TransferOperands(
+                items: items, slashedNewDestination: !intoDirectory && target.hasTrailingSlash,
+                targetServiceFailure: targetError?.serviceFailure,
+                unreachableTarget: targetError.flatMap { Self.unreachable.contains($0.errno) ? $0 : nil }))
     }
 
     /// Resolves `operands` and transfers each item in turn with `transfer`, which reports its
@@ -144,6 +157,9 @@ struct TransferOperands {
         }
         return status
     }
+
+    /// The errors of storage that could not be reached: another request would wait as long.
+    private static let unreachable: Set<Errno> = [.connectionRefused, .timedOut, .connectionReset, .noRouteToHost]
 
     private enum Messages {
         static let missingFile = "missing file operand"

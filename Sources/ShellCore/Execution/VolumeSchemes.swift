@@ -64,7 +64,9 @@ public final class VolumeSchemes: Sendable {
     /// The scheme alone (`s3://`, or `s3:/`, which is the same `File`) names the top of the
     /// volume that lists its authorities, if it has one; that volume's locator is `s3:/`, so
     /// that its paths read `s3://` and `s3://bucket`. `.` and `..` apply by syntax across the
-    /// authority: `s3://b/..` is `s3://` (with no list, `s3://b`), `s3://b/../c` is `s3://c`.
+    /// authority: `s3://b/..` is `s3://` (with no list, `s3://b`), `s3://b/../c` is `s3://c`;
+    /// a final `.` below the authority stays (`s3://b/d/.` is `/d/.`), as it names the directory
+    /// `d` where a file `d` may stand beside it (`ShellState.directory(_:)`).
     func file(for path: File) -> File? {
         guard !path.isAbsolute else { return nil }
         let names = path.componentBytes
@@ -89,6 +91,7 @@ public final class VolumeSchemes: Sendable {
         let volume = volume(of: scheme, authority: Array(authority))
         var rest: [UInt8] = []
         for name in below.dropFirst() { rest += [0x2F] + name }
+        if below.count > 1, let last = names.last, last.elementsEqual([0x2E]) { rest += [0x2F, 0x2E] }
         return File(bytes: rest.isEmpty ? [0x2F] : rest).on(volume)
     }
 

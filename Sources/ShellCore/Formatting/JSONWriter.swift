@@ -95,7 +95,17 @@ enum JSONText {
         path: [UInt8], name: [UInt8], info: FileInfo, linkTarget: [UInt8]? = nil, names: OwnerNames
     ) -> FileRecord {
         FileRecord(
-            path: path, name: name, info: info, owner: names.owner(of: info), group: names.group(of: info),
-            linkTarget: linkTarget)
+            path: path, name: isURLTop(path) ? path : name, info: info, owner: names.owner(of: info),
+            group: names.group(of: info), linkTarget: linkTarget)
+    }
+
+    /// Whether `path` is a URL's top, a scheme and slashes alone (`s3://`): named as written, as
+    /// `/` names itself (its last component, `s3:`, names nothing).
+    static func isURLTop(_ path: [UInt8]) -> Bool {
+        guard let colon = path.firstIndex(of: 0x3A), colon > 0, path.count >= colon + 3 else { return false }
+        let isSchemeByte = { (byte: UInt8) in
+            (0x61...0x7A).contains(byte | 0x20) || (0x30...0x39).contains(byte) || [0x2B, 0x2D, 0x2E].contains(byte)
+        }
+        return path[..<colon].allSatisfy(isSchemeByte) && path[(colon + 1)...].allSatisfy { $0 == 0x2F }
     }
 }

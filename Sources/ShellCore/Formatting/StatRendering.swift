@@ -218,6 +218,13 @@ struct StatRendering {
 
     private static func digit(_ byte: UInt8) -> Int? { byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil }
 
+    /// `time` as `%x`, `%y` and `%z` show it; `-` when the volume keeps no times (an object
+    /// storage directory without a marker), as `%w` shows an unknown birth. `%X`, `%Y` and `%Z`
+    /// then show 0, as `%W` does.
+    private func shownTime(_ time: Timestamp) -> String {
+        info.absent.contains(.times) ? "-" : FileFormat.preciseTime(time, zone: zone)
+    }
+
     /// The text for one directive letter.
     private func directive(_ letter: UInt8, modifier: UInt8?, spec: Spec, hadDigitsBeforeDot: Bool) -> [UInt8]
     {
@@ -244,10 +251,9 @@ struct StatRendering {
         case UInt8(ascii: "b"): return Self.unsigned(info.blocks, spec)
         case UInt8(ascii: "B"): return Self.unsigned(512, spec)
         case UInt8(ascii: "o"): return Self.unsigned(UInt64(info.blockSize), spec)
-        case UInt8(ascii: "x"): return Self.string(Array(FileFormat.preciseTime(info.accessTime, zone: zone).utf8), spec)
-        case UInt8(ascii: "y"):
-            return Self.string(Array(FileFormat.preciseTime(info.modificationTime, zone: zone).utf8), spec)
-        case UInt8(ascii: "z"): return Self.string(Array(FileFormat.preciseTime(info.changeTime, zone: zone).utf8), spec)
+        case UInt8(ascii: "x"): return Self.string(Array(shownTime(info.accessTime).utf8), spec)
+        case UInt8(ascii: "y"): return Self.string(Array(shownTime(info.modificationTime).utf8), spec)
+        case UInt8(ascii: "z"): return Self.string(Array(shownTime(info.changeTime).utf8), spec)
         case UInt8(ascii: "w"):
             let birth = info.creationTime.map { FileFormat.preciseTime($0, zone: zone) } ?? "-"
             return Self.string(Array(birth.utf8), spec)

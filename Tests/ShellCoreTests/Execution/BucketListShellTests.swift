@@ -123,6 +123,31 @@ import Testing
         }
     }
 
+    /// Where a record names the list's top, and a bucket: `s3://` is named as written, as `/`
+    /// names itself (not `s3:`, the last name of its path); a bucket by its name.
+    static let recordNames: [(command: String, name: String)] = [
+        ("ls -ld --json s3://", "s3://"), ("stat --json s3://", "s3://"), ("find s3:// -maxdepth 0 --json", "s3://"),
+        ("ls -ld --json s3:///", "s3:///"), ("ls -ld --json s3://alpha", "alpha"), ("stat --json s3://alpha/", "alpha"),
+    ]
+
+    @Test(arguments: recordNames.map(\.command)) func recordsNameTheListAsWrittenAndABucketByItsName(_ command: String) throws {
+        let name = try #require(Self.recordNames.first { $0.command == command }).name
+        try withShell { shell, _ in
+            let transcript = shell.run(command)
+            #expect(transcript.stderr == "")
+            #expect(transcript.stdout.contains("\"name\":\"\(name)\""), "\(transcript.stdout)")
+            #expect(!transcript.stdout.contains("\"name\":\"s3:\""))
+        }
+    }
+
+    @Test func theListAndABucketAreNamedAsWrittenInText() throws {
+        try withShell { shell, _ in
+            #expect(shell.run("stat -c %n s3:// s3://alpha").stdout == "s3://\ns3://alpha\n")
+            #expect(shell.run("ls -ld s3://").stdout == "drwxr-xr-x - - - 0            - s3://\n")
+            #expect(shell.run("ls -ld s3://alpha").stdout.hasSuffix(" s3://alpha\n"))
+        }
+    }
+
     @Test func aLongListingShowsEachBucketsCreationDate() throws {
         try withShell { shell, _ in
             let lines = shell.run("ls -l s3://").stdout.split(separator: "\n")

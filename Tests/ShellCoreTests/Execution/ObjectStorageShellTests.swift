@@ -157,13 +157,135 @@ import Testing
             prepare: { shell in shell.run("touch s3://b/f") })
     }
 
+    // MARK: A missing bucket
+
+    /// A command line meeting a missing bucket: `BUCKET` stands for `s3://no-such-bucket-here`.
+    /// GNU's tool, given the twin path `no-such-bucket-here` (a missing directory), says what
+    /// shelf says with "No such bucket" for "No such file or directory".
+    struct MissingBucket: Sendable, CustomTestStringConvertible {
+        let name: String
+        let tool: String
+        let words: [String]
+        var testDescription: String { name }
+    }
+
+    static let missingBucket = "no-such-bucket-here"
+
+    static let missingBucketCommands: [MissingBucket] = [
+        MissingBucket(name: "cp to", tool: "cp", words: ["local", "BUCKET/x"]),
+        MissingBucket(name: "cp of two into", tool: "cp", words: ["local", "other", "BUCKET/d"]),
+        MissingBucket(name: "cp -t", tool: "cp", words: ["-t", "BUCKET", "local"]),
+        MissingBucket(name: "cp from", tool: "cp", words: ["BUCKET/x", "here"]),
+        MissingBucket(name: "cp -r from", tool: "cp", words: ["-r", "BUCKET/d", "here"]),
+        MissingBucket(name: "ls", tool: "ls", words: ["BUCKET/d"]),
+        MissingBucket(name: "ls -l of the top", tool: "ls", words: ["-l", "BUCKET"]),
+        MissingBucket(name: "mkdir", tool: "mkdir", words: ["BUCKET/d"]),
+        MissingBucket(name: "rm", tool: "rm", words: ["BUCKET/x"]),
+        MissingBucket(name: "rm -r", tool: "rm", words: ["-r", "BUCKET/d"]),
+        // rm -f says nothing of what is not there, bucket or file, as GNU's of a missing directory.
+        MissingBucket(name: "rm -f", tool: "rm", words: ["-f", "BUCKET/x"]),
+        MissingBucket(name: "rmdir", tool: "rmdir", words: ["BUCKET/d"]),
+        MissingBucket(name: "touch", tool: "touch", words: ["BUCKET/x"]),
+        MissingBucket(name: "find", tool: "find", words: ["BUCKET"]),
+        MissingBucket(name: "du", tool: "du", words: ["BUCKET/d"]),
+        MissingBucket(name: "stat", tool: "stat", words: ["BUCKET/x"]),
+        MissingBucket(name: "stat of the top", tool: "stat", words: ["BUCKET"]),
+        MissingBucket(name: "cat", tool: "cat", words: ["BUCKET/x"]),
+        MissingBucket(name: "head", tool: "head", words: ["BUCKET/x"]),
+    ]
+
+    @Test(.needsLocalFileSystem("GNU's tools read the twin fixture"), arguments: missingBucketCommands)
+    func aMissingBucketIsSaidAsGNUSaysOfAMissingDirectory(_ row: MissingBucket) throws {
+        try withShell { shell in
+            try shell.write("local", "x\n")
+            try shell.write("other", "y\n")
+            let url = "s3://\(Self.missingBucket)"
+            let gnu = try ReferenceTool.run(
+                "/usr/bin/" + row.tool, row.words.map { $0.replacing("BUCKET", with: Self.missingBucket) },
+                in: shell.directory.file)
+            let transcript = shell.run(
+                ReferenceTool.commandLine(row.tool, row.words.map { $0.replacing("BUCKET", with: url) }))
+            // GNU stat built with statx says `cannot statx`; shelf keeps the classic `cannot stat`.
+            let expected = gnu.stderr.replacing(Self.missingBucket, with: url)
+                .replacing("No such file or directory", with: "No such bucket")
+                .replacing("cannot statx", with: "cannot stat")
+            #expect(expected.contains("No such bucket") || row.name == "rm -f")
+            #expect(transcript.stderr == expected)
+            #expect(transcript.stdout == gnu.stdout)
+            #expect(transcript.status == gnu.status)
+        }
+    }
+
+    /// What has no GNU twin: the shell's own commands and words, and tree(1)'s mark.
+    @Test func aMissingBucketIsSaidByTheShellAndTree() throws {
+        let url = "s3://\(Self.missingBucket)"
+        try check(
+            [
+                Step(name: "cd", lines: "cd \(url)/d", stderr: "cd: \(url)/d: No such bucket\n", status: .failure),
+                Step(
+                    name: "a redirection", lines: "echo x > \(url)/x", stderr: "shelf: \(url)/x: No such bucket\n",
+                    status: .failure),
+                Step(
+                    name: "a redirection from", lines: "cat < \(url)/x", stderr: "shelf: \(url)/x: No such bucket\n",
+                    status: .failure),
+                // GNU says `Not a directory` of `cp local missing/`, the slash asking for one.
+                Step(
+                    name: "cp into the top", lines: "cp local \(url)/",
+                    stderr: "cp: cannot create regular file '\(url)/': No such bucket\n", status: .failure),
+                Step(
+                    name: "mv to", lines: "mv local \(url)/x",
+                    stderr: "mv: cannot create regular file '\(url)/x': No such bucket\n", status: .failure),
+                // tree(1) marks what it cannot open; the reason is said on standard error.
+                Step(
+                    name: "tree", lines: "tree \(url)/d", stdout: "\(url)/d  [error opening dir]\n\n0 directories, 0 files\n",
+                    stderr: "tree: cannot open directory '\(url)/d': No such bucket\n", status: 2),
+            ],
+            prepare: { shell in try shell.write("local", "x\n") })
+    }
+
+    // MARK: An endpoint down
+
+    /// Commands against an endpoint where nothing listens: each says so in one line, after one
+    /// request (what it asks first), not one per step it would have taken.
+    static let refusedCommands: [Step] = [
+        Step(name: "ls", lines: "ls s3://b/d", stderr: "ls: cannot access 's3://b/d': Connection refused\n", status: .usage),
+        Step(name: "cp to", lines: "cp local s3://b/x", stderr: "cp: cannot stat 's3://b/x': Connection refused\n", status: .failure),
+        Step(name: "cp into", lines: "cp local local s3://b/d", stderr: "cp: target 's3://b/d': Connection refused\n", status: .failure),
+        Step(name: "cp from", lines: "cp s3://b/x here", stderr: "cp: cannot stat 's3://b/x': Connection refused\n", status: .failure),
+        Step(name: "mv to", lines: "mv local s3://b/x", stderr: "mv: cannot stat 's3://b/x': Connection refused\n", status: .failure),
+        Step(name: "cat", lines: "cat s3://b/x", stderr: "cat: s3://b/x: Connection refused\n", status: .failure),
+        Step(name: "cd", lines: "cd s3://b/d", stderr: "cd: s3://b/d: Connection refused\n", status: .failure),
+    ]
+
+    @Test(arguments: refusedCommands) func anEndpointWhereNothingListensEndsTheCommandAtOnce(_ step: Step) throws {
+        // A port that was free a moment ago: nothing listens there.
+        let port = try FreePorts.choose(2).others[0]
+        let client = S3Client(
+            endpoint: S3Endpoint(url: "http://127.0.0.1:\(port)")!,
+            credentials: Credentials(accessKeyID: "k", secretAccessKey: "s"))
+        defer { try? client.shutdown() }
+        let shell = TestShell()
+        shell.state.schemes.register(VolumeScheme(name: "s3") { _ in S3Volume(client: client, bucket: "b") })
+        try shell.write("local", "x\n")
+        let transcript = shell.run(step.lines)
+        #expect(transcript.stdout == step.stdout)
+        #expect(transcript.stderr == step.stderr)
+        #expect(transcript.status == step.status)
+        let sent = S3Client.Operation.allCases.reduce(0) { $0 + client.requestsSent($1) }
+        #expect(sent == 1)
+    }
+
     /// Credentials that may only read and list (a second identity of the server): every change
     /// is refused by the service, and each refusal is one line in GNU's shape.
     static let deniedChanges: [Step] = [
         Step(name: "reading goes on", lines: "cat s3://b/f\nls s3://b/", stdout: "in\nd\nf\n"),
-        // The object is refused when its bytes go up, as a disk refuses a write.
+        // The object is refused when its bytes go up: the file could not be created, as GNU cp
+        // says of a disk that refuses it.
         Step(
-            name: "cp", lines: "cp local s3://b/g", stderr: "cp: error writing 's3://b/g': Permission denied\n",
+            name: "cp", lines: "cp local s3://b/g",
+            stderr: "cp: cannot create regular file 's3://b/g': Permission denied\n", status: .failure),
+        Step(
+            name: "a redirection", lines: "echo x > s3://b/g", stderr: "shelf: s3://b/g: Permission denied\n",
             status: .failure),
         Step(
             name: "rm", lines: "rm s3://b/f", stderr: "rm: cannot remove 's3://b/f': Permission denied\n",
@@ -284,6 +406,60 @@ import Testing
             #expect(shell.run("ls --json s3://b/").stdout.contains("\"type\":\"directory\""))
             #expect(shell.run("find s3://b/ -type d").stdout == "s3://b/\ns3://b/same\n")
             #expect(shell.run("cat s3://b/same s3://b/same/inner").stdout == "file\nfile\n")
+        }
+    }
+
+    /// A key `same` beside `same/inner`, and a key `alone`: a name written with a trailing slash
+    /// names the directory, without one the file.
+    static let slashedNames: [Step] = [
+        Step(name: "ls of the directory", lines: "ls s3://b/same/", stdout: "inner\n"),
+        Step(name: "ls of the file", lines: "ls s3://b/same", stdout: "s3://b/same\n"),
+        Step(name: "stat of both", lines: "stat -c %F s3://b/same/ s3://b/same", stdout: "directory\nregular file\n"),
+        Step(name: "ls -d of the directory", lines: "ls -dF s3://b/same/", stdout: "s3://b/same//\n"),
+        Step(
+            name: "cd into the directory", lines: "cd s3://b/same/\npwd\nls\ncat inner\nls -d .\ncd ..\npwd",
+            stdout: "s3://b/same\ninner\nfile\n.\ns3://b/\n"),
+        Step(
+            name: "cd to the file", lines: "cd s3://b/same", stderr: "cd: s3://b/same: Not a directory\n",
+            status: .failure),
+        Step(name: "cp -r of the directory", lines: "cp -r s3://b/same/ copy\nls copy", stdout: "inner\n"),
+        Step(name: "cp of the file", lines: "cp s3://b/same copy\ncat copy", stdout: "file\n"),
+        Step(name: "find from the directory", lines: "find s3://b/same/", stdout: "s3://b/same/\ns3://b/same/inner\n"),
+        Step(
+            name: "cat of the directory", lines: "cat s3://b/same/", stderr: "cat: s3://b/same/: Is a directory\n",
+            status: .failure),
+        Step(
+            name: "a file alone, with a slash", lines: "ls s3://b/alone/",
+            stderr: "ls: cannot access 's3://b/alone/': Not a directory\n", status: .usage),
+    ]
+
+    @Test(arguments: slashedNames) func aTrailingSlashNamesTheDirectoryBesideAFileOfItsName(_ step: Step) throws {
+        try withShellAndVolume { shell, volume in
+            for key in ["same", "same/inner", "alone"] {
+                try volume.client.putObject(
+                    bucket: volume.bucket, key: volume.prefix + Array(key.utf8), bytes: Array("file\n".utf8))
+            }
+            let transcript = shell.run(step.lines)
+            #expect(transcript.stdout == step.stdout)
+            #expect(transcript.stderr == step.stderr)
+            #expect(transcript.status == step.status)
+        }
+    }
+
+    /// A directory has no times of its own: stat shows `-`, as ls -l does, or its marker's
+    /// LastModified when it has one.
+    @Test func statShowsADirectorysTimesAsLsDoesOrItsMarkers() throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(1, in: "t/bare", on: volume)
+            #expect(shell.run("mkdir s3://b/t/marked").status == .success)
+            let bare = shell.run("stat s3://b/t/bare").stdout
+            #expect(bare.contains("\nAccess: -\nModify: -\nChange: -\n Birth: -\n"), "\(bare)")
+            #expect(shell.run("stat -c '%x|%y|%z|%X|%Y|%Z' s3://b/t/bare").stdout == "-|-|-|0|0|0\n")
+            let marker = try volume.client.headObject(
+                bucket: volume.bucket, key: volume.prefix + Array("t/marked/".utf8))
+            let seconds = try #require(marker.lastModified).secondsSince1970
+            #expect(shell.run("stat -c %Y s3://b/t/marked").stdout == "\(seconds)\n")
+            #expect(!shell.run("ls -ld s3://b/t/marked").stdout.contains(" - s3://"))
         }
     }
 
