@@ -712,7 +712,7 @@ public struct Copier {
         do throws(FileError) {
             let output = temporary.output.named(destination)
             defer { output.close() }
-            try transfer(from: input, source: source, to: output, destination: destination, leavingHoles: true)
+            try transfer(from: input, source: source, to: output, destination: destination, intoNewFile: true)
             // The owner first: changing it clears the set-user-ID and set-group-ID bits.
             if options.preserve.contains(.ownership) {
                 do {
@@ -769,9 +769,11 @@ public struct Copier {
     }
 
     /// Moves all bytes from `input` to `output`, in the kernel when it can; with `reflink`
-    /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`).
+    /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`). Into a new
+    /// regular file (`intoNewFile`), holes may be left, and a source that hands its bytes over
+    /// as pieces in any order (`PieceSource`, object storage) writes each where it belongs.
     private func transfer(
-        from input: OpenFile, source: File, to output: OpenFile, destination: File, leavingHoles: Bool = false
+        from input: OpenFile, source: File, to output: OpenFile, destination: File, intoNewFile: Bool = false
     ) throws(FileError) {
         if options.reflink == .auto || options.reflink == .always {
             do throws(Errno) {
@@ -784,13 +786,27 @@ public struct Copier {
         }
         // Holes are looked for in a file whose size says where it ends: not in what procfs
         // shows as empty, nor in a FIFO.
-        if leavingHoles && options.sparse != .never, let inputDescriptor = input.descriptor,
+        if intoNewFile && options.sparse != .never, let inputDescriptor = input.descriptor,
             let outputDescriptor = output.descriptor, let info = try? input.info(), info.kind == .regular,
             info.size > 0
         {
             return try transferLeavingHoles(
                 from: input, inputDescriptor, size: Int64(info.size), source: source, to: output, outputDescriptor,
                 destination: destination)
+        }
+        if intoNewFile, input.descriptor == nil, output.descriptor != nil {
+            do {
+                let delivered = try input.deliverPieces(
+                    to: { (offset, bytes) throws(FileError) in try output.write(bytes, at: offset) },
+                    progress: transferred, isCancelled: isCancelled)
+                if delivered { return }
+            } catch where error.errno == .canceled {
+                throw FileError(.write, destination, .canceled)
+            } catch where error.operation == .write {
+                throw error  // The destination's own failure.
+            } catch {
+                throw error.reworded(as: .read, source)
+            }
         }
         var kernelCopy = options.reflink != .never && input.descriptor != nil && output.descriptor != nil
         while kernelCopy, let input = input.descriptor, let output = output.descriptor {
