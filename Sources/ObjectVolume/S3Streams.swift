@@ -20,7 +20,7 @@ import SystemPackage
 /// is fetched whole by the first read, in one GET on the condition that its entity tag is
 /// still the listed one; when it has changed, a HEAD says what it is now, and the reads go on
 /// as above.
-final class S3Download: FileStream, @unchecked Sendable {
+final class S3Download: PieceSource, @unchecked Sendable {
     private let volume: S3Volume
     private let key: [UInt8]
     private var head: ObjectHead
@@ -182,6 +182,20 @@ final class S3Download: FileStream, @unchecked Sendable {
     private func dropFetchesAhead() {
         for fetch in ahead { fetch.drop() }
         ahead = []
+    }
+
+    /// The object's ranges fetched in parallel, each piece handed over as it arrives
+    /// (`ParallelRanges`). Declined for a stream read already; for a small object a listing
+    /// described (its one GET reads it whole); and for an object stored with a checksum of its
+    /// whole bytes, which the reads work out as the bytes come in order.
+    func deliverPieces(
+        to sink: @escaping @Sendable (_ offset: UInt64, _ bytes: UnsafeRawBufferPointer) throws(FileError) -> Void,
+        progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
+    ) throws(FileError) -> Bool {
+        guard !isDescribed, offset == 0, window.isEmpty, head.checksum == nil else { return false }
+        try ParallelRanges(volume: volume, key: key, head: head, file: file)
+            .deliver(to: sink, progress: progress, isCancelled: isCancelled)
+        return true
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {

@@ -36,10 +36,12 @@ public final class S3Volume: Volume {
     public let prefix: [UInt8]
     /// The size of a multipart upload's parts; a file no larger is sent in one PUT.
     public let partSize: Int
-    /// How many requests of one transfer may be in flight at once (the parts of an upload).
+    /// How many requests of one transfer may be in flight at once (the parts of an upload, the
+    /// ranges of a download in pieces).
     public let concurrentRequests: Int
     /// How many parts one transfer of a large file holds in memory at most: the one being
-    /// gathered (upload) or read (download), and those in flight beside it.
+    /// gathered (upload) or read (download read in order), and those in flight beside it. A
+    /// download in pieces (`ParallelRanges`) holds no part, only the pieces being written.
     public let partsInMemory: Int
     /// The largest object copied inside the bucket by one CopyObject; larger ones are copied
     /// in parts (UploadPartCopy).

@@ -713,7 +713,7 @@ public struct Copier {
             let output = temporary.output.named(destination)
             defer { output.close() }
             try transfer(
-                from: input, source: source, size: info.size, to: output, destination: destination, leavingHoles: true)
+                from: input, source: source, size: info.size, to: output, destination: destination, intoNewFile: true)
             // The owner first: changing it clears the set-user-ID and set-group-ID bits.
             if options.preserve.contains(.ownership) {
                 do {
@@ -770,12 +770,14 @@ public struct Copier {
     }
 
     /// Moves all bytes from `input` to `output`, in the kernel when it can; with `reflink`
-    /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`). `size`, the
-    /// size the source was seen with, only sizes the buffer: a small file is not read through a
-    /// large one (zeroing it would cost more than the copy).
+    /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`). Into a new
+    /// regular file (`intoNewFile`), holes may be left, and a source that hands its bytes over
+    /// as pieces in any order (`PieceSource`, object storage) writes each where it belongs.
+    /// `size`, the size the source was seen with, only sizes the buffer: a small file is not read
+    /// through a large one (zeroing it would cost more than the copy).
     private func transfer(
         from input: OpenFile, source: File, size: UInt64? = nil, to output: OpenFile, destination: File,
-        leavingHoles: Bool = false
+        intoNewFile: Bool = false
     ) throws(FileError) {
         if options.reflink == .auto || options.reflink == .always {
             do throws(Errno) {
@@ -788,13 +790,27 @@ public struct Copier {
         }
         // Holes are looked for in a file whose size says where it ends: not in what procfs
         // shows as empty, nor in a FIFO.
-        if leavingHoles && options.sparse != .never, let inputDescriptor = input.descriptor,
+        if intoNewFile && options.sparse != .never, let inputDescriptor = input.descriptor,
             let outputDescriptor = output.descriptor, let info = try? input.info(), info.kind == .regular,
             info.size > 0
         {
             return try transferLeavingHoles(
                 from: input, inputDescriptor, size: Int64(info.size), source: source, to: output, outputDescriptor,
                 destination: destination)
+        }
+        if intoNewFile, input.descriptor == nil, output.descriptor != nil {
+            do {
+                let delivered = try input.deliverPieces(
+                    to: { (offset, bytes) throws(FileError) in try output.write(bytes, at: offset) },
+                    progress: transferred, isCancelled: isCancelled)
+                if delivered { return }
+            } catch where error.errno == .canceled {
+                throw FileError(.write, destination, .canceled)
+            } catch where error.operation == .write {
+                throw error  // The destination's own failure.
+            } catch {
+                throw error.reworded(as: .read, source)
+            }
         }
         var kernelCopy = options.reflink != .never && input.descriptor != nil && output.descriptor != nil
         while kernelCopy, let input = input.descriptor, let output = output.descriptor {

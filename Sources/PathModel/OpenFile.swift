@@ -131,6 +131,30 @@ public struct OpenFile: Sendable, Hashable {
         }
     }
 
+    /// Writes all of `bytes` at `offset`, leaving the descriptor's own offset alone; safe from
+    /// several threads at once. Only a descriptor takes positional writes.
+    /// - Throws: `FileError` with operation `.write` (`ESPIPE` for a pipe, a FIFO or a volume's
+    ///   stream).
+    /// Corresponds to `pwrite(2)`.
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(FileError) {
+        guard case .descriptor(let fd) = backing else { throw FileError(.write, file, .illegalSeek) }
+        do { try Sys.writeAll(fd, bytes, at: offset) } catch { throw FileError(.write, file, error) }
+    }
+
+    /// Hands every byte of the file to `sink` as pieces with their offsets, in any order and
+    /// from several threads at once, when its stream offers to (`PieceSource`): true once all
+    /// were delivered, false (nothing delivered) when the file is to be read in order instead.
+    /// `progress` is told, on the caller's thread, of the bytes delivered since it was last
+    /// told; `isCancelled` is polled there, and true stops the delivery with `ECANCELED`.
+    /// - Throws: `FileError` with operation `.read`, or what `sink` threw.
+    public func deliverPieces(
+        to sink: @escaping @Sendable (_ offset: UInt64, _ bytes: UnsafeRawBufferPointer) throws(FileError) -> Void,
+        progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
+    ) throws(FileError) -> Bool {
+        guard case .stream(let stream) = backing, let source = stream as? any PieceSource else { return false }
+        return try source.deliverPieces(to: sink, progress: progress, isCancelled: isCancelled)
+    }
+
     /// Writes all of `bytes`.
     /// - Throws: `FileError` with operation `.write` (`EPIPE` when the reader has gone).
     /// Corresponds to `write(2)`.

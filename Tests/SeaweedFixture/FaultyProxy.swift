@@ -9,7 +9,7 @@ import Testing
 /// client sends it) contain `pattern` meets `fault` (or the first `times` such requests): its
 /// connection is dropped, or answered with an error (`503 Service Unavailable`, S3's `SlowDown`,
 /// `InternalError`) and closed, or one byte of its body or of its answer's body is changed on
-/// the way. Every other request goes through.
+/// the way, or its answer is cut midway. Every other request goes through.
 public final class FaultyProxy: @unchecked Sendable {
     /// What happens to the request that meets the fault.
     public enum Fault: Sendable, CustomTestStringConvertible {
@@ -26,6 +26,9 @@ public final class FaultyProxy: @unchecked Sendable {
         case corruptRequestBody
         /// The first byte of its answer's body reaches the client changed.
         case corruptAnswerBody
+        /// Its answer's first `answerBytesBeforeCut` bytes (head and body) reach the client,
+        /// then the connection is closed: an answer cut in the middle of its body.
+        case cutAnswer
 
         /// The answer the proxy sends in the server's place, if it sends one.
         var answer: [UInt8]? {
@@ -33,7 +36,7 @@ public final class FaultyProxy: @unchecked Sendable {
             case .serviceUnavailable: return FaultyProxy.errorAnswer("503 Service Unavailable", code: nil)
             case .slowDown: return FaultyProxy.errorAnswer("503 Slow Down", code: "SlowDown")
             case .internalError: return FaultyProxy.errorAnswer("500 Internal Server Error", code: "InternalError")
-            case .dropConnection, .corruptRequestBody, .corruptAnswerBody: return nil
+            case .dropConnection, .corruptRequestBody, .corruptAnswerBody, .cutAnswer: return nil
             }
         }
 
@@ -45,6 +48,7 @@ public final class FaultyProxy: @unchecked Sendable {
             case .internalError: return "an InternalError answer"
             case .corruptRequestBody: return "a changed byte in the request"
             case .corruptAnswerBody: return "a changed byte in the answer"
+            case .cutAnswer: return "an answer cut midway"
             }
         }
     }
@@ -173,7 +177,9 @@ public final class FaultyProxy: @unchecked Sendable {
                 fired += 1
                 return true
             }
-            if breaks, case .corruptAnswerBody = fault {
+            if breaks, case .cutAnswer = fault {
+                lock.withLock { pair.answerAllowance = Self.answerBytesBeforeCut }
+            } else if breaks, case .corruptAnswerBody = fault {
                 lock.withLock { pair.answerCorruption = BodyCorruption() }
             } else if breaks, case .corruptRequestBody = fault {
                 corruption = BodyCorruption()
@@ -203,7 +209,12 @@ public final class FaultyProxy: @unchecked Sendable {
                 }
             }
             if count > 0 { lock.withLock { pair.answerCorruption?.apply(to: &buffer[..<count]) } }
-            if count <= 0 || !Self.writeAll(buffer[..<count], to: client) { break }
+            let allowed = lock.withLock { () -> Int in
+                guard let allowance = pair.answerAllowance else { return count }
+                pair.answerAllowance = allowance - min(allowance, count)
+                return min(allowance, count)
+            }
+            if count <= 0 || !Self.writeAll(buffer[..<allowed], to: client) || allowed < count { break }
         }
         Glibc.shutdown(client, Int32(SHUT_RDWR))
         Glibc.shutdown(server, Int32(SHUT_RDWR))
@@ -228,6 +239,9 @@ public final class FaultyProxy: @unchecked Sendable {
         var awaitingAnswer = false
         /// The change to make to the next answer (under the proxy's lock).
         var answerCorruption: BodyCorruption?
+        /// How many more bytes of the answers pass before the connection is cut, when it is to
+        /// be cut (under the proxy's lock).
+        var answerAllowance: Int?
 
         /// Notes that one thread is done; true for the second.
         func lastOneOut() -> Bool {
@@ -261,6 +275,10 @@ public final class FaultyProxy: @unchecked Sendable {
             }
         }
     }
+
+    /// How many bytes of an answer meeting `.cutAnswer` reach the client: its head and the
+    /// first 100 KB or so of its body.
+    public static let answerBytesBeforeCut = 100_000
 
     private static func errorAnswer(_ status: String, code: String?) -> [UInt8] {
         let body = code.map { "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>\($0)</Code>"

@@ -197,6 +197,41 @@ public final class S3Client: Sendable {
         return head
     }
 
+    /// Streams bytes `range` of `key` to `sink`, each piece with the offset of its first byte,
+    /// as they arrive (GetObject with a `Range`). A failure after some bytes came that another
+    /// attempt may not meet (the connection dropped) resumes the range at its first byte not
+    /// delivered, as `retryPolicy` says, on the condition that the object still has the entity
+    /// tag `ifMatch`; without one, the range is not resumed (the bytes could be another
+    /// object's). Before any byte comes, failures are retried as every request's are.
+    ///
+    /// `sink` runs on the caller's thread; an error it throws stops the transfer and is rethrown.
+    /// - Returns: what the last answer said of the object (its whole size).
+    @discardableResult
+    public func getObject(
+        bucket: String, key: [UInt8], resuming range: ByteRange, ifMatch: String?,
+        into sink: (_ offset: Int64, _ bytes: UnsafeRawBufferPointer) throws -> Void
+    ) throws -> ObjectHead {
+        var next = range.first
+        var attempt = 1
+        while true {
+            let start = next
+            do {
+                return try getObject(
+                    bucket: bucket, key: key, range: ByteRange(first: start, last: range.last), ifMatch: ifMatch
+                ) { bytes in
+                    try sink(next, bytes)
+                    next += Int64(bytes.count)
+                }
+            } catch let error as S3Error
+                where ifMatch != nil && next > start && attempt < retryPolicy.maxAttempts
+                && RetryPolicy.isTransient(error)
+            {
+                retryPolicy.wait(after: attempt)
+                attempt += 1
+            }
+        }
+    }
+
     /// The header that asks for an object's checksum with its answer.
     private static let checksumMode = (name: "x-amz-checksum-mode", value: "ENABLED")
 

@@ -257,6 +257,10 @@ final class Transport: Sendable {
                 return S3Error(.unreachable, underlying: sendable)
             }
         }
+        // An answer cut before its announced length: the connection closed midway.
+        if let error = error as? HTTPParserError, case .invalidEOFState = error {
+            return S3Error(.connectionClosed, underlying: sendable)
+        }
         if let error = error as? NIOConnectionError {
             let refused = error.connectionErrors.contains { failure in
                 (failure.error as? IOError)?.errnoCode == ECONNREFUSED

@@ -88,6 +88,18 @@ enum Sys {
         }
     }
 
+    /// Writes the whole buffer at `offset`, looping over short writes, without moving the
+    /// descriptor's offset.
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: UInt64) throws(Errno) {
+        var done = 0
+        while done < buffer.count {
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[done...])
+            done += try retrying(.write) {
+                Glibc.pwrite(fd, chunk.baseAddress, chunk.count, off_t(offset) + off_t(done))
+            }
+        }
+    }
+
     /// Writes all of `bytes`.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
         try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try writeAll(fd, buffer) } }.get()

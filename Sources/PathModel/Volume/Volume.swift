@@ -457,6 +457,31 @@ public protocol FileStream: AnyObject, Sendable {
     func finish() throws(FileError)
 }
 
+/// A stream that can hand its bytes over as pieces, each with its offset, in any order and from
+/// several threads at once: object storage fetches ranges of an object in parallel, and each
+/// range's bytes can land at their place in the destination as they arrive, where a reader in
+/// order would hold the ranges that come early until those before them are in.
+///
+/// This is a capability of the source's stream, not of its volume or of the copier: the copier
+/// stays ignorant of storage and asks any source whether it offers pieces, when the destination
+/// takes positional writes (a new regular file on a disk, through `OpenFile.write(_:at:)`);
+/// otherwise, and whenever the stream declines, the plain loop of reads in order runs, as for
+/// every other stream. The stream keeps its own guarantees (what it checks, what it retries),
+/// and a failure or a cancellation leaves the destination for the copier to discard.
+public protocol PieceSource: FileStream {
+    /// Hands every byte of the file to `sink` as pieces (offset, bytes), in any order, on
+    /// threads of the stream's own; returns once all were delivered, true. Returns false at once,
+    /// having delivered nothing, when the file is better read in order (the stream was read
+    /// already, or what it checks needs the bytes in order). `progress` runs on the caller's
+    /// thread with the bytes delivered since its last call; `isCancelled` is polled there.
+    /// - Throws: `FileError` with operation `.read` (`ECANCELED` once `isCancelled` said so), or
+    ///   what `sink` threw; no piece is delivered after the call returns or throws.
+    func deliverPieces(
+        to sink: @escaping @Sendable (_ offset: UInt64, _ bytes: UnsafeRawBufferPointer) throws(FileError) -> Void,
+        progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
+    ) throws(FileError) -> Bool
+}
+
 extension FileStream {
     /// Closes the stream: where a write is complete as soon as it returns, there is nothing more
     /// to report.
