@@ -44,7 +44,13 @@ struct ParallelRanges: Sendable {
                         try fetch(first: first, last: last, to: sink, state: state)
                     } catch {
                         if case .other(let stop) = error, stop is Stopped { return }
-                        state.fail(error.fileError(.read, file))
+                        // Ctrl-C seen by a range's request before the caller's own check:
+                        // the same stop, told as the caller tells it.
+                        if case .service(let failure) = error, failure.kind == .interrupted {
+                            state.fail(FileError(.read, file, .canceled))
+                        } else {
+                            state.fail(error.fileError(.read, file))
+                        }
                     }
                 }
             }

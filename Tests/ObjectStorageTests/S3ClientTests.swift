@@ -84,6 +84,55 @@ import Testing
         }
     }
 
+    /// An answer to a range that does not carry that range (a server that ignored `Range` sends
+    /// the whole object with 200) is refused: its bytes would land at the range's place.
+    @Test func aRangeAnsweredAsTheWholeObjectIsRefused() throws {
+        let server = try SeaweedServer.required()
+        try server.withBucket { owner, bucket in
+            let key = Array("ranged".utf8)
+            try owner.putObject(bucket: bucket, key: key, bytes: (0..<100).map { UInt8($0) })
+            let proxy = try FaultyProxy(
+                to: server.port, breakingFirstRequestContaining: "GET /\(bucket)/ranged", with: .wholeForRange)
+            defer { proxy.stop() }
+            let client = S3Client(endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials)
+            defer { try? client.shutdown() }
+            let error = try #require(throws: S3Error.self) {
+                try client.getObject(bucket: bucket, key: key, range: ByteRange(first: 10, last: 19)) { _ in }
+            }
+            #expect(proxy.hasFired)
+            #expect(error.kind == .malformedResponse)
+            // The same range, answered as asked.
+            var bytes: [UInt8] = []
+            try client.getObject(bucket: bucket, key: key, range: ByteRange(first: 10, last: 19)) { bytes += $0 }
+            #expect(bytes == Array(10..<20))
+        }
+    }
+
+    /// A connection that cannot be made fails at once on an endpoint never reached, and is
+    /// tried again as a passing failure once the endpoint has answered (the pool fails every
+    /// request waiting for a connection when one cannot be made).
+    @Test func aRefusedConnectionIsTriedAgainOnlyOnceTheEndpointAnswered() throws {
+        let server = try SeaweedServer.required()
+        try server.withBucket { _, bucket in
+            let proxy = try FaultyProxy(
+                to: server.port, breakingFirstRequestContaining: "no request contains this", with: .dropConnection)
+            let endpoint = S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!
+            let client = S3Client(endpoint: endpoint, credentials: server.credentials)
+            defer { try? client.shutdown() }
+            _ = try client.listObjects(bucket: bucket)
+            proxy.stop()
+            let error = try #require(throws: S3Error.self) { try client.listObjects(bucket: bucket) }
+            #expect(error.kind == .connectionRefused)
+            #expect(client.requestsSent(.listObjects) == 1 + client.retryPolicy.maxAttempts)
+
+            let fresh = S3Client(endpoint: endpoint, credentials: server.credentials)
+            defer { try? fresh.shutdown() }
+            let first = try #require(throws: S3Error.self) { try fresh.listObjects(bucket: bucket) }
+            #expect(first.kind == .connectionRefused)
+            #expect(fresh.requestsSent(.listObjects) == 1)
+        }
+    }
+
     @Test func aMissingBucketIsNoSuchBucket() throws {
         let server = try SeaweedServer.required()
         let client = server.client()

@@ -29,6 +29,10 @@ public final class FaultyProxy: @unchecked Sendable {
         /// Its answer's first `answerBytesBeforeCut` bytes (head and body) reach the client,
         /// then the connection is closed: an answer cut in the middle of its body.
         case cutAnswer
+        /// Its answer's status line says `200` where the server said `206 Partial Content`: the
+        /// client sees a server that ignored the request's `Range` (which is signed, so the
+        /// proxy cannot take it out of the request).
+        case wholeForRange
 
         /// The answer the proxy sends in the server's place, if it sends one.
         var answer: [UInt8]? {
@@ -36,7 +40,7 @@ public final class FaultyProxy: @unchecked Sendable {
             case .serviceUnavailable: return FaultyProxy.errorAnswer("503 Service Unavailable", code: nil)
             case .slowDown: return FaultyProxy.errorAnswer("503 Slow Down", code: "SlowDown")
             case .internalError: return FaultyProxy.errorAnswer("500 Internal Server Error", code: "InternalError")
-            case .dropConnection, .corruptRequestBody, .corruptAnswerBody, .cutAnswer: return nil
+            case .dropConnection, .corruptRequestBody, .corruptAnswerBody, .cutAnswer, .wholeForRange: return nil
             }
         }
 
@@ -49,6 +53,7 @@ public final class FaultyProxy: @unchecked Sendable {
             case .corruptRequestBody: return "a changed byte in the request"
             case .corruptAnswerBody: return "a changed byte in the answer"
             case .cutAnswer: return "an answer cut midway"
+            case .wholeForRange: return "a range answered as the whole object"
             }
         }
     }
@@ -177,7 +182,9 @@ public final class FaultyProxy: @unchecked Sendable {
                 fired += 1
                 return true
             }
-            if breaks, case .cutAnswer = fault {
+            if breaks, case .wholeForRange = fault {
+                lock.withLock { pair.statusAsWhole = true }
+            } else if breaks, case .cutAnswer = fault {
                 lock.withLock { pair.answerAllowance = Self.answerBytesBeforeCut }
             } else if breaks, case .corruptAnswerBody = fault {
                 lock.withLock { pair.answerCorruption = BodyCorruption() }
@@ -209,6 +216,10 @@ public final class FaultyProxy: @unchecked Sendable {
                 }
             }
             if count > 0 { lock.withLock { pair.answerCorruption?.apply(to: &buffer[..<count]) } }
+            if count >= 12, lock.withLock({ pair.statusAsWhole }), Array(buffer[9..<12]) == Array("206".utf8) {
+                lock.withLock { pair.statusAsWhole = false }
+                buffer.replaceSubrange(9..<12, with: Array("200".utf8))
+            }
             let allowed = lock.withLock { () -> Int in
                 guard let allowance = pair.answerAllowance else { return count }
                 pair.answerAllowance = allowance - min(allowance, count)
@@ -239,6 +250,8 @@ public final class FaultyProxy: @unchecked Sendable {
         var awaitingAnswer = false
         /// The change to make to the next answer (under the proxy's lock).
         var answerCorruption: BodyCorruption?
+        /// Whether the next answer's `206` is to read `200` (under the proxy's lock).
+        var statusAsWhole = false
         /// How many more bytes of the answers pass before the connection is cut, when it is to
         /// be cut (under the proxy's lock).
         var answerAllowance: Int?

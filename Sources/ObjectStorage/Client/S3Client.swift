@@ -190,6 +190,7 @@ public final class S3Client: Sendable {
                 try sink(bytes)
             }
         }
+        if let range { try Self.check(answer, carries: range) }
         let head = Self.head(of: answer)
         if let expected = head.checksum, let computation, computation.finished() != expected {
             throw S3Error(.badDigest, status: answer.status)
@@ -224,12 +225,39 @@ public final class S3Client: Sendable {
                 }
             } catch let error as S3Error
                 where ifMatch != nil && next > start && attempt < retryPolicy.maxAttempts
-                && RetryPolicy.isTransient(error)
+                && mayTryAgain(error)
             {
                 retryPolicy.wait(after: attempt)
                 attempt += 1
             }
         }
+    }
+
+    /// Checks that `answer`, to a request for `range`, carries those bytes: a 206 whose
+    /// Content-Range starts at the first byte asked for and ends at the last (or at the object's
+    /// end), or a 200 with the whole object when the range started at 0 and reached its end. A
+    /// server may ignore a `Range` and send the whole object: its bytes would land at the
+    /// range's place.
+    /// - Throws: `.malformedResponse` for any other answer.
+    private static func check(_ answer: HTTPAnswer, carries range: ByteRange) throws {
+        let length = answer.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        switch answer.status {
+        case 206:
+            guard let value = answer.headers.first(name: "Content-Range"), value.hasPrefix("bytes "),
+                let dash = value.firstIndex(of: "-"), let slash = value.firstIndex(of: "/"), dash < slash,
+                let first = Int64(value[value.index(value.startIndex, offsetBy: 6)..<dash]),
+                let last = Int64(value[value.index(after: dash)..<slash]),
+                first == range.first, length.map({ $0 == last - first + 1 }) ?? true
+            else { break }
+            let total = Int64(value[value.index(after: slash)...])
+            let expectedLast = [range.last, total.map { $0 - 1 }].compactMap { $0 }.min()
+            if expectedLast.map({ last == $0 }) ?? true { return }
+        case 200:
+            if range.first == 0, let length, range.last.map({ $0 >= length - 1 }) ?? true { return }
+        default:
+            break
+        }
+        throw S3Error(.malformedResponse, status: answer.status)
     }
 
     /// The header that asks for an object's checksum with its answer.
@@ -539,7 +567,7 @@ public final class S3Client: Sendable {
                     operation, method: method, bucket: bucket, key: key, query: query, headers: headers,
                     body: body, payload: payload, upload: upload, sink: counting)
             } catch let error as S3Error
-                where attempt < retryPolicy.maxAttempts && RetryPolicy.isTransient(error) && !delivered
+                where attempt < retryPolicy.maxAttempts && mayTryAgain(error) && !delivered
                 && (upload == nil || upload?.rewind != nil)
             {
                 upload?.rewind?()
@@ -556,6 +584,14 @@ public final class S3Client: Sendable {
         let key = signer.signingKey(date: date)
         dailyKey.withLock { $0 = (date, key) }
         return key
+    }
+
+    /// Whether a request that failed with `error` may succeed if sent again: a passing failure
+    /// (`RetryPolicy.isTransient`), or a connection that could not be made to an endpoint that
+    /// has answered before (the pool fails every waiting request when one connection cannot be
+    /// made; an endpoint never reached fails at once).
+    private func mayTryAgain(_ error: S3Error) -> Bool {
+        RetryPolicy.isTransient(error) || (transport.hasAnswered && Transport.isConnectFailure(error))
     }
 
     /// Signs and sends one request once.

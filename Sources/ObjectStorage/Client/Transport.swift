@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -47,15 +48,21 @@ final class Transport: Sendable {
 
     /// Asked while a request waits on the connection: true gives the request up.
     private let isInterrupted: @Sendable () -> Bool
+    private let answered = Atomic<Bool>(false)
+
+    /// Whether the endpoint has answered a request (with any status) since the transport began.
+    var hasAnswered: Bool { answered.load(ordering: .relaxed) }
 
     init(connectTimeout: Int64, readTimeout: Int64, isInterrupted: @escaping @Sendable () -> Bool) {
         self.isInterrupted = isInterrupted
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.connectionLimit
-        // A connection that cannot be made fails the requests waiting for it at once: a refused
-        // one answers in a moment, and trying again until the connect timeout only made a
-        // stopped server look like a silent one. A host that does not answer still takes the
-        // connect timeout.
+        // A connection that cannot be made fails at once every request waiting for a
+        // connection: a refused one answers in a moment, and trying again until the connect
+        // timeout only made a stopped server look like a silent one. A host that does not answer
+        // still takes the connect timeout. Once the endpoint has answered, the client sends such
+        // requests again (`isConnectFailure`, `hasAnswered`): a connection refused in the middle
+        // of a transfer is then a passing failure, not the endpoint being down.
         pool.retryConnectionEstablishment = false
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -177,6 +184,7 @@ final class Transport: Sendable {
                     task.cancel()
                 }
             case .head(let head):
+                answered.store(true, ordering: .relaxed)
                 answer.status = Int(head.status.code)
                 answer.headers = head.headers
                 finishUnfinishedBody()
@@ -240,6 +248,20 @@ final class Transport: Sendable {
         if let inFlight { try events.wait(for: inFlight) }
         if remaining != 0 {
             throw S3Error(.sourceLengthMismatch)
+        }
+    }
+
+    /// Whether `error` is a connection that could not be made (refused, or not made within the
+    /// connect timeout), as opposed to one that failed once made.
+    static func isConnectFailure(_ error: S3Error) -> Bool {
+        switch (error.underlying as? SendableError)?.error {
+        case let failure as HTTPClientError: return failure == .connectTimeout
+        case let failure as ChannelError:
+            if case .connectTimeout = failure { return true }
+            return false
+        case is NIOConnectionError: return true
+        case let failure as IOError: return failure.errnoCode == ECONNREFUSED
+        default: return error.kind == .connectionRefused
         }
     }
 
