@@ -160,8 +160,8 @@ import Testing
                 let held = volume.partBytesHeld
                 #expect(held.now == 0)
                 #expect(held.peak > 0, "the pieces went through the volume's count")
-                // A piece is what one read of the socket gives: at most 64 KiB.
-                #expect(held.peak <= concurrentRequests * 65536)
+                // A piece is what one read of the socket gives: at most 256 KiB.
+                #expect(held.peak <= concurrentRequests * (256 << 10))
             }
         }
     }
