@@ -243,15 +243,11 @@ public final class S3Client: Sendable {
         let length = answer.headers.first(name: "Content-Length").flatMap { Int64($0) }
         switch answer.status {
         case 206:
-            guard let value = answer.headers.first(name: "Content-Range"), value.hasPrefix("bytes "),
-                let dash = value.firstIndex(of: "-"), let slash = value.firstIndex(of: "/"), dash < slash,
-                let first = Int64(value[value.index(value.startIndex, offsetBy: 6)..<dash]),
-                let last = Int64(value[value.index(after: dash)..<slash]),
-                first == range.first, length.map({ $0 == last - first + 1 }) ?? true
+            guard let carried = contentRange(of: answer), carried.first == range.first,
+                length.map({ $0 == carried.last - carried.first + 1 }) ?? true
             else { break }
-            let total = Int64(value[value.index(after: slash)...])
-            let expectedLast = [range.last, total.map { $0 - 1 }].compactMap { $0 }.min()
-            if expectedLast.map({ last == $0 }) ?? true { return }
+            let expectedLast = [range.last, carried.total.map { $0 - 1 }].compactMap { $0 }.min()
+            if expectedLast.map({ carried.last == $0 }) ?? true { return }
         case 200:
             if range.first == 0, let length, range.last.map({ $0 >= length - 1 }) ?? true { return }
         default:
@@ -540,12 +536,12 @@ public final class S3Client: Sendable {
 
     // MARK: Requests
 
-    /// Signs and sends one request, and again as `retryPolicy` says while it fails for a
-    /// passing reason; an answer that is not 2xx becomes the `S3Error` it states.
     /// Requests that clean up after a failure or Ctrl-C, and so are not given up on Ctrl-C (which
     /// is still in force as they go): an upload left unaborted stays stored and billed.
     private static let cleanUps: Set<Operation> = [.abortMultipartUpload]
 
+    /// Signs and sends one request, and again as `retryPolicy` says while it fails for a
+    /// passing reason; an answer that is not 2xx becomes the `S3Error` it states.
     private func send(
         _ operation: Operation, method: HTTPMethod, bucket: String, key: [UInt8]? = nil,
         query: [QueryItem] = [],
@@ -646,14 +642,21 @@ public final class S3Client: Sendable {
         return S3Error(kind, status: answer.status)
     }
 
+    /// The bytes an answer's `Content-Range` (`bytes FIRST-LAST/TOTAL`) says it carries, and the
+    /// object's whole size unless it is `*`; nil without one, or when it cannot be read.
+    private static func contentRange(of answer: HTTPAnswer) -> (first: Int64, last: Int64, total: Int64?)? {
+        guard let value = answer.headers.first(name: "Content-Range"), value.hasPrefix("bytes "),
+            let dash = value.firstIndex(of: "-"), let slash = value.firstIndex(of: "/"), dash < slash,
+            let first = Int64(value[value.index(value.startIndex, offsetBy: 6)..<dash]),
+            let last = Int64(value[value.index(after: dash)..<slash])
+        else { return nil }
+        return (first, last, Int64(value[value.index(after: slash)...]))
+    }
+
     /// What a HEAD or GET answer's headers say of the object.
     private static func head(of answer: HTTPAnswer) -> ObjectHead {
         var size = answer.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? 0
-        if let range = answer.headers.first(name: "Content-Range"), let slash = range.lastIndex(of: "/"),
-            let total = Int64(range[range.index(after: slash)...])
-        {
-            size = total
-        }
+        if let total = contentRange(of: answer)?.total { size = total }
         return ObjectHead(
             size: size, eTag: answer.headers.first(name: "ETag"),
             lastModified: answer.headers.first(name: "Last-Modified").flatMap { UTCTime(httpDate: $0) },

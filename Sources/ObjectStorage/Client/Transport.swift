@@ -48,7 +48,7 @@ final class Transport: Sendable {
 
     /// How much one read of a connection takes: up to 256 KiB, where NIO's default stops at
     /// 64 KiB. Each read's bytes go to the caller's thread and back (a body part and its
-    /// acknowledgement); a 512 MiB download in 256 KiB pieces took 0.88–0.98 s where 64 KiB
+    /// acknowledgement); a 512 MiB download in 256 KiB pieces took 0.87–0.98 s where 64 KiB
     /// pieces took 0.94–1.19 s, with a peak of 30 MiB rather than 21 (4 rounds each, release).
     private static let receiveBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 256 << 10)
 
