@@ -16,6 +16,13 @@ import Synchronization
 /// missing byte (`S3Client.getObject(resuming:)`); one that fails for good stops the others at
 /// their next piece and is the delivery's failure. While a piece is at the sink its bytes are
 /// counted in the volume's `partBytesHeld`.
+///
+/// An object made of parts that carried checksums (a composite checksum) is cut where its parts
+/// begin and end instead, as S3 lists them (`S3Client.partSizes`): each range's bytes come in
+/// order, so its part's checksum is worked out as they arrive, and once every part is in, the
+/// parts' checksums must make the object's, or the delivery fails with `EIO` (a checksum
+/// mismatch). Where S3 does not list the parts (an object with no such checksum, or
+/// credentials that may not ask), the object is not checked.
 struct ParallelRanges: Sendable {
     let volume: S3Volume
     let key: [UInt8]
@@ -27,21 +34,19 @@ struct ParallelRanges: Sendable {
         to sink: @escaping @Sendable (_ offset: UInt64, _ bytes: UnsafeRawBufferPointer) throws(FileError) -> Void,
         progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
     ) throws(FileError) {
-        let size = UInt64(max(head.size, 0))
-        let rangeSize = UInt64(max(volume.partSize, 256 << 10))
-        let rangeCount = Int((size + rangeSize - 1) / rangeSize)
-        let state = DeliveryState()
+        let (ranges, composite) = try plan()
+        let state = DeliveryState(rangeCount: ranges.count)
         let workers = DispatchGroup()
-        for _ in 0..<min(volume.concurrentRequests, rangeCount) {
+        for _ in 0..<min(volume.concurrentRequests, ranges.count) {
             workers.enter()
             // A queue of its own runs on a thread of its own, however many wait on the network.
             DispatchQueue(label: "shelf.s3.range").async { [self] in
                 defer { workers.leave() }
-                while let index = state.nextRange(below: rangeCount) {
-                    let first = UInt64(index) * rangeSize
-                    let last = min(first + rangeSize, size) - 1
+                while let index = state.nextRange() {
                     do throws(S3Failure) {
-                        try fetch(first: first, last: last, to: sink, state: state)
+                        let checksum = try fetch(
+                            ranges[index], checksummed: composite != nil, to: sink, state: state)
+                        if let checksum { state.keep(checksum, ofRange: index) }
                     } catch {
                         if case .other(let stop) = error, stop is Stopped { return }
                         // Ctrl-C seen by a range's request before the caller's own check:
@@ -67,17 +72,46 @@ struct ParallelRanges: Sendable {
         }
         tell()
         if let failure = state.failure { throw failure }
+        if let composite, !composite.isMade(of: state.checksums) {
+            throw FileError(.read, file, .ioError, serviceFailure: .checksumMismatch)
+        }
     }
 
-    /// Fetches bytes `first...last` into `sink`, unless the delivery stops first.
+    /// The ranges to fetch, as offset and length, and the composite checksum to check them
+    /// against when they are the object's parts.
+    private func plan() throws(FileError) -> (ranges: [(first: UInt64, count: UInt64)], composite: CompositeChecksum?) {
+        let size = UInt64(max(head.size, 0))
+        if let composite = head.compositeChecksum,
+            let parts = try volume.partSizes(of: key, matching: composite, size: head.size, file: file)
+        {
+            var first: UInt64 = 0
+            let ranges = parts.map { part in
+                defer { first += UInt64(part) }
+                return (first: first, count: UInt64(part))
+            }
+            return (ranges, composite)
+        }
+        let rangeSize = UInt64(max(volume.partSize, 256 << 10))
+        let ranges = stride(from: 0, to: size, by: Int(rangeSize)).map { first in
+            (first: UInt64(first), count: min(rangeSize, size - UInt64(first)))
+        }
+        return (ranges, nil)
+    }
+
+    /// Fetches `range` into `sink`, unless the delivery stops first.
+    /// - Returns: the checksum of the range's bytes, when `checksummed`.
     private func fetch(
-        first: UInt64, last: UInt64,
+        _ range: (first: UInt64, count: UInt64), checksummed: Bool,
         to sink: @Sendable (_ offset: UInt64, _ bytes: UnsafeRawBufferPointer) throws(FileError) -> Void,
         state: DeliveryState
-    ) throws(S3Failure) {
+    ) throws(S3Failure) -> ObjectChecksum? {
+        var computation = checksummed ? ChecksumComputation() : nil
+        // An empty part asks for nothing (a range names at least one byte).
+        guard range.count > 0 else { return computation?.finished() }
         let answer = try volume.call {
             try volume.client.getObject(
-                bucket: volume.bucket, key: key, resuming: ByteRange(first: Int64(first), last: Int64(last)),
+                bucket: volume.bucket, key: key,
+                resuming: ByteRange(first: Int64(range.first), last: Int64(range.first + range.count - 1)),
                 ifMatch: head.eTag
             ) { offset, bytes in
                 guard state.failure == nil else { throw Stopped() }
@@ -90,26 +124,37 @@ struct ParallelRanges: Sendable {
                     state.fail(error)
                     throw Stopped()
                 }
+                // The client gives a range's bytes in order, resumed or not.
+                computation?.add(bytes)
                 state.add(bytes.count)
             }
         }
         if answer.size != head.size || answer.eTag != head.eTag {
             throw .service(S3Error(.preconditionFailed, status: 412, code: "PreconditionFailed"))
         }
+        return computation?.finished()
     }
 
     /// Thrown through the client to end a range's request once the delivery has stopped.
     private struct Stopped: Error {}
 }
 
-/// What the threads of one delivery share: the next range to take, the bytes delivered, and the
-/// first failure, after which no range starts and no piece goes to the sink.
+/// What the threads of one delivery share: the next range to take, the bytes delivered, the
+/// checksum of each range fetched, and the first failure, after which no range starts and no
+/// piece goes to the sink.
 private final class DeliveryState: Sendable {
-    private let state = Mutex<(next: Int, failure: FileError?)>((0, nil))
+    private let rangeCount: Int
+    private let state: Mutex<(next: Int, failure: FileError?, checksums: [ObjectChecksum?])>
     private let count = Atomic<UInt64>(0)
 
+    /// The state of a delivery of `rangeCount` ranges.
+    init(rangeCount: Int) {
+        self.rangeCount = rangeCount
+        state = Mutex((0, nil, []))
+    }
+
     /// The index of the next range no thread took, unless every one was taken or one failed.
-    func nextRange(below rangeCount: Int) -> Int? {
+    func nextRange() -> Int? {
         state.withLock { state in
             guard state.failure == nil, state.next < rangeCount else { return nil }
             defer { state.next += 1 }
@@ -126,6 +171,17 @@ private final class DeliveryState: Sendable {
 
     /// The delivery's failure, once there is one.
     var failure: FileError? { state.withLock { $0.failure } }
+
+    /// Keeps `checksum` as that of range `index`.
+    func keep(_ checksum: ObjectChecksum, ofRange index: Int) {
+        state.withLock { state in
+            if state.checksums.isEmpty { state.checksums = Array(repeating: nil, count: rangeCount) }
+            state.checksums[index] = checksum
+        }
+    }
+
+    /// The checksums kept, in range order, once every range was fetched.
+    var checksums: [ObjectChecksum] { state.withLock { $0.checksums.compactMap { $0 } } }
 
     /// Counts `bytes` more delivered.
     func add(_ bytes: Int) { count.add(UInt64(bytes), ordering: .relaxed) }

@@ -14,7 +14,10 @@ import SystemPackage
 ///
 /// An object stored with a checksum is checked while the ranges come in order from its first
 /// byte: the read that brings its last byte fails with `EIO` (a checksum mismatch) when the
-/// bytes differ, and so does every read after it. Reads out of order are not checked.
+/// bytes differ, and so does every read after it. Reads out of order are not checked. An
+/// object made of parts that carried checksums is checked so too, each part's checksum worked
+/// out where S3 says the parts end (asked once the reads go past the first range, so that a
+/// short read costs no request more).
 ///
 /// An object opened as a listing described it (`described`, no larger than the first range)
 /// is fetched whole by the first read, in one GET on the condition that its entity tag is
@@ -43,6 +46,9 @@ final class S3Download: PieceSource, @unchecked Sendable {
     /// The checksum of the bytes fetched so far, while they came in order from the first; nil
     /// once a fetch went elsewhere, or when the object has no checksum to compare with.
     private var computation: ChecksumComputation?
+    /// The checksums of the parts fetched so far, while they came in order from the first; nil
+    /// once a fetch went elsewhere, or when the object has no composite checksum.
+    private var parts: PartChecksums?
     /// How many bytes `computation` has taken.
     private var checked: UInt64 = 0
     /// Whether the bytes were found to differ from the object's checksum.
@@ -53,7 +59,7 @@ final class S3Download: PieceSource, @unchecked Sendable {
         self.key = key
         self.head = head
         self.file = file
-        if head.checksum != nil { computation = ChecksumComputation() }
+        startChecking()
     }
 
     /// The object `key` as `head` (its size and entity tag, from a listing) describes it.
@@ -144,7 +150,7 @@ final class S3Download: PieceSource, @unchecked Sendable {
             head = try volume.failing(.read, file) { () throws(S3Failure) in
                 try volume.call { try volume.client.headObject(bucket: volume.bucket, key: key) }
             }
-            if head.checksum != nil { computation = ChecksumComputation() }
+            startChecking()
         } catch let error as S3Error where error.kind == .badDigest {
             mismatched = true
             throw checksumMismatch
@@ -153,20 +159,42 @@ final class S3Download: PieceSource, @unchecked Sendable {
         }
     }
 
+    /// Checks the bytes to come against the checksum `head` gives, if any.
+    private func startChecking() {
+        if head.checksum != nil { computation = ChecksumComputation() }
+        if head.compositeChecksum != nil { parts = PartChecksums() }
+    }
+
     /// Adds the window just fetched to the checksum while the windows come in order from the
     /// first byte, and once the last byte is in compares it with the object's.
     private func check(size: UInt64) throws(FileError) {
-        guard computation != nil, let expected = head.checksum else { return }
+        guard computation != nil || parts != nil else { return }
         guard windowStart == checked else {
             computation = nil
+            parts = nil
             return
         }
-        window.withUnsafeBytes { computation!.add($0) }
+        let isLast = checked + UInt64(window.count) == size
+        if let composite = head.compositeChecksum, parts?.sizes == nil, checked > 0 || isLast {
+            guard let sizes = try volume.partSizes(of: key, matching: composite, size: head.size, file: file),
+                parts!.learn(sizes)
+            else {
+                parts = nil
+                return
+            }
+        }
+        window.withUnsafeBytes { bytes in
+            computation?.add(bytes)
+            parts?.add(bytes)
+        }
         checked += UInt64(window.count)
-        guard checked == size else { return }
-        let found = computation!.finished()
+        guard isLast else { return }
+        let matches =
+            computation.map { $0.finished() == head.checksum }
+            ?? parts.map { $0.make(head.compositeChecksum!) } ?? true
         computation = nil
-        if found != expected {
+        parts = nil
+        if !matches {
             mismatched = true
             window = []
             throw checksumMismatch

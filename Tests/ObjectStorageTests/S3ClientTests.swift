@@ -587,6 +587,97 @@ import Testing
         }
     }
 
+    /// Uploads `sizes` as the parts of `key`, each with its checksum, and returns those.
+    static func uploadChecksummedParts(
+        _ sizes: [Int], of key: [UInt8], in bucket: String, with client: S3Client
+    ) throws -> [ObjectChecksum] {
+        let id = try client.createMultipartUpload(bucket: bucket, key: key, checksummed: true)
+        var parts: [CompletedPart] = []
+        for (index, size) in sizes.enumerated() {
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
+            let checksum = ObjectChecksum(of: bytes)
+            var sent = 0
+            let eTag = try client.uploadPart(
+                bucket: bucket, key: key, uploadID: id, partNumber: index + 1, length: Int64(size),
+                checksum: checksum, rewind: { sent = 0 }
+            ) { buffer in
+                let count = min(buffer.count, size - sent)
+                bytes[sent..<sent + count].withUnsafeBytes { buffer.copyMemory(from: $0) }
+                sent += count
+                return count
+            }
+            parts.append(CompletedPart(partNumber: index + 1, eTag: eTag, checksum: checksum))
+        }
+        try client.completeMultipartUpload(bucket: bucket, key: key, uploadID: id, parts: parts)
+        return parts.compactMap(\.checksum)
+    }
+
+    /// An object made of checksummed parts has a composite checksum, the checksum of its parts'
+    /// checksums, and lists its parts' sizes, page by page.
+    @Test func anObjectOfChecksummedPartsListsItsParts() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let key = Array("parts".utf8)
+            let sizes = [5 << 20, 5 << 20, 17]
+            let checksums = try Self.uploadChecksummedParts(sizes, of: key, in: bucket, with: client)
+            let head = try client.headObject(bucket: bucket, key: key)
+            #expect(head.checksum == nil)
+            let composite = try #require(head.compositeChecksum)
+            #expect(composite.partCount == 3)
+            #expect(composite.isMade(of: checksums))
+            #expect(!composite.isMade(of: checksums.reversed()))
+            #expect(!composite.isMade(of: Array(checksums.prefix(2))))
+            #expect(try client.partSizes(bucket: bucket, key: key, partsPerPage: 2) == sizes.map { Int64($0) })
+            #expect(client.requestsSent(.getObjectAttributes) == 2)
+            #expect(try client.partSizes(bucket: bucket, key: key) == sizes.map { Int64($0) })
+        }
+    }
+
+    @Test func anObjectPutWholeListsNoParts() throws {
+        try SeaweedServer.required().withBucket { client, bucket in
+            let key = Array("whole".utf8)
+            try client.putObject(bucket: bucket, key: key, bytes: Array("contents".utf8))
+            #expect(try client.partSizes(bucket: bucket, key: key) == nil)
+            let error = try #require(throws: S3Error.self) {
+                try client.partSizes(bucket: bucket, key: Array("missing".utf8))
+            }
+            #expect(error.kind == .noSuchKey)
+        }
+    }
+
+    /// An object of one part read whole is checked: its composite checksum is the checksum of
+    /// its one part's checksum.
+    @Test func aChangedObjectOfOnePartIsBadDigest() throws {
+        let server = try SeaweedServer.required()
+        try server.withBucket { owner, bucket in
+            let key = Array("one-part".utf8)
+            _ = try Self.uploadChecksummedParts([1000], of: key, in: bucket, with: owner)
+            var bytes: [UInt8] = []
+            let head = try owner.getObject(bucket: bucket, key: key) { bytes += $0 }
+            #expect(head.compositeChecksum?.partCount == 1)
+            #expect(bytes == (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            let proxy = try FaultyProxy(
+                to: server.port, breakingFirstRequestContaining: "GET /\(bucket)/one-part", with: .corruptAnswerBody)
+            defer { proxy.stop() }
+            let client = S3Client(endpoint: S3Endpoint(url: "http://127.0.0.1:\(proxy.port)")!, credentials: server.credentials)
+            defer { try? client.shutdown() }
+            let error = try #require(throws: S3Error.self) { try client.getObject(bucket: bucket, key: key) { _ in } }
+            #expect(proxy.hasFired)
+            #expect(error.kind == .badDigest)
+        }
+    }
+
+    /// Composite checksums as headers carry them: the base64 of 32 bytes, a dash, the parts.
+    @Test(arguments: [
+        ("three parts", "+KIQA7GjCxL+Ks0DOUqVxX7LQlwtYFCDkYNEUCbYsuo=-3", 3),
+        ("no part count", "+KIQA7GjCxL+Ks0DOUqVxX7LQlwtYFCDkYNEUCbYsuo=", nil),
+        ("no parts", "+KIQA7GjCxL+Ks0DOUqVxX7LQlwtYFCDkYNEUCbYsuo=-0", nil),
+        ("a short digest", "AAAA-3", nil),
+        ("not base64", "not base64!-3", nil),
+    ])
+    func compositeChecksumsAreRead(_ row: (name: String, header: String, parts: Int?)) {
+        #expect(CompositeChecksum(headerValue: row.header)?.partCount == row.parts)
+    }
+
     @Test func anAbortedUploadLeavesNothingBehind() throws {
         try SeaweedServer.required().withBucket { client, bucket in
             let key = Array("aborted".utf8)

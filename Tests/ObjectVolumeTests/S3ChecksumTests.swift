@@ -96,6 +96,42 @@ import Testing
         }
     }
 
+    /// Reads `file` in order to its end, a MiB at a time; returns how many bytes came.
+    @discardableResult
+    static func readToTheEnd(_ file: File) throws -> Int {
+        let input = try file.open(.read)
+        defer { input.close() }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
+        while case let count = try input.read(into: &buffer), count > 0 { total += count }
+        return total
+    }
+
+    /// An object of parts read in order is checked against its composite checksum: its parts'
+    /// sizes are asked for once the reads go past the first range (a short read asks nothing
+    /// more), and the first range's bytes count towards the first part's checksum.
+    @Test func anObjectOfPartsReadInOrderIsChecked() throws {
+        try SeaweedServer.withVolume(
+            throughProxyBreaking: { "GET \($0)sum HTTP" }, with: .corruptAnswerBody, partSize: Self.partSize
+        ) { volume, proxy in
+            let contents = Self.contents(2 * Self.partSize + 5)
+            try volume.file("/sum").write(bytes: contents)
+            let error = #expect(throws: FileError.self) { try Self.readToTheEnd(volume.file("/sum")) }
+            #expect(proxy.hasFired)
+            #expect(error?.serviceFailure == .checksumMismatch)
+            #expect(error?.errno == .ioError)
+            #expect(volume.client.requestsSent(.getObjectAttributes) == 1)
+            let input = try volume.file("/sum").open(.read)
+            var buffer = [UInt8](repeating: 0, count: 100)
+            #expect(try input.read(into: &buffer) == 100)
+            input.close()
+            #expect(volume.client.requestsSent(.getObjectAttributes) == 1, "a short read asks nothing more")
+            // Unchanged on the way, the same reads pass.
+            #expect(try Self.readToTheEnd(volume.file("/sum")) == contents.count)
+            #expect(volume.client.requestsSent(.getObjectAttributes) == 2)
+        }
+    }
+
     @Test func anObjectOfPartsCarriesEachPartsChecksum() throws {
         try SeaweedServer.withVolume(partSize: Self.partSize) { volume in
             let contents = Self.contents(2 * Self.partSize + 5)

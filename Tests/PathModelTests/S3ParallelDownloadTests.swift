@@ -1,7 +1,8 @@
 // A large object copied to the disk comes down in ranges fetched in parallel, each piece
 // written at its offset into the temporary file as it arrives: byte for byte, retried range by
-// range, refused when the object changes on the way, and leaving no file when it fails or is
-// stopped. Faults are made by a proxy between the client and a real SeaweedFS.
+// range, refused when the object changes on the way, checked part by part against its composite
+// checksum, and leaving no file when it fails or is stopped. Faults are made by a proxy between
+// the client and a real SeaweedFS.
 
 import ObjectStorage
 import ObjectVolume
@@ -89,6 +90,76 @@ import Testing
                 #expect(proxy.faultsMet == 1)
                 #expect(try (directory + "copy").readBytes() == Self.contents)
                 #expect(moved == UInt64(Self.contents.count), "bytes fetched again are not counted again")
+            }
+        }
+    }
+
+    /// The parts the upload made are 5 MiB; a volume whose part size is 8 MiB still fetches the
+    /// object a part a range, since each part's checksum is worked out from its range's bytes.
+    @Test func aMultipartObjectComesDownAPartARange() throws {
+        try withScratch { directory in
+            try SeaweedServer.withVolume(partSize: Self.partSize) { shared in
+                _ = try Self.upload(to: shared, from: directory)
+                let volume = S3Volume(
+                    client: shared.client, bucket: shared.bucket, prefix: shared.prefix, partSize: 8 << 20)
+                let head = try volume.client.headObject(bucket: volume.bucket, key: volume.prefix + Array("big".utf8))
+                #expect(head.compositeChecksum?.partCount == Self.rangeCount)
+                let gets = volume.client.requestsSent(.getObject)
+                let (copied, failures, _) = Self.copy(volume.file("/big"), to: directory + "copy")
+                #expect(copied)
+                #expect(failures.isEmpty)
+                #expect(try (directory + "copy").readBytes() == Self.contents)
+                #expect(volume.client.requestsSent(.getObject) - gets == Self.rangeCount)
+                #expect(volume.client.requestsSent(.getObjectAttributes) == 1)
+            }
+        }
+    }
+
+    /// A byte of the second part changed on the way: its part's checksum, and so the object's,
+    /// no longer match, and the download fails without touching the destination.
+    @Test func aChangedByteInAPartFailsTheDownloadAndLeavesTheDestination() throws {
+        try withScratch { directory in
+            try SeaweedServer.withVolume(
+                throughProxyBreaking: { _ in "bytes=\(Self.partSize)-" }, with: .corruptAnswerBody,
+                partSize: Self.partSize
+            ) { volume, proxy in
+                let object = try Self.upload(to: volume, from: directory)
+                let destination = directory + "copy"
+                try destination.write(text: "old")
+                let (copied, failures, _) = Self.copy(object, to: destination)
+                #expect(!copied)
+                #expect(proxy.faultsMet == 1)
+                guard case .file(let error) = failures.first, failures.count == 1 else {
+                    Issue.record("one failure expected: \(failures)")
+                    return
+                }
+                #expect(error.errno == .ioError)
+                #expect(error.serviceFailure == .checksumMismatch)
+                #expect(error.path == object)
+                #expect(rawNames(directory) == [Array("copy".utf8)])
+                #expect(try destination.readText() == "old")
+            }
+        }
+    }
+
+    /// Credentials that may read an object but not ask for its parts (a permission of its own
+    /// on AWS) still download it, in ranges of the volume's part size, unchecked.
+    @Test func aRefusalToListThePartsLeavesTheDownloadUnchecked() throws {
+        try withScratch { directory in
+            try SeaweedServer.withVolume(
+                throughProxyBreaking: { _ in "?attributes" }, with: .accessDenied, partSize: Self.partSize
+            ) { uploader, proxy in
+                _ = try Self.upload(to: uploader, from: directory)
+                let volume = S3Volume(
+                    client: uploader.client, bucket: uploader.bucket, prefix: uploader.prefix, partSize: 8 << 20)
+                let gets = volume.client.requestsSent(.getObject)
+                let (copied, failures, _) = Self.copy(volume.file("/big"), to: directory + "copy")
+                #expect(copied)
+                #expect(failures.isEmpty)
+                #expect(proxy.faultsMet == 1)
+                #expect(try (directory + "copy").readBytes() == Self.contents)
+                // 15.05 MiB in two ranges of 8 MiB, not in the four parts of the upload.
+                #expect(volume.client.requestsSent(.getObject) - gets == 2)
             }
         }
     }

@@ -25,13 +25,42 @@ public struct ObjectChecksum: Sendable, Hashable {
         self.digest = digest
     }
 
-    fileprivate init(digest: [UInt8]) { self.digest = digest }
+    init(digest: [UInt8]) { self.digest = digest }
 
     /// The header's value: the digest in base64.
     var headerValue: String { BinaryText.base64(digest) }
 
     /// The header that carries a SHA-256 checksum.
     static let headerName = "x-amz-checksum-sha256"
+}
+
+/// The checksum S3 keeps for an object made of parts that each carried a SHA-256 checksum: the
+/// SHA-256 of the parts' digests joined in part order, carried as `BASE64-N` (N parts) with
+/// `x-amz-checksum-type: COMPOSITE`. It says nothing of the whole bytes; a download checks it by
+/// working out each part's checksum where the parts begin and end (`S3Client.partSizes`).
+public struct CompositeChecksum: Sendable, Hashable {
+    /// The 32 bytes of the digest of the parts' digests.
+    public let digest: [UInt8]
+    /// How many parts the object was made of.
+    public let partCount: Int
+
+    /// The composite checksum a header names (`BASE64-N`); nil for any other value.
+    init?(headerValue: String) {
+        guard let dash = headerValue.lastIndex(of: "-"),
+            let partCount = Int(headerValue[headerValue.index(after: dash)...]), partCount > 0,
+            let digest = BinaryText.bytes(base64: String(headerValue[..<dash])), digest.count == 32
+        else { return nil }
+        self.digest = digest
+        self.partCount = partCount
+    }
+
+    /// Whether `parts`, the checksums of the object's parts in order, make this checksum.
+    public func isMade(of parts: [ObjectChecksum]) -> Bool {
+        guard parts.count == partCount else { return false }
+        var hash = SHA256()
+        for part in parts { hash.update(data: part.digest) }
+        return Array(hash.finalize()) == digest
+    }
 }
 
 /// A SHA-256 checksum worked out from bytes given in order, for a download checked as it comes.

@@ -39,11 +39,14 @@ public struct ObjectHead: Sendable, Hashable {
     /// The checksum of its bytes, when it was stored with one and the answer gave it (not the
     /// composite checksum of a multipart object's parts).
     public var checksum: ObjectChecksum?
+    /// The checksum of its parts' checksums, for an object made of parts that each carried one,
+    /// when the answer gave it.
+    public var compositeChecksum: CompositeChecksum?
 
     /// What is known of an object from elsewhere (a listing's line), the rest left unsaid.
     public init(
         size: Int64, eTag: String? = nil, lastModified: UTCTime? = nil, contentType: String? = nil,
-        storageClass: String? = nil, checksum: ObjectChecksum? = nil
+        storageClass: String? = nil, checksum: ObjectChecksum? = nil, compositeChecksum: CompositeChecksum? = nil
     ) {
         self.size = size
         self.eTag = eTag
@@ -51,6 +54,7 @@ public struct ObjectHead: Sendable, Hashable {
         self.contentType = contentType
         self.storageClass = storageClass
         self.checksum = checksum
+        self.compositeChecksum = compositeChecksum
     }
 }
 

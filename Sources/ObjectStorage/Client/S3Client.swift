@@ -61,7 +61,7 @@ public final class S3Client: Sendable {
         case createBucket, deleteBucket, listObjects, headObject, getObject, putObject, deleteObject
         case deleteObjects, copyObject, createMultipartUpload, uploadPart, completeMultipartUpload
         case abortMultipartUpload, listMultipartUploads, uploadPartCopy
-        case listBuckets
+        case listBuckets, getObjectAttributes
     }
 
     /// How many requests of `operation` this client has sent so far (each attempt counts), so
@@ -192,10 +192,45 @@ public final class S3Client: Sendable {
         }
         if let range { try Self.check(answer, carries: range) }
         let head = Self.head(of: answer)
-        if let expected = head.checksum, let computation, computation.finished() != expected {
-            throw S3Error(.badDigest, status: answer.status)
+        if let computation {
+            let found = computation.finished()
+            // An object of one part: its composite checksum is that of the one part's checksum.
+            if head.checksum.map({ $0 != found }) ?? false
+                || head.compositeChecksum.map({ $0.partCount == 1 && !$0.isMade(of: [found]) }) ?? false
+            {
+                throw S3Error(.badDigest, status: answer.status)
+            }
         }
         return head
+    }
+
+    /// The sizes of the parts `key` was made of, in part order (GetObjectAttributes for its
+    /// `ObjectParts`, `partsPerPage` parts a request), to check a composite checksum by. S3
+    /// lists the parts of an object whose parts carried checksums; nil when the answer lists none.
+    /// - Throws: `.malformedResponse` when the parts listed are not numbered 1, 2, 3… in order.
+    public func partSizes(bucket: String, key: [UInt8], partsPerPage: Int = 1000) throws -> [Int64]? {
+        var sizes: [Int64] = []
+        while true {
+            let answer = try send(
+                .getObjectAttributes, method: .GET, bucket: bucket, key: key, query: [QueryItem("attributes")],
+                headers: [
+                    (name: "x-amz-object-attributes", value: "ObjectParts"),
+                    (name: "x-amz-max-parts", value: String(partsPerPage)),
+                    (name: "x-amz-part-number-marker", value: String(sizes.count)),
+                ])
+            guard let parts = try document(answer, expecting: "GetObjectAttributesResponse").child("ObjectParts")
+            else { return nil }
+            let listed = parts.children("Part")
+            for part in listed {
+                guard part.string("PartNumber").flatMap({ Int($0) }) == sizes.count + 1,
+                    let size = part.string("Size").flatMap({ Int64($0) }), size >= 0
+                else { throw S3Error(.malformedResponse, status: answer.status) }
+                sizes.append(size)
+            }
+            guard parts.string("IsTruncated") == "true" else { return sizes.isEmpty ? nil : sizes }
+            // A truncated page that lists nothing would ask for the same page again.
+            if listed.isEmpty { throw S3Error(.malformedResponse, status: answer.status) }
+        }
     }
 
     /// Streams bytes `range` of `key` to `sink`, each piece with the offset of its first byte,
@@ -657,13 +692,17 @@ public final class S3Client: Sendable {
     private static func head(of answer: HTTPAnswer) -> ObjectHead {
         var size = answer.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? 0
         if let total = contentRange(of: answer)?.total { size = total }
+        let checksum = answer.headers.first(name: ObjectChecksum.headerName)
+        let isComposite =
+            answer.headers.first(name: "x-amz-checksum-type") == "COMPOSITE"
+            || checksum.map { $0.contains("-") } ?? false
         return ObjectHead(
             size: size, eTag: answer.headers.first(name: "ETag"),
             lastModified: answer.headers.first(name: "Last-Modified").flatMap { UTCTime(httpDate: $0) },
             contentType: answer.headers.first(name: "Content-Type"),
             storageClass: answer.headers.first(name: "x-amz-storage-class"),
-            checksum: answer.headers.first(name: "x-amz-checksum-type") == "COMPOSITE"
-                ? nil : answer.headers.first(name: ObjectChecksum.headerName).flatMap(ObjectChecksum.init(headerValue:)))
+            checksum: isComposite ? nil : checksum.flatMap(ObjectChecksum.init(headerValue:)),
+            compositeChecksum: isComposite ? checksum.flatMap(CompositeChecksum.init(headerValue:)) : nil)
     }
 
     /// A key from a listing: URL-decoded when the listing was asked for with `encoding-type=url`.
