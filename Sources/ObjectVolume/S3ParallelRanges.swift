@@ -18,11 +18,12 @@ import Synchronization
 /// counted in the volume's `partBytesHeld`.
 ///
 /// An object made of parts that carried checksums (a composite checksum) is cut where its parts
-/// begin and end instead, as S3 lists them (`S3Client.partSizes`): each range's bytes come in
+/// begin and end instead, as S3 lists them (`S3Volume.partSizes`): each range's bytes come in
 /// order, so its part's checksum is worked out as they arrive, and once every part is in, the
 /// parts' checksums must make the object's, or the delivery fails with `EIO` (a checksum
-/// mismatch). Where S3 does not list the parts (an object with no such checksum, or
-/// credentials that may not ask), the object is not checked.
+/// mismatch). An object of a few large parts so comes down on as few connections. Where S3
+/// does not list the parts (an object with no such checksum, or a server that may not or
+/// cannot say), the object is not checked.
 struct ParallelRanges: Sendable {
     let volume: S3Volume
     let key: [UInt8]
@@ -73,7 +74,7 @@ struct ParallelRanges: Sendable {
         tell()
         if let failure = state.failure { throw failure }
         if let composite, !composite.isMade(of: state.checksums) {
-            throw FileError(.read, file, .ioError, serviceFailure: .checksumMismatch)
+            throw S3Failure.service(S3Error(.badDigest)).fileError(.read, file)
         }
     }
 
@@ -81,9 +82,7 @@ struct ParallelRanges: Sendable {
     /// against when they are the object's parts.
     private func plan() throws(FileError) -> (ranges: [(first: UInt64, count: UInt64)], composite: CompositeChecksum?) {
         let size = UInt64(max(head.size, 0))
-        if let composite = head.compositeChecksum,
-            let parts = try volume.partSizes(of: key, matching: composite, size: head.size, file: file)
-        {
+        if let composite = head.compositeChecksum, let parts = try volume.partSizes(of: key, head: head, file: file) {
             var first: UInt64 = 0
             let ranges = parts.map { part in
                 defer { first += UInt64(part) }
@@ -150,7 +149,7 @@ private final class DeliveryState: Sendable {
     /// The state of a delivery of `rangeCount` ranges.
     init(rangeCount: Int) {
         self.rangeCount = rangeCount
-        state = Mutex((0, nil, []))
+        state = Mutex((0, nil, Array(repeating: nil, count: rangeCount)))
     }
 
     /// The index of the next range no thread took, unless every one was taken or one failed.
@@ -174,10 +173,7 @@ private final class DeliveryState: Sendable {
 
     /// Keeps `checksum` as that of range `index`.
     func keep(_ checksum: ObjectChecksum, ofRange index: Int) {
-        state.withLock { state in
-            if state.checksums.isEmpty { state.checksums = Array(repeating: nil, count: rangeCount) }
-            state.checksums[index] = checksum
-        }
+        state.withLock { $0.checksums[index] = checksum }
     }
 
     /// The checksums kept, in range order, once every range was fetched.

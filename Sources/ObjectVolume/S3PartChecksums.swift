@@ -2,27 +2,46 @@ import ObjectStorage
 import PathModel
 
 extension S3Volume {
-    /// The sizes of the parts `key` was made of, to check `composite` by: nil when S3 lists no
-    /// parts, or when the credentials may not ask (a permission of its own on AWS,
-    /// `s3:GetObjectAttributes`), and the object is then not checked.
-    /// - Throws: `EIO` (a malformed answer) when the parts listed are not `composite`'s count or
-    ///   do not add up to the object's `size`; a failed request as every read's.
-    func partSizes(
-        of key: [UInt8], matching composite: CompositeChecksum, size: Int64, file: File
-    ) throws(FileError) -> [Int64]? {
-        let sizes: [Int64]?
-        do {
-            sizes = try client.partSizes(bucket: bucket, key: key)
-        } catch let error as S3Error where error.kind == .accessDenied || error.code == "NotImplemented" {
-            return nil
-        } catch {
-            throw S3Failure(error).fileError(.read, file)
+    /// The sizes of the parts of `key` (as `head` describes it), to check its composite checksum
+    /// by: nil when it has none, when S3 lists no parts, or when the server may not or cannot
+    /// say (`AccessDenied`: a permission of its own on AWS, `s3:GetObjectAttributes`;
+    /// `NotImplemented`), and the object is then not checked. An object of one part is its one
+    /// part, and costs no request.
+    /// - Throws: the object changed since `head` (another entity tag) as a refused condition;
+    ///   parts that are not the composite's count or do not add up to the object's size as a
+    ///   malformed answer; a failed request as every read's.
+    func partSizes(of key: [UInt8], head: ObjectHead, file: File) throws(FileError) -> [Int64]? {
+        guard let composite = head.compositeChecksum else { return nil }
+        if composite.partCount == 1 { return [head.size] }
+        return try failing(.read, file) { () throws(S3Failure) -> [Int64]? in
+            let parts: ObjectParts?
+            do {
+                parts = try client.objectParts(bucket: bucket, key: key)
+            } catch let error as S3Error where error.kind == .accessDenied || error.code == "NotImplemented" {
+                return nil
+            } catch {
+                throw S3Failure(error)
+            }
+            guard let parts else { return nil }
+            if let eTag = parts.eTag, Self.unquoted(eTag) != head.eTag.map(Self.unquoted) {
+                throw .service(S3Error(.preconditionFailed, status: 412, code: "PreconditionFailed"))
+            }
+            var total: Int64 = 0
+            for size in parts.sizes {
+                let (sum, overflow) = total.addingReportingOverflow(size)
+                guard !overflow else { throw .service(S3Error(.malformedResponse)) }
+                total = sum
+            }
+            guard parts.sizes.count == composite.partCount, total == head.size else {
+                throw .service(S3Error(.malformedResponse))
+            }
+            return parts.sizes
         }
-        guard let sizes else { return nil }
-        guard sizes.count == composite.partCount, sizes.reduce(0, +) == size else {
-            throw FileError(.read, file, .ioError, serviceFailure: .malformedAnswer)
-        }
-        return sizes
+    }
+
+    /// An entity tag without the quotes around it (S3 quotes it in headers, not in every answer).
+    private static func unquoted(_ eTag: String) -> Substring {
+        eTag.hasPrefix("\"") && eTag.hasSuffix("\"") && eTag.count >= 2 ? eTag.dropFirst().dropLast() : eTag[...]
     }
 }
 
@@ -39,13 +58,14 @@ struct PartChecksums {
     /// How many bytes of the current part came.
     private var inCurrent: Int64 = 0
 
-    /// Takes the parts' sizes; false when the bytes given already run past the first part's
-    /// end, and the parts cannot be checked.
-    mutating func learn(_ sizes: [Int64]) -> Bool {
-        guard let first = sizes.first, inCurrent <= first else { return false }
-        self.sizes = sizes
-        finishFullParts()
-        return true
+    /// These checksums with the parts' sizes known; nil when the bytes given already run past
+    /// the first part's end, and the parts cannot be checked.
+    func learning(_ sizes: [Int64]) -> PartChecksums? {
+        guard let first = sizes.first, inCurrent <= first else { return nil }
+        var learned = self
+        learned.sizes = sizes
+        learned.finishFullParts()
+        return learned
     }
 
     /// Adds `bytes`, which follow those given before.
@@ -66,7 +86,7 @@ struct PartChecksums {
     }
 
     /// Whether the parts' checksums, once every byte was given, make `composite`.
-    func make(_ composite: CompositeChecksum) -> Bool {
+    func matches(_ composite: CompositeChecksum) -> Bool {
         composite.isMade(of: finished)
     }
 

@@ -16,8 +16,10 @@ import SystemPackage
 /// byte: the read that brings its last byte fails with `EIO` (a checksum mismatch) when the
 /// bytes differ, and so does every read after it. Reads out of order are not checked. An
 /// object made of parts that carried checksums is checked so too, each part's checksum worked
-/// out where S3 says the parts end (asked once the reads go past the first range, so that a
-/// short read costs no request more).
+/// out where S3 says the parts end: asked once the reads go past a first range of 256 KiB or
+/// less (a short read costs no request more), before any larger one; the first range's bytes
+/// count towards the first part, so an object whose first part is shorter than that is not
+/// checked (S3 refuses parts under 5 MiB but the last).
 ///
 /// An object opened as a listing described it (`described`, no larger than the first range)
 /// is fetched whole by the first read, in one GET on the condition that its entity tag is
@@ -175,13 +177,8 @@ final class S3Download: PieceSource, @unchecked Sendable {
             return
         }
         let isLast = checked + UInt64(window.count) == size
-        if let composite = head.compositeChecksum, parts?.sizes == nil, checked > 0 || isLast {
-            guard let sizes = try volume.partSizes(of: key, matching: composite, size: head.size, file: file),
-                parts!.learn(sizes)
-            else {
-                parts = nil
-                return
-            }
+        if parts != nil, parts?.sizes == nil, checked > 0 || isLast || window.count > Self.firstFetchSize {
+            parts = try volume.partSizes(of: key, head: head, file: file).flatMap { parts?.learning($0) }
         }
         window.withUnsafeBytes { bytes in
             computation?.add(bytes)
@@ -191,7 +188,7 @@ final class S3Download: PieceSource, @unchecked Sendable {
         guard isLast else { return }
         let matches =
             computation.map { $0.finished() == head.checksum }
-            ?? parts.map { $0.make(head.compositeChecksum!) } ?? true
+            ?? parts.map { $0.matches(head.compositeChecksum!) } ?? true
         computation = nil
         parts = nil
         if !matches {

@@ -626,9 +626,11 @@ import Testing
             #expect(composite.isMade(of: checksums))
             #expect(!composite.isMade(of: checksums.reversed()))
             #expect(!composite.isMade(of: Array(checksums.prefix(2))))
-            #expect(try client.partSizes(bucket: bucket, key: key, partsPerPage: 2) == sizes.map { Int64($0) })
+            let parts = try #require(try client.objectParts(bucket: bucket, key: key, partsPerPage: 2))
+            #expect(parts.sizes == sizes.map { Int64($0) })
+            #expect(parts.eTag.map { "\"\($0)\"" } == head.eTag)
             #expect(client.requestsSent(.getObjectAttributes) == 2)
-            #expect(try client.partSizes(bucket: bucket, key: key) == sizes.map { Int64($0) })
+            #expect(try client.objectParts(bucket: bucket, key: key)?.sizes == sizes.map { Int64($0) })
         }
     }
 
@@ -636,9 +638,9 @@ import Testing
         try SeaweedServer.required().withBucket { client, bucket in
             let key = Array("whole".utf8)
             try client.putObject(bucket: bucket, key: key, bytes: Array("contents".utf8))
-            #expect(try client.partSizes(bucket: bucket, key: key) == nil)
+            #expect(try client.objectParts(bucket: bucket, key: key) == nil)
             let error = try #require(throws: S3Error.self) {
-                try client.partSizes(bucket: bucket, key: Array("missing".utf8))
+                try client.objectParts(bucket: bucket, key: Array("missing".utf8))
             }
             #expect(error.kind == .noSuchKey)
         }

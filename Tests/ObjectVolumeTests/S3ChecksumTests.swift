@@ -96,27 +96,29 @@ import Testing
         }
     }
 
-    /// Reads `file` in order to its end, a MiB at a time; returns how many bytes came.
+    /// Reads `file` in order to its end, `chunk` bytes at a time; returns how many bytes came.
     @discardableResult
-    static func readToTheEnd(_ file: File) throws -> Int {
+    static func readToTheEnd(_ file: File, chunk: Int = 1 << 20) throws -> Int {
         let input = try file.open(.read)
         defer { input.close() }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var buffer = [UInt8](repeating: 0, count: chunk)
         var total = 0
         while case let count = try input.read(into: &buffer), count > 0 { total += count }
         return total
     }
 
     /// An object of parts read in order is checked against its composite checksum: its parts'
-    /// sizes are asked for once the reads go past the first range (a short read asks nothing
-    /// more), and the first range's bytes count towards the first part's checksum.
-    @Test func anObjectOfPartsReadInOrderIsChecked() throws {
+    /// sizes are asked for once the reads go past a first range of 256 KiB or less (a short
+    /// read asks nothing more), or before a larger first range (a read of 7 MiB runs past the
+    /// first part); the first range's bytes count towards the first part's checksum.
+    @Test(arguments: [1 << 20, 7 << 20])
+    func anObjectOfPartsReadInOrderIsChecked(chunk: Int) throws {
         try SeaweedServer.withVolume(
             throughProxyBreaking: { "GET \($0)sum HTTP" }, with: .corruptAnswerBody, partSize: Self.partSize
         ) { volume, proxy in
             let contents = Self.contents(2 * Self.partSize + 5)
             try volume.file("/sum").write(bytes: contents)
-            let error = #expect(throws: FileError.self) { try Self.readToTheEnd(volume.file("/sum")) }
+            let error = #expect(throws: FileError.self) { try Self.readToTheEnd(volume.file("/sum"), chunk: chunk) }
             #expect(proxy.hasFired)
             #expect(error?.serviceFailure == .checksumMismatch)
             #expect(error?.errno == .ioError)
@@ -127,8 +129,40 @@ import Testing
             input.close()
             #expect(volume.client.requestsSent(.getObjectAttributes) == 1, "a short read asks nothing more")
             // Unchanged on the way, the same reads pass.
-            #expect(try Self.readToTheEnd(volume.file("/sum")) == contents.count)
+            #expect(try Self.readToTheEnd(volume.file("/sum"), chunk: chunk) == contents.count)
             #expect(volume.client.requestsSent(.getObjectAttributes) == 2)
+        }
+    }
+
+    /// An object of one part (a multipart upload of one part) is its one part: read in order,
+    /// it is checked without asking for its parts, and a changed byte is found.
+    @Test func anObjectOfOnePartIsCheckedWithoutAsking() throws {
+        try SeaweedServer.withVolume(
+            throughProxyBreaking: { "GET \($0)one HTTP" }, with: .corruptAnswerBody, partSize: Self.partSize
+        ) { volume, proxy in
+            let contents = Self.contents(600_000)
+            let key = volume.prefix + Array("one".utf8)
+            let client = volume.client
+            let upload = try client.createMultipartUpload(bucket: volume.bucket, key: key, checksummed: true)
+            let checksum = ObjectChecksum(of: contents)
+            var sent = 0
+            let eTag = try client.uploadPart(
+                bucket: volume.bucket, key: key, uploadID: upload, partNumber: 1, length: Int64(contents.count),
+                checksum: checksum, rewind: { sent = 0 }
+            ) { buffer in
+                let count = min(buffer.count, contents.count - sent)
+                contents[sent..<sent + count].withUnsafeBytes { buffer.copyMemory(from: $0) }
+                sent += count
+                return count
+            }
+            try client.completeMultipartUpload(
+                bucket: volume.bucket, key: key, uploadID: upload,
+                parts: [CompletedPart(partNumber: 1, eTag: eTag, checksum: checksum)])
+            let error = #expect(throws: FileError.self) { try Self.readToTheEnd(volume.file("/one")) }
+            #expect(proxy.hasFired)
+            #expect(error?.serviceFailure == .checksumMismatch)
+            #expect(try Self.readToTheEnd(volume.file("/one")) == contents.count)
+            #expect(client.requestsSent(.getObjectAttributes) == 0)
         }
     }
 

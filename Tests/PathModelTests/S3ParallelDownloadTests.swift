@@ -143,11 +143,13 @@ import Testing
     }
 
     /// Credentials that may read an object but not ask for its parts (a permission of its own
-    /// on AWS) still download it, in ranges of the volume's part size, unchecked.
-    @Test func aRefusalToListThePartsLeavesTheDownloadUnchecked() throws {
+    /// on AWS), or a server that does not have the call, still download it, in ranges of the
+    /// volume's part size, unchecked; the refusal is not asked again.
+    @Test(arguments: [FaultyProxy.Fault.accessDenied, .notImplemented])
+    func aRefusalToListThePartsLeavesTheDownloadUnchecked(_ refusal: FaultyProxy.Fault) throws {
         try withScratch { directory in
             try SeaweedServer.withVolume(
-                throughProxyBreaking: { _ in "?attributes" }, with: .accessDenied, partSize: Self.partSize
+                throughProxyBreaking: { _ in "?attributes" }, with: refusal, partSize: Self.partSize
             ) { uploader, proxy in
                 _ = try Self.upload(to: uploader, from: directory)
                 let volume = S3Volume(
@@ -160,6 +162,27 @@ import Testing
                 #expect(try (directory + "copy").readBytes() == Self.contents)
                 // 15.05 MiB in two ranges of 8 MiB, not in the four parts of the upload.
                 #expect(volume.client.requestsSent(.getObject) - gets == 2)
+                #expect(volume.client.requestsSent(.getObjectAttributes) == 1)
+            }
+        }
+    }
+
+    /// The object is written anew, in other parts, between its HEAD and the question about its
+    /// parts: the parts listed are another object's, and the download fails as a changed one.
+    @Test func anObjectChangedBeforeItsPartsAreListedFails() throws {
+        try withScratch { directory in
+            try SeaweedServer.withVolume(partSize: Self.partSize) { volume in
+                let object = try Self.upload(to: volume, from: directory)
+                let opened = try object.open(.read)
+                defer { opened.close() }
+                try object.write(bytes: Array(Self.contents.prefix(2 * Self.partSize + 1)))
+                do throws(FileError) {
+                    _ = try opened.deliverPieces(to: { (_, _) throws(FileError) in }, progress: { _ in }, isCancelled: { false })
+                    Issue.record("the delivery went through")
+                } catch {
+                    #expect(error.serviceFailure == .refused(code: "PreconditionFailed"), "\(error)")
+                }
+                #expect(volume.client.requestsSent(.getObjectAttributes) == 1)
             }
         }
     }

@@ -8,8 +8,9 @@ import Testing
 /// Bytes pass unchanged both ways. The first request whose bytes (its request line, as the
 /// client sends it) contain `pattern` meets `fault` (or the first `times` such requests): its
 /// connection is dropped, or answered with an error (`503 Service Unavailable`, S3's `SlowDown`,
-/// `InternalError`, `AccessDenied`) and closed, or one byte of its body or of its answer's body
-/// is changed on the way, or its answer is cut midway. Every other request goes through.
+/// `InternalError`, `AccessDenied`, `NotImplemented`) and closed, or one byte of its body or of
+/// its answer's body is changed on the way, or its answer is cut midway. Every other request
+/// goes through.
 public final class FaultyProxy: @unchecked Sendable {
     /// What happens to the request that meets the fault.
     public enum Fault: Sendable, CustomTestStringConvertible {
@@ -25,6 +26,9 @@ public final class FaultyProxy: @unchecked Sendable {
         /// It is answered `403` with S3's error code `AccessDenied` (credentials that may not
         /// do this), and the connection closed.
         case accessDenied
+        /// It is answered `501` with S3's error code `NotImplemented` (a call the server does
+        /// not have), and the connection closed.
+        case notImplemented
         /// The first byte of its body reaches the server changed.
         case corruptRequestBody
         /// The first byte of its answer's body reaches the client changed.
@@ -44,6 +48,7 @@ public final class FaultyProxy: @unchecked Sendable {
             case .slowDown: return FaultyProxy.errorAnswer("503 Slow Down", code: "SlowDown")
             case .internalError: return FaultyProxy.errorAnswer("500 Internal Server Error", code: "InternalError")
             case .accessDenied: return FaultyProxy.errorAnswer("403 Forbidden", code: "AccessDenied")
+            case .notImplemented: return FaultyProxy.errorAnswer("501 Not Implemented", code: "NotImplemented")
             case .dropConnection, .corruptRequestBody, .corruptAnswerBody, .cutAnswer, .wholeForRange: return nil
             }
         }
@@ -55,6 +60,7 @@ public final class FaultyProxy: @unchecked Sendable {
             case .slowDown: return "a SlowDown answer"
             case .internalError: return "an InternalError answer"
             case .accessDenied: return "an AccessDenied answer"
+            case .notImplemented: return "a NotImplemented answer"
             case .corruptRequestBody: return "a changed byte in the request"
             case .corruptAnswerBody: return "a changed byte in the answer"
             case .cutAnswer: return "an answer cut midway"

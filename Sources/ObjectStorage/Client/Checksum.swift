@@ -25,7 +25,7 @@ public struct ObjectChecksum: Sendable, Hashable {
         self.digest = digest
     }
 
-    init(digest: [UInt8]) { self.digest = digest }
+    fileprivate init(digest: [UInt8]) { self.digest = digest }
 
     /// The header's value: the digest in base64.
     var headerValue: String { BinaryText.base64(digest) }
@@ -37,7 +37,7 @@ public struct ObjectChecksum: Sendable, Hashable {
 /// The checksum S3 keeps for an object made of parts that each carried a SHA-256 checksum: the
 /// SHA-256 of the parts' digests joined in part order, carried as `BASE64-N` (N parts) with
 /// `x-amz-checksum-type: COMPOSITE`. It says nothing of the whole bytes; a download checks it by
-/// working out each part's checksum where the parts begin and end (`S3Client.partSizes`).
+/// working out each part's checksum where the parts begin and end (`S3Client.objectParts`).
 public struct CompositeChecksum: Sendable, Hashable {
     /// The 32 bytes of the digest of the parts' digests.
     public let digest: [UInt8]

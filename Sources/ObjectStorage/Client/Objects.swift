@@ -58,6 +58,17 @@ public struct ObjectHead: Sendable, Hashable {
     }
 }
 
+/// What GetObjectAttributes says of the parts an object was made of.
+public struct ObjectParts: Sendable, Hashable {
+    /// The object's entity tag, without quotes, if the answer gave it.
+    public var eTag: String?
+    /// The parts' sizes in bytes, in part order.
+    public var sizes: [Int64]
+
+    /// The most parts a multipart upload may have.
+    public static let mostParts = 10_000
+}
+
 /// A range of an object's bytes, as HTTP's `Range: bytes=first-last` names it.
 public struct ByteRange: Sendable, Hashable {
     /// The offset of the first byte.

@@ -204,30 +204,33 @@ public final class S3Client: Sendable {
         return head
     }
 
-    /// The sizes of the parts `key` was made of, in part order (GetObjectAttributes for its
-    /// `ObjectParts`, `partsPerPage` parts a request), to check a composite checksum by. S3
-    /// lists the parts of an object whose parts carried checksums; nil when the answer lists none.
-    /// - Throws: `.malformedResponse` when the parts listed are not numbered 1, 2, 3… in order.
-    public func partSizes(bucket: String, key: [UInt8], partsPerPage: Int = 1000) throws -> [Int64]? {
-        var sizes: [Int64] = []
+    /// The parts `key` was made of (GetObjectAttributes for its `ETag` and `ObjectParts`,
+    /// `partsPerPage` parts a request), to check a composite checksum by. S3 lists the parts of
+    /// an object whose parts carried checksums; nil when the answer lists none.
+    /// - Throws: `.malformedResponse` when the parts listed are not numbered 1, 2, 3… in order,
+    ///   or are more than an upload may have (10,000).
+    public func objectParts(bucket: String, key: [UInt8], partsPerPage: Int = 1000) throws -> ObjectParts? {
+        var parts = ObjectParts(eTag: nil, sizes: [])
         while true {
             let answer = try send(
                 .getObjectAttributes, method: .GET, bucket: bucket, key: key, query: [QueryItem("attributes")],
                 headers: [
-                    (name: "x-amz-object-attributes", value: "ObjectParts"),
+                    (name: "x-amz-object-attributes", value: "ETag,ObjectParts"),
                     (name: "x-amz-max-parts", value: String(partsPerPage)),
-                    (name: "x-amz-part-number-marker", value: String(sizes.count)),
+                    (name: "x-amz-part-number-marker", value: String(parts.sizes.count)),
                 ])
-            guard let parts = try document(answer, expecting: "GetObjectAttributesResponse").child("ObjectParts")
-            else { return nil }
-            let listed = parts.children("Part")
+            let root = try document(answer, expecting: "GetObjectAttributesResponse")
+            parts.eTag = root.string("ETag")
+            guard let listing = root.child("ObjectParts") else { return nil }
+            let listed = listing.children("Part")
             for part in listed {
-                guard part.string("PartNumber").flatMap({ Int($0) }) == sizes.count + 1,
+                guard part.string("PartNumber").flatMap({ Int($0) }) == parts.sizes.count + 1,
+                    parts.sizes.count < ObjectParts.mostParts,
                     let size = part.string("Size").flatMap({ Int64($0) }), size >= 0
                 else { throw S3Error(.malformedResponse, status: answer.status) }
-                sizes.append(size)
+                parts.sizes.append(size)
             }
-            guard parts.string("IsTruncated") == "true" else { return sizes.isEmpty ? nil : sizes }
+            guard listing.string("IsTruncated") == "true" else { return parts.sizes.isEmpty ? nil : parts }
             // A truncated page that lists nothing would ask for the same page again.
             if listed.isEmpty { throw S3Error(.malformedResponse, status: answer.status) }
         }

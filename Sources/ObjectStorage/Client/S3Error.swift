@@ -98,6 +98,8 @@ public struct S3Error: Error, Sendable {
         case "BadDigest", "XAmzContentSHA256Mismatch": return .badDigest
         case "PreconditionFailed": return .preconditionFailed
         case "InternalError", "ServiceUnavailable": return .serverFailure
+        // A call the server does not have (501): asking again would not change that.
+        case "NotImplemented": return .other
         case nil:
             switch status {
             case 403: return .accessDenied
