@@ -67,11 +67,14 @@ struct ParallelRanges: Sendable {
             if delivered > told { progress(delivered - told) }
             told = delivered
         }
-        while workers.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+        // Asked once more after the last range: a stop asked for while the download ran stops
+        // it, however soon the ranges came.
+        var finished = false
+        while !finished {
+            finished = workers.wait(timeout: .now() + .milliseconds(50)) == .success
             tell()
             if isCancelled() { state.fail(FileError(.read, file, .canceled)) }
         }
-        tell()
         if let failure = state.failure { throw failure }
         if let composite, !composite.isMade(of: state.checksums) {
             throw S3Failure.service(S3Error(.badDigest)).fileError(.read, file)

@@ -361,7 +361,7 @@ final class S3DirectoryStream: FileStream {
 ///
 /// Writes go in order. A write or a cut before the bytes already sent as parts is refused with
 /// `ENOTSUP`; so is opening an object larger than a part to append to it or change it in place.
-final class S3Upload: FileStream, @unchecked Sendable {
+final class S3Upload: PieceTaker, @unchecked Sendable {
     private let volume: S3Volume
     private let key: [UInt8]
     private let file: File
@@ -458,14 +458,107 @@ final class S3Upload: FileStream, @unchecked Sendable {
         pending = []
     }
 
+    /// A file larger than a part goes up as a multipart upload whose parts are read from the
+    /// source when each is sent (`PieceTaker`): its checksum from a first read, its body from
+    /// a second as the request streams it (and again when the client sends it again), up to
+    /// `concurrentRequests` parts at once. No part is held in memory, only what a request
+    /// streams at a time. Declined for a file of one part (one PUT, as written) and for a
+    /// stream written already.
+    func takePieces(
+        size: UInt64,
+        from read: @escaping @Sendable (_ offset: UInt64, _ buffer: UnsafeMutableRawBufferPointer) throws(FileError) ->
+            Int,
+        progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
+    ) throws(FileError) -> Bool {
+        let partSize = UInt64(volume.partSize)
+        guard size > partSize, !appending, !ended, parts == nil, offset == 0, pending.isEmpty else { return false }
+        try failing { () throws(S3Failure) in
+            let upload = try PartUploads(of: key, in: volume, checksummed: true)
+            parts = upload
+            var first: UInt64 = 0
+            let slots = DispatchSemaphore(value: volume.partsInFlight)
+            while first < size {
+                if isCancelled() { throw .errno(.canceled) }
+                let count = min(partSize, size - first)
+                // Parts in flight as when they are written in order (the volume's partsInFlight).
+                slots.wait()
+                do throws(S3Failure) {
+                    try upload.send { [volume, key, first] number throws(S3Failure) in
+                        defer { slots.signal() }
+                        return try Self.sendPart(
+                            number, first: first, count: count, of: key, in: volume, uploadID: upload.uploadID,
+                            from: read)
+                    }
+                } catch {
+                    // Refused before it went (a part before it failed): the slot was never used.
+                    slots.signal()
+                    throw error
+                }
+                progress(count)
+                first += count
+            }
+            try upload.complete()
+        }
+        ended = true
+        sent = Int64(size)
+        return true
+    }
+
+    /// Sends bytes `first..<first + count` of the source as part `number`: reads them once for
+    /// their checksum, then again as the request streams them.
+    private static func sendPart(
+        _ number: Int, first: UInt64, count: UInt64, of key: [UInt8], in volume: S3Volume, uploadID: String,
+        from read: @Sendable (_ offset: UInt64, _ buffer: UnsafeMutableRawBufferPointer) throws(FileError) -> Int
+    ) throws(S3Failure) -> CompletedPart {
+        /// Fills `buffer` from the source at `offset`; fewer bytes only at the source's end.
+        func fill(_ buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(FileError) -> Int {
+            var filled = 0
+            while filled < buffer.count {
+                let got = try read(offset + UInt64(filled), UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                if got == 0 { break }
+                filled += got
+            }
+            return filled
+        }
+        var computation = ChecksumComputation()
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
+        defer { chunk.deallocate() }
+        var hashed: UInt64 = 0
+        while hashed < count {
+            let wanted = UnsafeMutableRawBufferPointer(rebasing: chunk[..<Int(min(UInt64(chunk.count), count - hashed))])
+            let got: Int
+            do throws(FileError) { got = try fill(wanted, at: first + hashed) } catch { throw .other(error) }
+            // A source shorter than it was seen: the part's length would not hold.
+            guard got == wanted.count else { throw .service(S3Error(.sourceLengthMismatch)) }
+            computation.add(UnsafeRawBufferPointer(wanted))
+            hashed += UInt64(got)
+        }
+        let checksum = computation.finished()
+        var position: UInt64 = 0
+        let eTag = try volume.call {
+            try volume.client.uploadPart(
+                bucket: volume.bucket, key: key, uploadID: uploadID, partNumber: number, length: Int64(count),
+                checksum: checksum, rewind: { position = 0 }
+            ) { buffer in
+                let wanted = UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(min(UInt64(buffer.count), count - position))])
+                let got = try fill(wanted, at: first + position)
+                position += UInt64(got)
+                return got
+            }
+        }
+        return CompletedPart(partNumber: number, eTag: eTag, checksum: checksum)
+    }
+
     /// Runs `body`; on failure, abandons the upload and throws the `FileError` for writing, or
     /// for creating the file when the service refused it: S3 refuses an object when its bytes
-    /// go up, where a disk refuses at the file's creation.
+    /// go up, where a disk refuses at the file's creation. A source's failure to be read
+    /// (`PieceTaker`) is told as it is.
     private func failing(_ body: () throws(S3Failure) -> Void) throws(FileError) {
         do {
             try body()
         } catch {
             close()
+            if case .other(let source as FileError) = error, source.operation == .read { throw source }
             let failure = error.fileError(.write, file)
             throw failure.errno == .permissionDenied ? failure.reworded(as: .createFile, file) : failure
         }

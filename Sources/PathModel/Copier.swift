@@ -772,7 +772,9 @@ public struct Copier {
     /// Moves all bytes from `input` to `output`, in the kernel when it can; with `reflink`
     /// `.auto` or `.always`, first by sharing the source's blocks (`ioctl(FICLONE)`). Into a new
     /// regular file (`intoNewFile`), holes may be left, and a source that hands its bytes over
-    /// as pieces in any order (`PieceSource`, object storage) writes each where it belongs.
+    /// as pieces in any order (`PieceSource`, object storage) writes each where it belongs; a
+    /// destination that reads a file on a disk by offset (`PieceTaker`, object storage) takes
+    /// it so.
     /// `size`, the size the source was seen with, only sizes the buffer: a small file is not read
     /// through a large one (zeroing it would cost more than the copy).
     private func transfer(
@@ -809,6 +811,15 @@ public struct Copier {
             } catch where error.operation == .write {
                 throw error  // The destination's own failure.
             } catch {
+                throw error.reworded(as: .read, source)
+            }
+        }
+        if input.descriptor != nil, output.descriptor == nil, let info = try? input.info(), info.kind == .regular {
+            do {
+                let taken = try output.takePieces(
+                    of: input, size: info.size, progress: transferred, isCancelled: isCancelled)
+                if taken { return }
+            } catch where error.operation == .read {
                 throw error.reworded(as: .read, source)
             }
         }

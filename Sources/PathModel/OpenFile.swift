@@ -119,6 +119,29 @@ public struct OpenFile: Sendable, Hashable {
         }
     }
 
+    /// Takes the `size` bytes of `source`, a file read by offset, when its stream offers to
+    /// (`PieceTaker`: object storage reads the parts of a large upload from the source as they
+    /// go, in parallel): true once the file is complete, false (nothing read) when the bytes are
+    /// to be written in order instead. `progress` and `isCancelled` are as for `deliverPieces`.
+    /// - Throws: `FileError` with operation `.write`, or `.read` for the source's own failure.
+    public func takePieces(
+        of source: OpenFile, size: UInt64, progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
+    ) throws(FileError) -> Bool {
+        guard case .stream(let stream) = backing, let taker = stream as? any PieceTaker,
+            case .descriptor(let fd) = source.backing
+        else { return false }
+        let sourceFile = source.file
+        return try taker.takePieces(
+            size: size,
+            from: { (offset, buffer) throws(FileError) in
+                do throws(Errno) {
+                    return try Sys.read(fd, into: buffer, at: offset)
+                } catch {
+                    throw FileError(.read, sourceFile, error)
+                }
+            }, progress: progress, isCancelled: isCancelled)
+    }
+
     /// Writes all of `bytes`.
     /// - Throws: `FileError` with operation `.write` (`EPIPE` when the reader has gone).
     /// Corresponds to `write(2)`.

@@ -32,7 +32,15 @@ import Testing
                 let uploading = Self.volume(like: direct, partsInMemory: partsInMemory)
                 let uploaded = copier.copy(source, to: uploading.file("/big"))
                 #expect(uploaded)
-                let up = uploading.partBytesHeld
+                // No part in memory: each is read from the file on the disk as it goes up
+                // (S3PieceUploadTests).
+                #expect(uploading.partBytesHeld.peak == 0)
+
+                // Written in order (no file to read by offset), the parts gather in the volume's
+                // buffers: as many as allowed.
+                let writing = Self.volume(like: direct, partsInMemory: partsInMemory)
+                try writing.file("/written").write(bytes: Self.contents)
+                let up = writing.partBytesHeld
                 #expect(up.peak >= Self.partSize, "the parts went through the volume's buffers")
                 #expect(up.peak <= bound)
                 #expect(up.now == 0, "every buffer was given back")

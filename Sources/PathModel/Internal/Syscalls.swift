@@ -112,11 +112,13 @@ enum Sys {
 
     /// Reads at `offset` without moving the descriptor's offset.
     static func read(_ fd: Int32, into buffer: inout [UInt8], at offset: UInt64) throws(Errno) -> Int {
-        try buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(Errno) in
-                try retrying(.read) { Glibc.pread(fd, raw.baseAddress, raw.count, off_t(offset)) }
-            }
-        }.get()
+        try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try read(fd, into: raw, at: offset) } }
+            .get()
+    }
+
+    /// Reads at `offset` without moving the descriptor's offset.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(Errno) -> Int {
+        try retrying(.read) { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 
     /// Where `lseek(2)` puts the offset of `fd`, from `offset` by `whence`: `SEEK_SET`, or

@@ -482,6 +482,33 @@ public protocol PieceSource: FileStream {
     ) throws(FileError) -> Bool
 }
 
+/// A stream that takes a whole file from a source it can read at any offset (a file on a disk,
+/// through `pread`): object storage sends the parts of a large upload in parallel, each read
+/// from the source as it goes (and again when it is sent again), where a writer in order would
+/// hold every part in flight in memory.
+///
+/// Like `PieceSource`, a capability of the destination's stream: the copier asks any
+/// destination whether it takes pieces when the source is read by offset (a descriptor);
+/// otherwise, and whenever the stream declines, the plain loop of writes in order runs. A
+/// failure or a cancellation leaves nothing written, as a stream closed without `finish()`.
+public protocol PieceTaker: FileStream {
+    /// Takes the source's `size` bytes through `read` (bytes at an offset into a buffer; the
+    /// count read, 0 past the end), called on threads of the stream's own for any range, more
+    /// than once for a range sent again; returns once the file is complete, true (`finish()`
+    /// then has nothing left to do). Returns false at once, having read nothing, when the bytes
+    /// are better written in order (the stream was written already, or the file is small).
+    /// `progress` runs on the caller's thread with the bytes taken since its last call;
+    /// `isCancelled` is polled there.
+    /// - Throws: `FileError` with operation `.write` (`ECANCELED` once `isCancelled` said so),
+    ///   or what `read` threw; nothing written appears either way.
+    func takePieces(
+        size: UInt64,
+        from read: @escaping @Sendable (_ offset: UInt64, _ buffer: UnsafeMutableRawBufferPointer) throws(FileError) ->
+            Int,
+        progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
+    ) throws(FileError) -> Bool
+}
+
 extension FileStream {
     /// Closes the stream: where a write is complete as soon as it returns, there is nothing more
     /// to report.
