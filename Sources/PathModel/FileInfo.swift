@@ -77,7 +77,7 @@ public struct FileInfo: Sendable, Hashable {
     /// The type of the entry.
     public var kind: FileKind
     /// What the volume does not keep for this entry (object storage has no owners): the fields
-    /// stand in with a plain value, and listings show `-` for them.
+    /// stand in with a plain value, listings show `-` for them and JSON records leave them out.
     public var absent: AbsentAttributes
     /// The full mode: type bits and permission bits (`st_mode`).
     public var mode: UInt32
@@ -194,8 +194,8 @@ public struct ObjectDetails: Sendable, Hashable {
     }
 }
 
-/// Attributes of a `FileInfo` that its volume does not keep, so that a listing shows `-` rather
-/// than the stand-in value the field holds.
+/// Attributes of a `FileInfo` that its volume does not keep, so that a listing shows `-` (and a
+/// `FileRecord` nil) rather than the stand-in value the field holds.
 public struct AbsentAttributes: OptionSet, Sendable, Hashable {
     /// The raw bits.
     public let rawValue: UInt8

@@ -4,6 +4,8 @@
 /// Names and paths are text; when their bytes are not UTF-8, the text has U+FFFD in their place
 /// and `nameBase64`/`pathBase64` hold the exact bytes. Times are ISO 8601 in UTC with
 /// nanoseconds (`2026-11-24T03:11:06.123456789Z`); the mode is the permission bits in octal.
+/// What the file's volume does not keep (`FileInfo.absent`: object storage has no owners, and a
+/// directory that is only a prefix has no times) is nil, and left out of the JSON.
 public struct FileRecord: Codable, Sendable, Hashable {
     /// The last component as text.
     public var name: String
@@ -19,16 +21,18 @@ public struct FileRecord: Codable, Sendable, Hashable {
     public var size: UInt64
     /// The permission bits in octal, four digits (`0644`, `4755`).
     public var mode: String
-    /// The owner's name, or the user id as digits when the user database has none.
-    public var owner: String
-    /// The group's name, or the group id as digits.
-    public var group: String
-    /// Last modification.
-    public var modified: String
-    /// Last access.
-    public var accessed: String
-    /// Last status change.
-    public var changed: String
+    /// The owner's name, or the user id as digits when the user database has none; nil when the
+    /// volume keeps no owners (object storage).
+    public var owner: String?
+    /// The group's name, or the group id as digits; nil when the volume keeps no owners.
+    public var group: String?
+    /// Last modification; nil when the volume keeps no times for the file (a directory on
+    /// object storage that is only a prefix, without a marker).
+    public var modified: String?
+    /// Last access; nil when `modified` is.
+    public var accessed: String?
+    /// Last status change; nil when `modified` is.
+    public var changed: String?
     /// Creation, when the file system records it.
     public var created: String?
     /// A symlink's target as text.
@@ -56,7 +60,8 @@ public struct FileRecord: Codable, Sendable, Hashable {
 
     /// The record of the file at `path` (as shown) whose metadata is `info`; owner and group
     /// names come from `owner` and `group` (nil: the ids as digits), a symlink's target from
-    /// `linkTarget`.
+    /// `linkTarget`. What `info.absent` names is left nil: owner and group for `.owners`, the
+    /// times for `.times`.
     public init(
         path: [UInt8], name: [UInt8], info: FileInfo, owner: String?, group: String?, linkTarget: [UInt8]? = nil
     ) {
@@ -67,12 +72,16 @@ public struct FileRecord: Codable, Sendable, Hashable {
         var octal = String(info.permissions, radix: 8)
         while octal.count < 4 { octal = "0" + octal }
         mode = octal
-        self.owner = owner ?? String(info.userID)
-        self.group = group ?? String(info.groupID)
-        modified = info.modificationTime.iso8601
-        accessed = info.accessTime.iso8601
-        changed = info.changeTime.iso8601
-        created = info.creationTime?.iso8601
+        if !info.absent.contains(.owners) {
+            self.owner = owner ?? String(info.userID)
+            self.group = group ?? String(info.groupID)
+        }
+        if !info.absent.contains(.times) {
+            modified = info.modificationTime.iso8601
+            accessed = info.accessTime.iso8601
+            changed = info.changeTime.iso8601
+            created = info.creationTime?.iso8601
+        }
         if let linkTarget { (target, targetBase64) = FileRecord.text(linkTarget) }
         eTag = info.object?.eTag
         storageClass = info.object?.storageClass

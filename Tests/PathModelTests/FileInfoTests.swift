@@ -261,6 +261,25 @@ struct FileRecordTests {
         #expect(Base64.encode(bytes) == expected)
     }
 
+    @Test(
+        "A record leaves out what the volume does not keep: owner and group, the times",
+        arguments: [
+            ("all kept", [], true, true), ("no owners", [.owners], false, true),
+            ("no times", [.times], true, false),
+            ("only a prefix on object storage", [.owners, .linkCount, .times], false, false),
+        ] as [(String, AbsentAttributes, Bool, Bool)])
+    func absentAttributes(_ name: String, _ absent: AbsentAttributes, _ hasOwners: Bool, _ hasTimes: Bool) {
+        let info = FileInfo(
+            kind: .regular, permissions: 0o644, size: 3, identity: FileIdentity(device: 1, inode: 2),
+            userID: 7, groupID: 8, modificationTime: Timestamp(seconds: 1_700_000_000), absent: absent)
+        let record = FileRecord(
+            path: Array("d/f".utf8), name: Array("f".utf8), info: info, owner: nil, group: "staff")
+        #expect(record.owner == (hasOwners ? "7" : nil))
+        #expect(record.group == (hasOwners ? "staff" : nil))
+        #expect(record.modified == (hasTimes ? "2023-11-14T22:13:20.000000000Z" : nil))
+        #expect(record.accessed == record.modified && record.changed == record.modified)
+    }
+
     @Test("A record keeps the bytes of a name that is not UTF-8 and leaves base64 out otherwise")
     func textAndBytes() {
         #expect(FileRecord.text(Array("plain".utf8)) == ("plain", nil))

@@ -76,10 +76,12 @@ enum JSONText {
             name: record.name, nameBase64: record.nameBase64, path: record.path, pathBase64: record.pathBase64)
         fields += [
             ("type", string(record.type)), ("size", String(record.size)), ("mode", string(record.mode)),
-            ("owner", string(record.owner)), ("group", string(record.group)),
-            ("modified", string(record.modified)), ("accessed", string(record.accessed)),
-            ("changed", string(record.changed)),
         ]
+        if let owner = record.owner { fields.append(("owner", string(owner))) }
+        if let group = record.group { fields.append(("group", string(group))) }
+        if let modified = record.modified { fields.append(("modified", string(modified))) }
+        if let accessed = record.accessed { fields.append(("accessed", string(accessed))) }
+        if let changed = record.changed { fields.append(("changed", string(changed))) }
         if let created = record.created { fields.append(("created", string(created))) }
         if let target = record.target { fields.append(("target", string(target))) }
         if let base64 = record.targetBase64 { fields.append(("target_base64", string(base64))) }

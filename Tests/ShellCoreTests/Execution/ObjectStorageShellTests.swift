@@ -3,6 +3,7 @@
 // server as it is.
 
 import Dispatch
+import Foundation
 import ObjectStorage
 import ObjectVolume
 import PathModel
@@ -650,6 +651,85 @@ import Testing
             let directory = try #require(lines.first { $0.contains("\"name\":\"d\"") })
             #expect(!directory.contains("etag") && !directory.contains("storage_class"))
         }
+    }
+
+    /// A JSON command over the tree `t`, run on `s3://b/t` and on the disk's `t`: the records it
+    /// writes (paths with the operand spelled `t`), each with whether it has times on `s3://`.
+    struct RecordsOfATree: Sendable, CustomTestStringConvertible {
+        let name: String
+        /// The command line, with `T` for the operand.
+        let command: String
+        /// The paths of the records on `s3://`, each with whether its record has times.
+        let timedOnObjectStorage: [String: Bool]
+        var testDescription: String { name }
+    }
+
+    /// `t` holds an object `f`, a directory `bare` that is only the prefix of `bare/f0`, and a
+    /// directory `marked` that mkdir made (with a marker); `t` itself has no marker. Only an
+    /// operand's HEAD reads a marker: listings and walks describe a directory by its prefix.
+    static let recordsOfATree: [RecordsOfATree] = [
+        RecordsOfATree(name: "find --json", command: "find T --json", timedOnObjectStorage: walkedTree),
+        RecordsOfATree(name: "du --json -a", command: "du --json -a T", timedOnObjectStorage: walkedTree),
+        RecordsOfATree(name: "tree -J", command: "tree -J T", timedOnObjectStorage: walkedTree),
+        RecordsOfATree(
+            name: "ls -l --json", command: "ls -l --json T",
+            timedOnObjectStorage: ["t/f": true, "t/bare": false, "t/marked": false]),
+        RecordsOfATree(
+            name: "stat --json", command: "stat --json T/f T/bare T/marked",
+            timedOnObjectStorage: ["t/f": true, "t/bare": false, "t/marked": true]),
+        RecordsOfATree(
+            name: "find --json of the directories", command: "find T/marked T/bare --json",
+            timedOnObjectStorage: ["t/marked": true, "t/bare": false, "t/bare/f0": true]),
+    ]
+
+    /// What a walk of `t` writes: its directories have no times, as their prefixes have none.
+    static let walkedTree = ["t": false, "t/f": true, "t/bare": false, "t/bare/f0": true, "t/marked": false]
+
+    /// Object storage keeps no owners and a prefix keeps no times: a record leaves those keys
+    /// out rather than making values up; on the disk every record has them all.
+    @Test(arguments: recordsOfATree)
+    func jsonRecordsLeaveOutWhatTheVolumeDoesNotKeep(_ row: RecordsOfATree) throws {
+        try withShellAndVolume { shell, volume in
+            try volume.client.putObject(
+                bucket: volume.bucket, key: volume.prefix + Array("t/f".utf8), bytes: [1, 2, 3])
+            try Self.putFiles(1, in: "t/bare", on: volume)
+            try shell.write("t/f", "abc")
+            try shell.write("t/bare/f0", "abc")
+            for operand in ["s3://b/t", "t"] {
+                #expect(shell.run("mkdir \(operand)/marked").status == .success)
+                let transcript = shell.run(row.command.replacing("T", with: operand))
+                #expect(transcript.stderr == "", "\(operand)")
+                let records = try Self.records(in: transcript.stdout, operand: operand)
+                #expect(Set(records.keys) == Set(row.timedOnObjectStorage.keys), "\(operand)")
+                for (path, fields) in records {
+                    let onDisk = operand == "t"
+                    let timed = onDisk || row.timedOnObjectStorage[path] == true
+                    #expect((fields["owner"] != nil) == onDisk, "\(operand): \(path)")
+                    #expect((fields["group"] != nil) == onDisk, "\(operand): \(path)")
+                    for time in ["modified", "accessed", "changed"] {
+                        #expect((fields[time] != nil) == timed, "\(operand): \(path) \(time)")
+                        let madeUp = (fields[time] as? String)?.hasPrefix("1970-") == true
+                        #expect(!madeUp, "\(operand): \(path) \(time)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The fields of every record in JSON `text` (tree's nested in `contents`), by path with
+    /// `operand` spelled `t`; a key written as `null` is there, holding `NSNull`.
+    static func records(in text: String, operand: String) throws -> [String: [String: Any]] {
+        var records: [String: [String: Any]] = [:]
+        func collect(_ value: Any) {
+            if let array = value as? [Any] { return array.forEach(collect) }
+            guard let object = value as? [String: Any] else { return }
+            if let path = object["path"] as? String {
+                records["t" + path.dropFirst(operand.count)] = object
+            }
+            object["contents"].map(collect)
+        }
+        collect(try JSONSerialization.jsonObject(with: Data(text.utf8)))
+        return records
     }
 
     // MARK: Removing trees
