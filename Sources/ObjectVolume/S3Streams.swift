@@ -460,93 +460,52 @@ final class S3Upload: PieceTaker, @unchecked Sendable {
 
     /// A file larger than a part goes up as a multipart upload whose parts are read from the
     /// source when each is sent (`PieceTaker`): its checksum from a first read, its body from
-    /// a second as the request streams it (and again when the client sends it again), up to
-    /// `concurrentRequests` parts at once. No part is held in memory, only what a request
-    /// streams at a time. Declined for a file of one part (one PUT, as written) and for a
-    /// stream written already.
+    /// a second as the request streams it (and again when the client sends it again), the
+    /// volume's `partsInFlight` parts at once, each of the part size or of a 10,000th of the
+    /// file if that is larger. No part is held in memory, only what a request streams at a
+    /// time. The object is the file's `size` bytes: bytes appended to it meanwhile are not
+    /// sent. Declined for a file no larger than a part and for a stream written already, whose
+    /// bytes are written in order.
     func takePieces(
         size: UInt64,
         from read: @escaping @Sendable (_ offset: UInt64, _ buffer: UnsafeMutableRawBufferPointer) throws(FileError) ->
-            Int,
+            Void,
         progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
     ) throws(FileError) -> Bool {
-        let partSize = UInt64(volume.partSize)
-        guard size > partSize, !appending, !ended, parts == nil, offset == 0, pending.isEmpty else { return false }
+        guard size > UInt64(volume.partSize), !appending, !ended, parts == nil, offset == 0, pending.isEmpty else {
+            return false
+        }
+        let partSize = max(UInt64(volume.partSize), (size + UInt64(ObjectParts.mostParts) - 1) / UInt64(ObjectParts.mostParts))
         try failing { () throws(S3Failure) in
-            let upload = try PartUploads(of: key, in: volume, checksummed: true)
+            let upload = try PartUploads(of: key, in: volume, checksummed: true, partsAtOnce: volume.partsInFlight)
             parts = upload
             var first: UInt64 = 0
-            let slots = DispatchSemaphore(value: volume.partsInFlight)
             while first < size {
                 if isCancelled() { throw .errno(.canceled) }
-                let count = min(partSize, size - first)
-                // Parts in flight as when they are written in order (the volume's partsInFlight).
-                slots.wait()
-                do throws(S3Failure) {
-                    try upload.send { [volume, key, first] number throws(S3Failure) in
-                        defer { slots.signal() }
-                        return try Self.sendPart(
-                            number, first: first, count: count, of: key, in: volume, uploadID: upload.uploadID,
-                            from: read)
+                let count = Int(min(partSize, size - first))
+                try upload.send { [first] number throws(S3Failure) in
+                    var computation = ChecksumComputation()
+                    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(count, 256 << 10), alignment: 16)
+                    defer { chunk.deallocate() }
+                    var hashed = 0
+                    while hashed < count {
+                        let piece = UnsafeMutableRawBufferPointer(rebasing: chunk[..<min(chunk.count, count - hashed)])
+                        do throws(FileError) { try read(first + UInt64(hashed), piece) } catch { throw .other(error) }
+                        computation.add(UnsafeRawBufferPointer(piece))
+                        hashed += piece.count
                     }
-                } catch {
-                    // Refused before it went (a part before it failed): the slot was never used.
-                    slots.signal()
-                    throw error
+                    return try upload.uploadPart(number, length: count, checksum: computation.finished()) {
+                        (offset, buffer) throws(FileError) in try read(first + UInt64(offset), buffer)
+                    }
                 }
-                progress(count)
-                first += count
+                progress(UInt64(count))
+                first += UInt64(count)
             }
             try upload.complete()
         }
         ended = true
         sent = Int64(size)
         return true
-    }
-
-    /// Sends bytes `first..<first + count` of the source as part `number`: reads them once for
-    /// their checksum, then again as the request streams them.
-    private static func sendPart(
-        _ number: Int, first: UInt64, count: UInt64, of key: [UInt8], in volume: S3Volume, uploadID: String,
-        from read: @Sendable (_ offset: UInt64, _ buffer: UnsafeMutableRawBufferPointer) throws(FileError) -> Int
-    ) throws(S3Failure) -> CompletedPart {
-        /// Fills `buffer` from the source at `offset`; fewer bytes only at the source's end.
-        func fill(_ buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(FileError) -> Int {
-            var filled = 0
-            while filled < buffer.count {
-                let got = try read(offset + UInt64(filled), UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                if got == 0 { break }
-                filled += got
-            }
-            return filled
-        }
-        var computation = ChecksumComputation()
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
-        defer { chunk.deallocate() }
-        var hashed: UInt64 = 0
-        while hashed < count {
-            let wanted = UnsafeMutableRawBufferPointer(rebasing: chunk[..<Int(min(UInt64(chunk.count), count - hashed))])
-            let got: Int
-            do throws(FileError) { got = try fill(wanted, at: first + hashed) } catch { throw .other(error) }
-            // A source shorter than it was seen: the part's length would not hold.
-            guard got == wanted.count else { throw .service(S3Error(.sourceLengthMismatch)) }
-            computation.add(UnsafeRawBufferPointer(wanted))
-            hashed += UInt64(got)
-        }
-        let checksum = computation.finished()
-        var position: UInt64 = 0
-        let eTag = try volume.call {
-            try volume.client.uploadPart(
-                bucket: volume.bucket, key: key, uploadID: uploadID, partNumber: number, length: Int64(count),
-                checksum: checksum, rewind: { position = 0 }
-            ) { buffer in
-                let wanted = UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(min(UInt64(buffer.count), count - position))])
-                let got = try fill(wanted, at: first + position)
-                position += UInt64(got)
-                return got
-            }
-        }
-        return CompletedPart(partNumber: number, eTag: eTag, checksum: checksum)
     }
 
     /// Runs `body`; on failure, abandons the upload and throws the `FileError` for writing, or
@@ -607,14 +566,15 @@ final class PartUploads: Sendable {
     /// The parts through so far, the first failure, and how many parts were handed over.
     private let state = Mutex<(parts: [CompletedPart], failure: S3Failure?, numbered: Int)>(([], nil, 0))
 
-    /// Begins a multipart upload of `key`, whose parts carry their checksums when `checksummed`.
-    init(of key: [UInt8], in volume: S3Volume, checksummed: Bool = false) throws(S3Failure) {
+    /// Begins a multipart upload of `key`, whose parts carry their checksums when `checksummed`,
+    /// `partsAtOnce` of them in flight (the volume's `concurrentRequests` unless told).
+    init(of key: [UInt8], in volume: S3Volume, checksummed: Bool = false, partsAtOnce: Int? = nil) throws(S3Failure) {
         self.volume = volume
         self.key = key
         uploadID = try volume.call {
             try volume.client.createMultipartUpload(bucket: volume.bucket, key: key, checksummed: checksummed)
         }
-        slots = DispatchSemaphore(value: volume.concurrentRequests)
+        slots = DispatchSemaphore(value: partsAtOnce ?? volume.concurrentRequests)
     }
 
     /// Sends the bytes of `part` as the next part (UploadPart, retried by the client from their
@@ -622,30 +582,42 @@ final class PartUploads: Sendable {
     /// (or has failed).
     func send(_ part: PartBuffer, from buffers: PartBuffers) throws(S3Failure) {
         do throws(S3Failure) {
-            try send { [volume, key, uploadID] number throws(S3Failure) in
+            try send { [self] number throws(S3Failure) in
                 defer { buffers.give(part) }
-                var position = 0
                 let checksum = part.bytes.withUnsafeBytes { ObjectChecksum(of: $0) }
-                let eTag = try volume.call {
-                    try part.bytes.withUnsafeBytes { bytes in
-                        try volume.client.uploadPart(
-                            bucket: volume.bucket, key: key, uploadID: uploadID, partNumber: number,
-                            length: Int64(bytes.count), checksum: checksum, rewind: { position = 0 }
-                        ) { buffer in
-                            let length = min(buffer.count, bytes.count - position)
-                            buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: length)
-                            position += length
-                            return length
-                        }
+                return try uploadPart(number, length: part.bytes.count, checksum: checksum) { offset, buffer in
+                    part.bytes.withUnsafeBytes { bytes in
+                        buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + offset, byteCount: buffer.count)
                     }
                 }
-                return CompletedPart(partNumber: number, eTag: eTag, checksum: checksum)
             }
         } catch {
             // Refused before it went (a part before it failed): the buffer was never handed over.
             buffers.give(part)
             throw error
         }
+    }
+
+    /// Sends `length` bytes as part `number` with their `checksum` (UploadPart): `read` fills a
+    /// buffer with the part's bytes at an offset in it, and is asked again from the part's
+    /// start when the client sends the part again.
+    func uploadPart(
+        _ number: Int, length: Int, checksum: ObjectChecksum,
+        from read: (_ offset: Int, _ buffer: UnsafeMutableRawBufferPointer) throws(FileError) -> Void
+    ) throws(S3Failure) -> CompletedPart {
+        var position = 0
+        let eTag = try volume.call {
+            try volume.client.uploadPart(
+                bucket: volume.bucket, key: key, uploadID: uploadID, partNumber: number, length: Int64(length),
+                checksum: checksum, rewind: { position = 0 }
+            ) { buffer in
+                let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, length - position)])
+                try read(position, piece)
+                position += piece.count
+                return piece.count
+            }
+        }
+        return CompletedPart(partNumber: number, eTag: eTag, checksum: checksum)
     }
 
     /// Runs `part` for the next part number, once fewer than the most allowed are in flight;

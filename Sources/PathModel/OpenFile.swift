@@ -119,11 +119,13 @@ public struct OpenFile: Sendable, Hashable {
         }
     }
 
-    /// Takes the `size` bytes of `source`, a file read by offset, when its stream offers to
-    /// (`PieceTaker`: object storage reads the parts of a large upload from the source as they
-    /// go, in parallel): true once the file is complete, false (nothing read) when the bytes are
-    /// to be written in order instead. `progress` and `isCancelled` are as for `deliverPieces`.
+    /// Takes the first `size` bytes of `source`, a file read by offset, when its stream offers
+    /// to (`PieceTaker`: object storage reads the parts of a large upload from the source as
+    /// they go, in parallel): true once the file is complete, false (nothing read) when the
+    /// bytes are to be written in order instead. `progress` and `isCancelled` are as for
+    /// `deliverPieces`. A source that ends before `size` (it shrank) fails with `EIO`.
     /// - Throws: `FileError` with operation `.write`, or `.read` for the source's own failure.
+    /// Corresponds to `pread(2)` on the source.
     public func takePieces(
         of source: OpenFile, size: UInt64, progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
     ) throws(FileError) -> Bool {
@@ -134,10 +136,18 @@ public struct OpenFile: Sendable, Hashable {
         return try taker.takePieces(
             size: size,
             from: { (offset, buffer) throws(FileError) in
-                do throws(Errno) {
-                    return try Sys.read(fd, into: buffer, at: offset)
-                } catch {
-                    throw FileError(.read, sourceFile, error)
+                var filled = 0
+                while filled < buffer.count {
+                    let got: Int
+                    do throws(Errno) {
+                        got = try Sys.read(
+                            fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
+                            at: offset + UInt64(filled))
+                    } catch {
+                        throw FileError(.read, sourceFile, error)
+                    }
+                    if got == 0 { throw FileError(.read, sourceFile, .ioError) }
+                    filled += got
                 }
             }, progress: progress, isCancelled: isCancelled)
     }

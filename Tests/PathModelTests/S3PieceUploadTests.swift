@@ -68,8 +68,8 @@ import Testing
         }
     }
 
-    /// The file is cut to one part once the first part was handed over: a part read short is
-    /// refused before it goes, the upload is aborted, and no object appears.
+    /// The file is cut to one part once the first part was handed over: a part read short
+    /// fails as a read of the file, the upload is aborted, and no object appears.
     @Test func aFileThatShrinksOnTheWayLeavesNothing() throws {
         try withScratch { directory in
             try SeaweedServer.withVolume(partSize: Self.partSize) { shared in
@@ -95,6 +95,8 @@ import Testing
                     return
                 }
                 #expect(error.errno == .ioError)
+                #expect(error.operation == .read)
+                #expect(error.path == source)
                 #expect(!volume.file("/big").exists)
                 #expect(try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
             }

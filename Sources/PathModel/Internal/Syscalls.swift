@@ -116,7 +116,8 @@ enum Sys {
             .get()
     }
 
-    /// Reads at `offset` without moving the descriptor's offset.
+    /// Reads into `buffer` at `offset` without moving the descriptor's offset; returns the count
+    /// read, 0 at the end.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(Errno) -> Int {
         try retrying(.read) { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
     }

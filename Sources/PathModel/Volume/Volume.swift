@@ -492,11 +492,12 @@ public protocol PieceSource: FileStream {
 /// otherwise, and whenever the stream declines, the plain loop of writes in order runs. A
 /// failure or a cancellation leaves nothing written, as a stream closed without `finish()`.
 public protocol PieceTaker: FileStream {
-    /// Takes the source's `size` bytes through `read` (bytes at an offset into a buffer; the
-    /// count read, 0 past the end), called on threads of the stream's own for any range, more
-    /// than once for a range sent again; returns once the file is complete, true (`finish()`
-    /// then has nothing left to do). Returns false at once, having read nothing, when the bytes
-    /// are better written in order (the stream was written already, or the file is small).
+    /// Takes the source's first `size` bytes through `read`, which fills a buffer with the
+    /// bytes at an offset (or throws, with operation `.read`: the source failed, or ended before
+    /// the buffer was full), called on threads of the stream's own for any range, more than once
+    /// for a range sent again; returns once the file is complete, true (`finish()` then has
+    /// nothing left to do). Returns false at once, having read nothing, when the bytes are
+    /// better written in order (the stream was written already, or the file is small).
     /// `progress` runs on the caller's thread with the bytes taken since its last call;
     /// `isCancelled` is polled there.
     /// - Throws: `FileError` with operation `.write` (`ECANCELED` once `isCancelled` said so),
@@ -504,7 +505,7 @@ public protocol PieceTaker: FileStream {
     func takePieces(
         size: UInt64,
         from read: @escaping @Sendable (_ offset: UInt64, _ buffer: UnsafeMutableRawBufferPointer) throws(FileError) ->
-            Int,
+            Void,
         progress: (_ bytes: UInt64) -> Void, isCancelled: () -> Bool
     ) throws(FileError) -> Bool
 }
