@@ -8,8 +8,10 @@ import Synchronization
 /// place, holds only the pieces being written whatever the object's size, and no range waits
 /// for the one before it.
 ///
-/// The object is cut into ranges of the volume's part size; `concurrentRequests` threads each
-/// take the next range not yet taken until none is left. Every GET is on the condition that the
+/// The object is cut into ranges of the volume's part size, or into twice as many ranges as
+/// requests in flight when those are larger (a 512 MiB object in 20 ranges of 25.6 MiB, not 64
+/// of 8 MiB); `concurrentRequests` threads each take the next range not yet taken until none
+/// is left. Every GET is on the condition that the
 /// object still has the entity tag it was opened with (`If-Match`), and each answer's size and
 /// entity tag are compared with those, so a changed object fails the download rather than
 /// mixing two versions. A range that fails after some of its bytes came resumes at its first
@@ -93,7 +95,10 @@ struct ParallelRanges: Sendable {
             }
             return (ranges, composite)
         }
-        let rangeSize = UInt64(max(volume.partSize, 256 << 10))
+        // Fewer, larger requests for a large object: ranges of a part, or of a twentieth of it
+        // (twice the requests in flight, so that a slow range still leaves the others work).
+        let perRange = (size + UInt64(2 * volume.concurrentRequests) - 1) / UInt64(2 * volume.concurrentRequests)
+        let rangeSize = max(UInt64(max(volume.partSize, 256 << 10)), perRange)
         let ranges = stride(from: 0, to: size, by: Int(rangeSize)).map { first in
             (first: UInt64(first), count: min(rangeSize, size - UInt64(first)))
         }

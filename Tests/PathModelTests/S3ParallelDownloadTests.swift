@@ -94,6 +94,49 @@ import Testing
         }
     }
 
+    /// An object with no checksum to check by comes down in ranges of the part size, or in
+    /// twice as many ranges as requests in flight when those are larger: with one request at a
+    /// time, its 15 MiB come in two ranges rather than four parts' worth.
+    @Test(arguments: [(concurrentRequests: 1, gets: 2), (concurrentRequests: 4, gets: 4)])
+    func anUncheckedObjectComesDownInTwiceAsManyRangesAsRequests(_ row: (concurrentRequests: Int, gets: Int)) throws {
+        try withScratch { directory in
+            try SeaweedServer.withVolume(partSize: Self.partSize) { shared in
+                // Parts sent without checksums: the object has none to check by.
+                let client = shared.client
+                let key = shared.prefix + Array("plain".utf8)
+                let upload = try client.createMultipartUpload(bucket: shared.bucket, key: key)
+                var parts: [CompletedPart] = []
+                var first = 0
+                while first < Self.contents.count {
+                    let part = Array(Self.contents[first..<min(first + Self.partSize, Self.contents.count)])
+                    var sent = 0
+                    let eTag = try client.uploadPart(
+                        bucket: shared.bucket, key: key, uploadID: upload, partNumber: parts.count + 1,
+                        length: Int64(part.count), rewind: { sent = 0 }
+                    ) { buffer in
+                        let count = min(buffer.count, part.count - sent)
+                        part[sent..<sent + count].withUnsafeBytes { buffer.copyMemory(from: $0) }
+                        sent += count
+                        return count
+                    }
+                    parts.append(CompletedPart(partNumber: parts.count + 1, eTag: eTag))
+                    first += part.count
+                }
+                try client.completeMultipartUpload(bucket: shared.bucket, key: key, uploadID: upload, parts: parts)
+                let volume = S3Volume(
+                    client: client, bucket: shared.bucket, prefix: shared.prefix, partSize: Self.partSize,
+                    concurrentRequests: row.concurrentRequests)
+                let gets = client.requestsSent(.getObject)
+                let (copied, failures, _) = Self.copy(volume.file("/plain"), to: directory + "copy")
+                #expect(copied)
+                #expect(failures.isEmpty)
+                #expect(try (directory + "copy").readBytes() == Self.contents)
+                #expect(client.requestsSent(.getObject) - gets == row.gets)
+                #expect(client.requestsSent(.getObjectAttributes) == 0)
+            }
+        }
+    }
+
     /// The parts the upload made are 5 MiB; a volume whose part size is 8 MiB still fetches the
     /// object a part a range, since each part's checksum is worked out from its range's bytes.
     @Test func aMultipartObjectComesDownAPartARange() throws {
