@@ -587,29 +587,9 @@ import Testing
         }
     }
 
-    /// Uploads `sizes` as the parts of `key`, each with its checksum, and returns those.
-    static func uploadChecksummedParts(
-        _ sizes: [Int], of key: [UInt8], in bucket: String, with client: S3Client
-    ) throws -> [ObjectChecksum] {
-        let id = try client.createMultipartUpload(bucket: bucket, key: key, checksummed: true)
-        var parts: [CompletedPart] = []
-        for (index, size) in sizes.enumerated() {
-            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
-            let checksum = ObjectChecksum(of: bytes)
-            var sent = 0
-            let eTag = try client.uploadPart(
-                bucket: bucket, key: key, uploadID: id, partNumber: index + 1, length: Int64(size),
-                checksum: checksum, rewind: { sent = 0 }
-            ) { buffer in
-                let count = min(buffer.count, size - sent)
-                bytes[sent..<sent + count].withUnsafeBytes { buffer.copyMemory(from: $0) }
-                sent += count
-                return count
-            }
-            parts.append(CompletedPart(partNumber: index + 1, eTag: eTag, checksum: checksum))
-        }
-        try client.completeMultipartUpload(bucket: bucket, key: key, uploadID: id, parts: parts)
-        return parts.compactMap(\.checksum)
+    /// The bytes of a part of `size` bytes, the `index`th of its object.
+    static func part(_ index: Int, size: Int) -> [UInt8] {
+        (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
     }
 
     /// An object made of checksummed parts has a composite checksum, the checksum of its parts'
@@ -618,7 +598,8 @@ import Testing
         try SeaweedServer.required().withBucket { client, bucket in
             let key = Array("parts".utf8)
             let sizes = [5 << 20, 5 << 20, 17]
-            let checksums = try Self.uploadChecksummedParts(sizes, of: key, in: bucket, with: client)
+            let checksums = try client.uploadParts(
+                sizes.enumerated().map { Self.part($0, size: $1) }, of: key, in: bucket, checksummed: true)
             let head = try client.headObject(bucket: bucket, key: key)
             #expect(head.checksum == nil)
             let composite = try #require(head.compositeChecksum)
@@ -652,7 +633,7 @@ import Testing
         let server = try SeaweedServer.required()
         try server.withBucket { owner, bucket in
             let key = Array("one-part".utf8)
-            _ = try Self.uploadChecksummedParts([1000], of: key, in: bucket, with: owner)
+            try owner.uploadParts([Self.part(0, size: 1000)], of: key, in: bucket, checksummed: true)
             var bytes: [UInt8] = []
             let head = try owner.getObject(bucket: bucket, key: key) { bytes += $0 }
             #expect(head.compositeChecksum?.partCount == 1)

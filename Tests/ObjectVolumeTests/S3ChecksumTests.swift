@@ -141,23 +141,8 @@ import Testing
             throughProxyBreaking: { "GET \($0)one HTTP" }, with: .corruptAnswerBody, partSize: Self.partSize
         ) { volume, proxy in
             let contents = Self.contents(600_000)
-            let key = volume.prefix + Array("one".utf8)
             let client = volume.client
-            let upload = try client.createMultipartUpload(bucket: volume.bucket, key: key, checksummed: true)
-            let checksum = ObjectChecksum(of: contents)
-            var sent = 0
-            let eTag = try client.uploadPart(
-                bucket: volume.bucket, key: key, uploadID: upload, partNumber: 1, length: Int64(contents.count),
-                checksum: checksum, rewind: { sent = 0 }
-            ) { buffer in
-                let count = min(buffer.count, contents.count - sent)
-                contents[sent..<sent + count].withUnsafeBytes { buffer.copyMemory(from: $0) }
-                sent += count
-                return count
-            }
-            try client.completeMultipartUpload(
-                bucket: volume.bucket, key: key, uploadID: upload,
-                parts: [CompletedPart(partNumber: 1, eTag: eTag, checksum: checksum)])
+            try client.uploadParts([contents], of: volume.prefix + Array("one".utf8), in: volume.bucket, checksummed: true)
             let error = #expect(throws: FileError.self) { try Self.readToTheEnd(volume.file("/one")) }
             #expect(proxy.hasFired)
             #expect(error?.serviceFailure == .checksumMismatch)

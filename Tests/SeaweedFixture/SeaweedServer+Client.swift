@@ -152,3 +152,32 @@ private final class SharedServer: @unchecked Sendable {
         server = nil
     }
 }
+
+extension S3Client {
+    /// Writes `key` in `bucket` as a multipart upload of `parts` (UploadPart for each, then
+    /// CompleteMultipartUpload), each part with its SHA-256 checksum when `checksummed`.
+    /// - Returns: the checksums the parts were sent with (none unless `checksummed`).
+    @discardableResult
+    public func uploadParts(
+        _ parts: [[UInt8]], of key: [UInt8], in bucket: String, checksummed: Bool
+    ) throws -> [ObjectChecksum] {
+        let upload = try createMultipartUpload(bucket: bucket, key: key, checksummed: checksummed)
+        var completed: [CompletedPart] = []
+        for (index, part) in parts.enumerated() {
+            let checksum = checksummed ? ObjectChecksum(of: part) : nil
+            var sent = 0
+            let eTag = try uploadPart(
+                bucket: bucket, key: key, uploadID: upload, partNumber: index + 1, length: Int64(part.count),
+                checksum: checksum, rewind: { sent = 0 }
+            ) { buffer in
+                let count = min(buffer.count, part.count - sent)
+                part[sent..<sent + count].withUnsafeBytes { buffer.copyMemory(from: $0) }
+                sent += count
+                return count
+            }
+            completed.append(CompletedPart(partNumber: index + 1, eTag: eTag, checksum: checksum))
+        }
+        try completeMultipartUpload(bucket: bucket, key: key, uploadID: upload, parts: completed)
+        return completed.compactMap(\.checksum)
+    }
+}
