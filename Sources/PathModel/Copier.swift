@@ -188,6 +188,16 @@ public struct Copier {
     /// A copier with `options` and no-op reporting closures.
     public init(options: CopyOptions) { self.options = options }
 
+    /// What a caller found at a destination just before a copy, looked at with symlinks
+    /// followed, so that the copy does not ask again (each question is a request on object
+    /// storage).
+    public enum Found {
+        /// Nothing is there (`ENOENT`).
+        case nothing
+        /// This entry is there.
+        case entry(FileInfo)
+    }
+
     /// Copies `source` to exactly `destination`. Returns whether everything was copied.
     @discardableResult
     public mutating func copy(_ source: File, to destination: File) -> Bool {
@@ -198,14 +208,29 @@ public struct Copier {
             failed(.file(error))
             return false
         }
+        return copy(source, describedAs: info, to: destination)
+    }
+
+    /// Copies `source`, which `info` describes (looked at as `options.followSourceSymlink`
+    /// says), to exactly `destination`, where the caller found `found` just before (nil: the
+    /// copy looks). Returns whether everything was copied.
+    @discardableResult
+    public mutating func copy(
+        _ source: File, describedAs info: FileInfo, to destination: File, found: Found? = nil
+    ) -> Bool {
         let existing: FileInfo?
-        do {
-            existing = try destination.info(followSymlinks: true)
-        } catch where error.errno == .noSuchFileOrDirectory {
-            existing = nil
-        } catch {
-            failed(.file(error))
-            return false
+        switch found {
+        case .nothing: existing = nil
+        case .entry(let entry): existing = entry
+        case nil:
+            do {
+                existing = try destination.info(followSymlinks: true)
+            } catch where error.errno == .noSuchFileOrDirectory {
+                existing = nil
+            } catch {
+                failed(.file(error))
+                return false
+            }
         }
         if info.kind == .directory && !options.recursive {
             failed(.file(FileError(.copy, source, .isDirectory, destination: destination)))
@@ -636,6 +661,9 @@ public struct Copier {
         let resolved: File
         do { resolved = try destination.resolvingFinalSymlinks() } catch { throw .file(error) }
         if let existing, existing.kind != .symlink { return (resolved, existing) }
+        // No symlink led anywhere, and nothing was there when looked at: asking again would
+        // only tell the same.
+        if existing == nil && resolved == destination { return (destination, nil) }
         do {
             return (resolved, try resolved.info())
         } catch where error.errno == .noSuchFileOrDirectory {

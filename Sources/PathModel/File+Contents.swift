@@ -96,7 +96,9 @@ extension File {
     }
 
     /// Follows symlinks at the final component (up to 40), so that writes land in the target.
+    /// On a volume without symlinks there is nothing to follow, and nothing is asked.
     func resolvingFinalSymlinks() throws(FileError) -> File {
+        guard volume.capabilities.contains(.symlinks) else { return self }
         var current = self
         for _ in 0..<40 {
             let target: File

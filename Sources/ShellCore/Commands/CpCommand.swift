@@ -433,7 +433,7 @@ public struct CpCommand: ShellCommand {
                 context.error(self.describe(error, spelling: spelling))
             }
         }
-        copier.copy(item.source, to: item.destination)
+        copier.copy(item.source, describedAs: info, to: item.destination, found: item.found)
         if mayRetry && !everything && !context.isCancelled
             && heldBack.contains(where: { [.permissionDenied, .notPermitted].contains($0.errno) })
             && item.destination.exists

@@ -16,6 +16,9 @@ struct TransferOperands {
         var destination: File
         /// The destination as the user would write it (`d/a` for `a` copied into `d/`).
         var spelledDestination: [UInt8]
+        /// What was found at the destination when the operands were resolved, if it was looked
+        /// at (DEST itself, not a name inside it).
+        var found: Copier.Found? = nil
 
         /// A spelling of the source and destination paths, and of the paths below them.
         var spelling: Spelling {
@@ -100,13 +103,17 @@ struct TransferOperands {
         let targetFile = context.resolve(target)
         var targetError: FileError?
         var intoDirectory = false
+        var found: Copier.Found?
         if target.bytes.isEmpty {
             targetError = FileError(.stat, targetFile, .noSuchFileOrDirectory)
         } else if choice != .lastOperandItself {
             do {
-                intoDirectory = try targetFile.info(followSymlinks: true).kind == .directory
+                let info = try targetFile.info(followSymlinks: true)
+                found = .entry(info)
+                intoDirectory = info.kind == .directory
                 if !intoDirectory { targetError = FileError(.stat, targetFile, .notDirectory) }
             } catch {
+                if error.errno == .noSuchFileOrDirectory { found = .nothing }
                 targetError = error
             }
         }
@@ -122,7 +129,7 @@ struct TransferOperands {
             guard intoDirectory else {
                 return Item(
                     operand: source, source: context.resolve(source), destination: targetFile,
-                    spelledDestination: target.bytes)
+                    spelledDestination: target.bytes, found: found)
             }
             let name = source.file.nameBytes
             return Item(

@@ -466,20 +466,22 @@ import Testing
 
     // MARK: What commands cost in requests
 
-    /// A command over the tree `t` (ten files, and the directories `x` and `y` of ten files
-    /// each, none with a marker), and the requests it may send.
+    /// A command, and the listings and HEADs it may send.
     struct Cost: Sendable, CustomTestStringConvertible {
         let name: String
         let command: String
-        /// Listings: what examining the operand takes, and those of the walk.
+        /// ListObjectsV2 requests.
         let listings: Int
+        /// HeadObject requests.
         let heads: Int
         var testDescription: String { name }
     }
 
-    /// The operand itself is examined once (a HEAD that misses, then a listing of one key that
-    /// finds the directory); below it, the walk reads every key in one listing without a
-    /// delimiter (30 keys: one page) and describes each entry from it, never a HEAD per key.
+    /// Over the tree `t` (ten files, and the directories `x` and `y` of ten files each, none
+    /// with a marker), the operand itself is examined once (a HEAD that misses, then a listing
+    /// of one key that finds the directory); below it, the walk reads every key in one listing
+    /// without a delimiter (30 keys: one page) and describes each entry from it, never a HEAD
+    /// per key.
     /// `ls -l` goes no deeper than the operand's entries: one listing with a delimiter.
     static let walkCosts: [Cost] = [
         Cost(name: "du -s", command: "du -s s3://b/t", listings: 1 + 1, heads: 1),
@@ -911,6 +913,40 @@ import Testing
             #expect(written.count < source.count)
             for (name, bytes) in written { #expect(bytes == source[name], "\(name)") }
             #expect(try volume.client.listMultipartUploads(bucket: volume.bucket).isEmpty)
+        }
+    }
+
+    /// cp looks at each operand once (the copy itself does not ask again) and the volume at
+    /// what it is about to write: the key (a HEAD, and a listing for a directory of its name
+    /// when no object is there) and, for a new key, its parent. A path where nothing is costs
+    /// the look at its parent too (which part of the path is missing). `t/f0` and `t/f1` are
+    /// there; `local` is a file of the disk. Before each path was looked at once: 10 HEADs and
+    /// 10 listings up to a new key, 6 HEADs onto one, 2 down, 11 and 9 across to a new key,
+    /// 8 and 1 onto one.
+    static let copyCosts: [Cost] = [
+        // cp: t/new, t (2 + 2); the volume: t/new, t (2 + 2).
+        Cost(name: "up to a new key", command: "cp local s3://b/t/new", listings: 4, heads: 4),
+        // cp: t/f1; whether t/f1 may be written over (its kind, its access); the volume: t/f1.
+        Cost(name: "up onto a key", command: "cp local s3://b/t/f1", listings: 0, heads: 4),
+        // cp: t/f0.
+        Cost(name: "down", command: "cp s3://b/t/f0 down", listings: 0, heads: 1),
+        // cp: t/f0, t/new, t (3 + 2); the copy on the server: its parent t (1 + 1).
+        Cost(name: "across to a new key", command: "cp s3://b/t/f0 s3://b/t/new", listings: 3, heads: 4),
+        // cp: t/f0, t/f1; whether t/f1 may be written over (2); the copy on the server: t (1 + 1).
+        Cost(name: "across onto a key", command: "cp s3://b/t/f0 s3://b/t/f1", listings: 1, heads: 5),
+    ]
+
+    @Test(arguments: copyCosts) func aCopyLooksAtEachPathOnceAndTheVolumeChecksOnce(_ cost: Cost) throws {
+        try withShellAndVolume { shell, volume in
+            try Self.putFiles(2, in: "t", on: volume)
+            try shell.write("local", "x\n")
+            let heads = volume.client.requestsSent(.headObject)
+            let listings = volume.client.requestsSent(.listObjects)
+            let transcript = shell.run(cost.command)
+            #expect(transcript.stderr == "")
+            #expect(transcript.status == .success)
+            #expect(volume.client.requestsSent(.headObject) - heads == cost.heads)
+            #expect(volume.client.requestsSent(.listObjects) - listings == cost.listings)
         }
     }
 
