@@ -12,8 +12,9 @@ import Synchronization
 /// - The region: `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region`, else `us-east-1`.
 /// - The endpoint: `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, the profile's `endpoint_url`, else
 ///   AWS's own for the region.
-/// - Requests in flight for one transfer: the profile's `max_concurrent_requests` among its
-///   nested `s3 =` settings in the config file, as aws cli reads it.
+/// - Requests in flight for one transfer, and small files in flight in a copy of a tree: the
+///   profile's `max_concurrent_requests` among its nested `s3 =` settings in the config file,
+///   as aws cli reads it.
 public struct S3Configuration: Sendable, Hashable {
     /// Where requests go.
     public var endpoint: S3Endpoint
@@ -21,7 +22,8 @@ public struct S3Configuration: Sendable, Hashable {
     public var region: String
     /// The keys requests are signed with; nil when none were found.
     public var credentials: Credentials?
-    /// How many requests of one transfer may be in flight at once; nil when not configured.
+    /// How many requests of one transfer, and how many small files of a copy of a tree, may be
+    /// in flight at once; nil when not configured.
     public var concurrentRequests: Int?
 
     /// What went wrong in reading the configuration.
@@ -138,9 +140,11 @@ public final class S3Volumes: Sendable {
         guard let client = made.client else {
             return RefusingVolume(.permissionDenied, serviceFailure: made.problem ?? .missingCredentials)
         }
+        // A configured number of requests in flight bounds the files at once too.
         return S3Volume(
             client: client, bucket: name, prefix: prefix,
-            concurrentRequests: made.concurrentRequests ?? S3Volume.defaultConcurrentRequests)
+            concurrentRequests: made.concurrentRequests ?? S3Volume.defaultConcurrentRequests,
+            filesAtOnce: made.concurrentRequests ?? S3Volume.defaultFilesAtOnce)
     }
 
     /// The list of the buckets (`s3://`) as a volume, whose buckets are the volumes

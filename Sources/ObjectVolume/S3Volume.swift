@@ -39,6 +39,9 @@ public final class S3Volume: Volume {
     /// How many requests of one transfer may be in flight at once (the parts of an upload, the
     /// ranges of a download in pieces).
     public let concurrentRequests: Int
+    /// How many files no larger than a part a copy of a tree moves at once, holding no more
+    /// than `concurrentRequests` parts' worth of them (`parallelFiles`).
+    public let filesAtOnce: Int
     /// How many parts one transfer of a large file holds in memory at most: the one being
     /// gathered (upload) or read (download read in order), and those in flight beside it. A
     /// download in pieces (`ParallelRanges`) holds no part, only the pieces being written.
@@ -55,6 +58,11 @@ public final class S3Volume: Volume {
 
     /// Requests in flight for one transfer unless configured: aws cli's `max_concurrent_requests`.
     public static let defaultConcurrentRequests = 10
+
+    /// Small files in flight at once unless configured. A small file's request is mostly
+    /// waiting on the service: with 2,000 files of 4 KiB to and from a SeaweedFS on the same
+    /// 2 cores, 32 at once took 20% less time than 10 (docs/remote.md, Speed).
+    public static let defaultFilesAtOnce = 32
 
     /// Parts one transfer holds in memory unless told: four in flight beside the one at hand.
     public static let defaultPartsInMemory = 5
@@ -76,11 +84,13 @@ public final class S3Volume: Volume {
     /// - Parameters:
     ///   - partSize: files larger than this go up in parts of this size (at least 5 MiB on AWS).
     ///   - concurrentRequests: how many parts of an upload may be in flight at once (at least 1).
+    ///   - filesAtOnce: how many small files a copy of a tree moves at once (at least 1).
     ///   - copyThreshold: objects larger than this are copied in parts (at most 5 GiB).
     ///   - partsInMemory: how many parts one transfer holds in memory at most (at least 2).
     public init(
         client: S3Client, bucket: String, prefix: [UInt8] = [], partSize: Int = 8 << 20,
-        concurrentRequests: Int = S3Volume.defaultConcurrentRequests, copyThreshold: UInt64 = S3Volume.largestCopy,
+        concurrentRequests: Int = S3Volume.defaultConcurrentRequests,
+        filesAtOnce: Int = S3Volume.defaultFilesAtOnce, copyThreshold: UInt64 = S3Volume.largestCopy,
         partsInMemory: Int = S3Volume.defaultPartsInMemory
     ) {
         self.client = client
@@ -88,6 +98,7 @@ public final class S3Volume: Volume {
         self.prefix = prefix.isEmpty || prefix.last == 0x2F ? prefix : prefix + [0x2F]
         self.partSize = partSize
         self.concurrentRequests = max(1, concurrentRequests)
+        self.filesAtOnce = max(1, filesAtOnce)
         self.partsInMemory = max(2, partsInMemory)
         self.copyThreshold = min(copyThreshold, Self.largestCopy)
         device = 0x7333_0000_0000_0000 | Self.devices.add(1, ordering: .relaxed).newValue
@@ -139,10 +150,13 @@ public final class S3Volume: Volume {
         return failures
     }
 
-    /// As many files at once as requests of one transfer (`concurrentRequests`), each no larger
-    /// than a part: a larger file goes alone, in parts in parallel.
+    /// `filesAtOnce` files at once, each no larger than a part (a larger file goes alone, in
+    /// parts in parallel), adding up to no more than the parts of one transfer in flight
+    /// (`concurrentRequests` parts): an upload holds a small file in memory until it is sent.
     public var parallelFiles: ParallelFiles {
-        ParallelFiles(count: concurrentRequests, largestFile: UInt64(partSize))
+        ParallelFiles(
+            count: filesAtOnce, largestFile: UInt64(partSize),
+            bytesAtOnce: UInt64(concurrentRequests) * UInt64(partSize))
     }
 
     // MARK: Volume

@@ -578,7 +578,7 @@ public struct Copier {
                 { [target, existing] () throws(FileError) in
                     try copier.copyData(
                         source, info: info, to: target, named: destination, existing: existing, isNew: isNew)
-                }, from: source, to: destination)
+                }, size: info.size, from: source, to: destination)
             return true
         }
         do {

@@ -38,12 +38,16 @@ final class CopyWorkers: @unchecked Sendable {
         let run: () throws(FileError) -> Void
     }
 
-    /// The most files in flight, and the largest one a worker takes.
+    /// The most files in flight, the bytes they may add up to, and the largest one a worker takes.
     let limits: ParallelFiles
     /// The copier's own reports, which the held-back ones are told to.
     let copied: (_ source: File, _ destination: File) -> Void
     let failed: (TransferError) -> Void
     private let slots: DispatchSemaphore
+    /// The bytes of the files in flight.
+    private let bytesInFlight = Mutex<UInt64>(0)
+    /// Signalled each time a worker's bytes are given back, for the walk waiting to take more.
+    private let bytesGivenBack = DispatchSemaphore(value: 0)
     private let lock = Mutex(())
     /// The reports not yet told, in the walk's order (the walk's thread alone touches it).
     private var pending: [Pending] = []
@@ -66,11 +70,15 @@ final class CopyWorkers: @unchecked Sendable {
         tellReady()
     }
 
-    /// Runs `copy`, the copy of `source`'s data to `destination`, on a worker once fewer than
-    /// `limits.count` are in flight, and tells `copied` or `failed` in its turn.
-    func start(_ copy: @escaping () throws(FileError) -> Void, from source: File, to destination: File) {
+    /// Runs `copy`, the copy of `source`'s data (`size` bytes) to `destination`, on a worker
+    /// once fewer than `limits.count` are in flight and their bytes leave room for `size`
+    /// within `limits.bytesAtOnce`, and tells `copied` or `failed` in its turn.
+    func start(
+        _ copy: @escaping () throws(FileError) -> Void, size: UInt64, from source: File, to destination: File
+    ) {
         tellReady()
         slots.wait()
+        takeBytes(size)
         let ended = DispatchSemaphore(value: 0)
         let item = Pending(ended: ended) { [unowned self] failure in
             if let failure {
@@ -83,14 +91,29 @@ final class CopyWorkers: @unchecked Sendable {
         pending.append(item)
         let work = Work(run: copy)
         // A queue of its own runs on a thread of its own, however many wait on the network.
-        DispatchQueue(label: "shelf.copy").async { [slots] in
+        DispatchQueue(label: "shelf.copy").async { [self] in
             do throws(FileError) {
                 try work.run()
             } catch {
                 item.failure = error
             }
+            bytesInFlight.withLock { $0 -= size }
+            bytesGivenBack.signal()
             slots.signal()
             ended.signal()
+        }
+    }
+
+    /// Waits until `size` more bytes fit within `limits.bytesAtOnce` (a file alone always
+    /// does), and counts them as in flight. Only the walk's thread takes bytes.
+    private func takeBytes(_ size: UInt64) {
+        let limit = limits.bytesAtOnce
+        while !bytesInFlight.withLock({ inFlight in
+            guard inFlight == 0 || size <= limit - min(limit, inFlight) else { return false }
+            inFlight += size
+            return true
+        }) {
+            bytesGivenBack.wait()
         }
     }
 

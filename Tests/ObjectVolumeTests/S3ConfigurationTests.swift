@@ -147,4 +147,23 @@ import Testing
         #expect(error?.serviceFailure == .missingCredentials)
         #expect(error?.path == volume.file("/x"))
     }
+
+    /// The requests of one transfer and the small files of a copy of a tree in flight: 10 and 32
+    /// unless the profile's `max_concurrent_requests` says how many requests at once, which
+    /// then bounds both.
+    @Test(arguments: [("default", 10, 32), ("work", 4, 4)])
+    func aVolumeMovesAsManyFilesAtOnceAsConfigured(_ profile: String, _ requests: Int, _ files: Int) throws {
+        let home = try Self.home(credentials: Self.files, config: Self.config)
+        let volumes = S3Volumes {
+            Result { () throws(S3Configuration.Problem) in
+                try S3Configuration(variable: { $0 == "AWS_PROFILE" ? profile : nil }, home: home)
+            }
+        }
+        defer { volumes.shutdown() }
+        let volume = try #require(volumes.volume(bucket: Array("photos".utf8)) as? S3Volume)
+        #expect(volume.concurrentRequests == requests)
+        #expect(volume.filesAtOnce == files)
+        #expect(volume.parallelFiles.count == files)
+        #expect(volume.parallelFiles.bytesAtOnce == UInt64(requests * volume.partSize))
+    }
 }

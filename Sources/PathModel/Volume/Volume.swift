@@ -134,20 +134,26 @@ public protocol Volume: AnyObject, Sendable {
 }
 
 /// How many files a copy of a tree moves at once (`Volume.parallelFiles`): the `Copier` hands
-/// the data of files up to `largestFile` bytes to up to `count` workers, while its walk, its
-/// questions and its reports stay on one thread, in the walk's order.
+/// the data of files up to `largestFile` bytes to up to `count` workers, as long as the files
+/// in flight add up to no more than `bytesAtOnce`, while its walk, its questions and its reports
+/// stay on one thread, in the walk's order.
 public struct ParallelFiles: Sendable, Hashable {
     /// Files in flight at once; 1 copies them one after another.
     public var count: Int
     /// The largest file handed to a worker. A larger one is copied by the walk itself (its
-    /// parts may go in parallel on their own), so that the files in flight hold at most
-    /// `count` times this much.
+    /// parts may go in parallel on their own).
     public var largestFile: UInt64
+    /// The most bytes the files in flight add up to (what a volume that holds a file in memory
+    /// on its way holds at most); never less than `largestFile`.
+    public var bytesAtOnce: UInt64
 
-    /// At most `count` files of at most `largestFile` bytes at once.
-    public init(count: Int, largestFile: UInt64) {
+    /// At most `count` files of at most `largestFile` bytes at once, adding up to at most
+    /// `bytesAtOnce` (nil: `count` times `largestFile`).
+    public init(count: Int, largestFile: UInt64, bytesAtOnce: UInt64? = nil) {
         self.count = max(1, count)
         self.largestFile = largestFile
+        let (all, overflow) = UInt64(self.count).multipliedReportingOverflow(by: largestFile)
+        self.bytesAtOnce = max(largestFile, bytesAtOnce ?? (overflow ? .max : all))
     }
 
     /// One file at a time.
@@ -160,7 +166,8 @@ public struct ParallelFiles: Sendable, Hashable {
         if destination.count == 1 { return source }
         return ParallelFiles(
             count: min(source.count, destination.count),
-            largestFile: min(source.largestFile, destination.largestFile))
+            largestFile: min(source.largestFile, destination.largestFile),
+            bytesAtOnce: min(source.bytesAtOnce, destination.bytesAtOnce))
     }
 }
 
