@@ -61,7 +61,7 @@ public final class S3Volume: Volume {
 
     /// Small files in flight at once unless configured. A small file's request is mostly
     /// waiting on the service: with 2,000 files of 4 KiB to and from a SeaweedFS on the same
-    /// 2 cores, 32 at once took 20% less time than 10 (docs/remote.md, Speed).
+    /// 2 cores, 32 at once took 10-20% less time than 10 (docs/remote.md, Speed).
     public static let defaultFilesAtOnce = 32
 
     /// Parts one transfer holds in memory unless told: four in flight beside the one at hand.
@@ -154,9 +154,8 @@ public final class S3Volume: Volume {
     /// parts in parallel), adding up to no more than the parts of one transfer in flight
     /// (`concurrentRequests` parts): an upload holds a small file in memory until it is sent.
     public var parallelFiles: ParallelFiles {
-        ParallelFiles(
-            count: filesAtOnce, largestFile: UInt64(partSize),
-            bytesAtOnce: UInt64(concurrentRequests) * UInt64(partSize))
+        let (bytes, overflow) = UInt64(concurrentRequests).multipliedReportingOverflow(by: UInt64(partSize))
+        return ParallelFiles(count: filesAtOnce, largestFile: UInt64(partSize), bytesAtOnce: overflow ? .max : bytes)
     }
 
     // MARK: Volume

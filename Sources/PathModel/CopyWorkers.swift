@@ -44,9 +44,9 @@ final class CopyWorkers: @unchecked Sendable {
     let copied: (_ source: File, _ destination: File) -> Void
     let failed: (TransferError) -> Void
     private let slots: DispatchSemaphore
-    /// The bytes of the files in flight.
-    private let bytesInFlight = Mutex<UInt64>(0)
-    /// Signalled each time a worker's bytes are given back, for the walk waiting to take more.
+    /// The bytes of the files in flight, and whether the walk waits for some to be given back.
+    private let bytesInFlight = Mutex<(count: UInt64, awaited: Bool)>((0, false))
+    /// Signalled when a worker gives bytes back while the walk waits for them.
     private let bytesGivenBack = DispatchSemaphore(value: 0)
     private let lock = Mutex(())
     /// The reports not yet told, in the walk's order (the walk's thread alone touches it).
@@ -97,8 +97,12 @@ final class CopyWorkers: @unchecked Sendable {
             } catch {
                 item.failure = error
             }
-            bytesInFlight.withLock { $0 -= size }
-            bytesGivenBack.signal()
+            let awaited = bytesInFlight.withLock { inFlight in
+                inFlight.count -= size
+                defer { inFlight.awaited = false }
+                return inFlight.awaited
+            }
+            if awaited { bytesGivenBack.signal() }
             slots.signal()
             ended.signal()
         }
@@ -109,8 +113,11 @@ final class CopyWorkers: @unchecked Sendable {
     private func takeBytes(_ size: UInt64) {
         let limit = limits.bytesAtOnce
         while !bytesInFlight.withLock({ inFlight in
-            guard inFlight == 0 || size <= limit - min(limit, inFlight) else { return false }
-            inFlight += size
+            guard inFlight.count == 0 || size <= limit - min(limit, inFlight.count) else {
+                inFlight.awaited = true
+                return false
+            }
+            inFlight.count += size
             return true
         }) {
             bytesGivenBack.wait()

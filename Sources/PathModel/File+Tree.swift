@@ -103,7 +103,8 @@ extension File {
         // With `inBatches` on a volume with `.batchRemoval`: entries of any directories, and the
         // directories themselves once left, removed together.
         let spanning = inBatches && volume.capabilities.contains(.batchRemoval)
-        // As many batches' worth as the volume moves files at once, which it may send together.
+        // As many batches' worth as the volume moves files at once; it sends them as many at a
+        // time as it allows.
         let acrossLimit = RemovalBatch.limit * max(1, volume.parallelFiles.count)
         var across = RemovalsAcross()
         /// Removes what `across` holds and reports each entry, in order; what stayed is kept by

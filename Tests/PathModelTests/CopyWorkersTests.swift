@@ -9,7 +9,7 @@ import Testing
 @testable import PathModel
 
 @Suite struct CopyWorkersTests {
-    /// Files in flight now and the most at once, as the copies themselves count them.
+    /// The most files in flight at once, as the copies themselves count them.
     final class InFlight: Sendable {
         private let counts = Mutex((now: 0, most: 0))
 
@@ -23,7 +23,6 @@ import Testing
             counts.withLock { $0.now -= 1 }
         }
 
-        var now: Int { counts.withLock { $0.now } }
         var most: Int { counts.withLock { $0.most } }
     }
 
@@ -46,18 +45,25 @@ import Testing
     static let names = (0..<12).map { "f\($0)" }
 
     @Test func filesInFlightAddUpToNoMoreThanTheBytesAllowed() {
-        // Eight workers, but files of 7 bytes within 20 bytes: two at a time.
+        // Eight workers, but files of 7 bytes within 20 bytes: two at a time. The first copies
+        // wait until two are in flight, which they are unless the bytes hold back more.
         let told = Told()
         let workers = Self.workers(ParallelFiles(count: 8, largestFile: 10, bytesAtOnce: 20), telling: told)
         let inFlight = InFlight()
         for name in Self.names {
             workers.start(
-                { inFlight.during { usleep(5_000) } }, size: 7, from: File(path: "/s/\(name)"),
-                to: File(path: "/d/\(name)"))
+                { inFlight.during { Self.wait(until: { inFlight.most >= 2 }) } }, size: 7,
+                from: File(path: "/s/\(name)"), to: File(path: "/d/\(name)"))
         }
         workers.finish()
-        #expect(inFlight.most <= 2)
+        #expect(inFlight.most == 2)
         #expect(told.all == Self.names)
+    }
+
+    /// Polls `condition` until it holds or 20 seconds have gone by.
+    static func wait(until condition: () -> Bool) {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !condition() && ContinuousClock.now < deadline { usleep(1_000) }
     }
 
     @Test func smallFilesTakeEveryWorker() {
@@ -66,22 +72,13 @@ import Testing
         let told = Told()
         let workers = Self.workers(ParallelFiles(count: 8, largestFile: 10, bytesAtOnce: 20), telling: told)
         let inFlight = InFlight()
-        let allEight = Mutex(false)
         for name in Self.names.prefix(8) {
             workers.start(
-                {
-                    inFlight.during {
-                        let deadline = ContinuousClock.now + .seconds(20)
-                        while ContinuousClock.now < deadline {
-                            if inFlight.now == 8 { allEight.withLock { $0 = true } }
-                            if allEight.withLock({ $0 }) { break }
-                            usleep(1_000)
-                        }
-                    }
-                }, size: 1, from: File(path: "/s/\(name)"), to: File(path: "/d/\(name)"))
+                { inFlight.during { Self.wait(until: { inFlight.most == 8 }) } }, size: 1,
+                from: File(path: "/s/\(name)"), to: File(path: "/d/\(name)"))
         }
         workers.finish()
-        #expect(allEight.withLock { $0 })
+        #expect(inFlight.most == 8)
         #expect(told.all == Array(Self.names.prefix(8)))
     }
 

@@ -42,9 +42,9 @@ final class Transport: Sendable {
     /// The most of a non-streamed body (an XML document, an error) kept.
     static let collectedBodyLimit = 64 * 1024 * 1024
     /// The most connections open to the endpoint at once; requests beyond wait for one. Above
-    /// the requests one transfer keeps in flight (10 by default), so that parallel parts never
-    /// queue behind each other.
-    static let connectionLimit = 32
+    /// the small files a copy moves at once (32 by default) and the requests of a large file
+    /// beside them (10), so that neither queues behind the other.
+    static let connectionLimit = 64
 
     /// How much one read of a connection takes: up to 256 KiB, where NIO's default stops at
     /// 64 KiB. Each read's bytes go to the caller's thread and back (a body part and its

@@ -276,6 +276,7 @@ public struct CpCommand: ShellCommand {
         let spelledDirectory = Array(item.spelledDestination.dropLast(item.destination.nameBytes.count))
         var placed = item
         placed.destination = directory + File(bytes: path)
+        placed.found = nil
         placed.spelledDestination = spelledDirectory + path
         let components = path.split(separator: 0x2F)
         var made = directory

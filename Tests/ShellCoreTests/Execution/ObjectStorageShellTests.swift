@@ -920,9 +920,9 @@ import Testing
     /// what it is about to write: the key (a HEAD, and a listing for a directory of its name
     /// when no object is there) and, for a new key, its parent. A path where nothing is costs
     /// the look at its parent too (which part of the path is missing). `t/f0` and `t/f1` are
-    /// there; `local` is a file of the disk. Before each path was looked at once: 10 HEADs and
-    /// 10 listings up to a new key, 6 HEADs onto one, 2 down, 11 and 9 across to a new key,
-    /// 8 and 1 onto one.
+    /// there; `local` is a file of the disk. Before, each path was looked at several times: 10
+    /// HEADs and 10 listings up to a new key, 6 HEADs onto one, 2 down, 11 and 9 across to a
+    /// new key, 8 and 1 onto one. The copy must have been made all the same.
     static let copyCosts: [Cost] = [
         // cp: t/new, t (2 + 2); the volume: t/new, t (2 + 2).
         Cost(name: "up to a new key", command: "cp local s3://b/t/new", listings: 4, heads: 4),
@@ -947,6 +947,11 @@ import Testing
             #expect(transcript.status == .success)
             #expect(volume.client.requestsSent(.headObject) - heads == cost.heads)
             #expect(volume.client.requestsSent(.listObjects) - listings == cost.listings)
+            // `cp SOURCE DEST`: DEST holds SOURCE's bytes.
+            let operands = cost.command.split(separator: " ").dropFirst()
+            let copied = shell.run("cat \(operands.first!)")
+            #expect(copied.status == .success)
+            #expect(shell.run("cat \(operands.last!)").stdout == copied.stdout)
         }
     }
 
