@@ -496,14 +496,20 @@ import Testing
     @Test(arguments: walkCosts) func aWalkListsEachDirectoryOnceAndHeadsNoKey(_ cost: Cost) throws {
         try withShellAndVolume { shell, volume in
             for directory in ["t", "t/x", "t/y"] { try Self.putFiles(10, in: directory, on: volume) }
-            let listings = volume.client.requestsSent(.listObjects)
-            let heads = volume.client.requestsSent(.headObject)
-            let transcript = shell.run(cost.command)
-            #expect(transcript.stderr == "")
-            #expect(transcript.status == .success)
-            #expect(volume.client.requestsSent(.listObjects) - listings == cost.listings)
-            #expect(volume.client.requestsSent(.headObject) - heads == cost.heads)
+            Self.expect(cost, in: shell, on: volume)
         }
+    }
+
+    /// Runs `cost`'s command in `shell` and expects it to succeed, sending the listings and
+    /// HEADs it says to `volume`.
+    static func expect(_ cost: Cost, in shell: TestShell, on volume: S3Volume) {
+        let listings = volume.client.requestsSent(.listObjects)
+        let heads = volume.client.requestsSent(.headObject)
+        let transcript = shell.run(cost.command)
+        #expect(transcript.stderr == "")
+        #expect(transcript.status == .success)
+        #expect(volume.client.requestsSent(.listObjects) - listings == cost.listings)
+        #expect(volume.client.requestsSent(.headObject) - heads == cost.heads)
     }
 
     /// Deep commands over 2,100 keys in 100 directories of 21 files, and the listings they take
@@ -940,13 +946,7 @@ import Testing
         try withShellAndVolume { shell, volume in
             try Self.putFiles(2, in: "t", on: volume)
             try shell.write("local", "x\n")
-            let heads = volume.client.requestsSent(.headObject)
-            let listings = volume.client.requestsSent(.listObjects)
-            let transcript = shell.run(cost.command)
-            #expect(transcript.stderr == "")
-            #expect(transcript.status == .success)
-            #expect(volume.client.requestsSent(.headObject) - heads == cost.heads)
-            #expect(volume.client.requestsSent(.listObjects) - listings == cost.listings)
+            Self.expect(cost, in: shell, on: volume)
             // `cp SOURCE DEST`: DEST holds SOURCE's bytes.
             let operands = cost.command.split(separator: " ").dropFirst()
             let copied = shell.run("cat \(operands.first!)")
