@@ -297,27 +297,35 @@ public final class S3Volume: Volume {
     }
 
     /// CopyObject up to `copyThreshold`; above, a multipart upload whose parts UploadPartCopy
-    /// copies, in parallel as an upload's parts go (`PartUploads`).
+    /// copies, in parallel as an upload's parts go (`PartUploads`). The source may be in
+    /// another bucket the same client reaches (the same server, as the same identity); from
+    /// anywhere else, false.
     public func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool {
-        try failing(.createFile, destination) { () throws(S3Failure) in
+        guard let origin = source.volume as? S3Volume, origin.client === client else { return false }
+        return try failing(.createFile, destination) { () throws(S3Failure) in
             let target = Place(destination)
-            guard let sourceKey = Place(source).key(in: self), let key = target.key(in: self) else {
+            guard let sourceKey = Place(source).key(in: origin), let key = target.key(in: self) else {
                 throw .errno(.isDirectory)
             }
             try requireStorable(key)
             try requireParentDirectory(of: target)
             if size <= copyThreshold {
-                try call { try client.copyObject(fromBucket: bucket, key: sourceKey, toBucket: bucket, key: key) }
+                try call {
+                    try client.copyObject(fromBucket: origin.bucket, key: sourceKey, toBucket: bucket, key: key)
+                }
             } else {
-                try copyInParts(sourceKey, size: size, to: key)
+                try copyInParts(sourceKey, of: origin.bucket, size: size, to: key)
             }
             return true
         }
     }
 
-    /// Copies the object `sourceKey` of `size` bytes to `key` in parts (UploadPartCopy), at
-    /// least `partSize` each and at most 10,000 of them; a failure aborts the upload.
-    private func copyInParts(_ sourceKey: [UInt8], size: UInt64, to key: [UInt8]) throws(S3Failure) {
+    /// Copies the object `sourceKey` of `sourceBucket`, `size` bytes, to `key` in parts
+    /// (UploadPartCopy), at least `partSize` each and at most 10,000 of them; a failure aborts
+    /// the upload.
+    private func copyInParts(
+        _ sourceKey: [UInt8], of sourceBucket: String, size: UInt64, to key: [UInt8]
+    ) throws(S3Failure) {
         let length = max(UInt64(partSize), (size + 9_999) / 10_000)
         let parts = try PartUploads(of: key, in: self)
         do throws(S3Failure) {
@@ -327,7 +335,7 @@ public final class S3Volume: Volume {
                 try parts.send { [self] number throws(S3Failure) in
                     let eTag = try call {
                         try client.uploadPartCopy(
-                            fromBucket: bucket, key: sourceKey, range: range, toBucket: bucket, key: key,
+                            fromBucket: sourceBucket, key: sourceKey, range: range, toBucket: bucket, key: key,
                             uploadID: parts.uploadID, partNumber: number)
                     }
                     return CompletedPart(partNumber: number, eTag: eTag)

@@ -684,8 +684,9 @@ public struct Copier {
         _ source: File, info: FileInfo, to target: File, named destination: File, existing: FileInfo?,
         isNew: Bool
     ) throws(FileError) {
-        // Inside one volume that can copy by itself (object storage), no byte comes here.
-        if source.volume === target.volume, existing.map({ $0.kind == .regular }) ?? true,
+        // Where the target's volume can copy by itself (object storage, within a bucket or from
+        // another of the same server), no byte comes here.
+        if existing.map({ $0.kind == .regular }) ?? true,
             try target.volume.copyWithin(source, size: info.size, to: target)
         {
             return

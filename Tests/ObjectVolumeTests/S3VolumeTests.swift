@@ -108,19 +108,42 @@ import Testing
         }
     }
 
-    @Test func aCopyAboveTheThresholdIsMadeOfPartsCopiedInsideTheService() throws {
+    @Test(arguments: ["inside the bucket", "to another bucket"])
+    func aCopyAboveTheThresholdIsMadeOfPartsCopiedInsideTheService(_ destination: String) throws {
         let partSize = 5 << 20
         try SeaweedServer.withVolume(partSize: partSize, copyThreshold: UInt64(partSize)) { volume in
-            let contents = (0..<(2 * partSize + 777)).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ $0 >> 7) }
-            try volume.file("/big").write(bytes: contents)
-            let gets = volume.client.requestsSent(.getObject)
-            try volume.file("/big").copy(to: volume.file("/copy"))
-            #expect(volume.client.requestsSent(.uploadPartCopy) == 3)
-            #expect(volume.client.requestsSent(.copyObject) == 0)
-            #expect(volume.client.requestsSent(.getObject) == gets)
-            #expect(try volume.file("/copy").readBytes() == contents)
-            #expect(
-                try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
+            try SeaweedServer.shared().withBucket { _, other in
+                let target =
+                    destination == "to another bucket"
+                    ? S3Volume(client: volume.client, bucket: other, partSize: partSize, copyThreshold: UInt64(partSize))
+                    : volume
+                let contents = (0..<(2 * partSize + 777)).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ $0 >> 7) }
+                try volume.file("/big").write(bytes: contents)
+                let gets = volume.client.requestsSent(.getObject)
+                try volume.file("/big").copy(to: target.file("/copy"))
+                #expect(volume.client.requestsSent(.uploadPartCopy) == 3)
+                #expect(volume.client.requestsSent(.copyObject) == 0)
+                #expect(volume.client.requestsSent(.getObject) == gets)
+                #expect(try target.file("/copy").readBytes() == contents)
+                #expect(
+                    try volume.client.listMultipartUploads(bucket: target.bucket, prefix: target.prefix).isEmpty)
+            }
+        }
+    }
+
+    /// A bucket reached through another client may be another identity's, or another server's:
+    /// the bytes go through shelf.
+    @Test func noCopyOnTheServerFromABucketOfAnotherClient() throws {
+        try SeaweedServer.withVolume { volume in
+            try SeaweedServer.shared().withBucket { client, other in
+                let elsewhere = S3Volume(client: client, bucket: other)
+                try elsewhere.file("/f").write(bytes: [1, 2, 3])
+                #expect(try !volume.copyWithin(elsewhere.file("/f"), size: 3, to: volume.file("/copy")))
+                #expect(try !volume.copyWithin(File(path: "/dev/null"), size: 0, to: volume.file("/copy")))
+                try elsewhere.file("/f").copy(to: volume.file("/copy"))
+                #expect(volume.client.requestsSent(.copyObject) == 0)
+                #expect(try volume.file("/copy").readBytes() == [1, 2, 3])
+            }
         }
     }
 

@@ -113,9 +113,9 @@ public protocol Volume: AnyObject, Sendable {
     func fileSystemUsage(of file: File) throws(FileError) -> FileSystemUsage
 
     /// Copies the regular file `source`, `size` bytes, to `destination` (a new file, or a regular
-    /// file it replaces), both on this volume, without the bytes passing through this process
-    /// (object storage's server-side copy); false when the volume has no such way, and the
-    /// caller copies the bytes itself.
+    /// file it replaces) on this volume, without the bytes passing through this process (object
+    /// storage's server-side copy); false when the volume has no such way from `source`'s
+    /// volume (which may be another), and the caller copies the bytes itself.
     /// - Throws: `FileError` with operation `.createFile`, naming `destination`.
     func copyWithin(_ source: File, size: UInt64, to destination: File) throws(FileError) -> Bool
 

@@ -957,21 +957,32 @@ import Testing
 
     // MARK: Copies inside the service
 
-    @Test func cpInsideABucketCopiesOnTheServer() throws {
+    /// cp, cp -r and mv to a place in the same bucket or in another bucket of the server: every
+    /// file is copied by the server (CopyObject), none comes down.
+    @Test(arguments: ["inside the bucket", "to another bucket"])
+    func cpAndMvCopyOnTheServer(_ destination: String) throws {
         try withShellAndVolume { shell, volume in
-            try Self.putFiles(1, in: "d", on: volume)
-            let gets = volume.client.requestsSent(.getObject)
-            let puts = volume.client.requestsSent(.putObject)
-            let copies = volume.client.requestsSent(.copyObject)
-            let transcript = shell.run("cp s3://b/d/f0 s3://b/copy\ncp -r s3://b/d s3://b/e")
-            #expect(transcript.stderr == "")
-            #expect(transcript.status == .success)
-            #expect(volume.client.requestsSent(.copyObject) - copies == 2)
-            #expect(volume.client.requestsSent(.getObject) == gets)
-            // Only the marker of the directory cp -r makes.
-            #expect(volume.client.requestsSent(.putObject) - puts == 1)
-            #expect(try volume.file("/copy").readBytes() == [1, 2, 3])
-            #expect(try volume.file("/e/f0").readBytes() == [1, 2, 3])
+            try SeaweedServer.shared().withBucket { _, other in
+                let toOtherBucket = destination == "to another bucket"
+                let target = toOtherBucket ? S3Volume(client: volume.client, bucket: other) : volume
+                let top = "s3://" + (toOtherBucket ? other : "b")
+                try Self.putFiles(2, in: "d", on: volume)
+                let gets = volume.client.requestsSent(.getObject)
+                let puts = volume.client.requestsSent(.putObject)
+                let copies = volume.client.requestsSent(.copyObject)
+                let transcript = shell.run(
+                    "cp s3://b/d/f0 \(top)/copy\ncp -r s3://b/d \(top)/e\nmv s3://b/d/f1 \(top)/moved")
+                #expect(transcript.stderr == "")
+                #expect(transcript.status == .success)
+                #expect(volume.client.requestsSent(.copyObject) - copies == 4)
+                #expect(volume.client.requestsSent(.getObject) == gets)
+                // Only the marker of the directory cp -r makes.
+                #expect(volume.client.requestsSent(.putObject) - puts == 1)
+                for path in ["/copy", "/e/f0", "/e/f1", "/moved"] {
+                    #expect(try target.file(path).readBytes() == [1, 2, 3], "\(path)")
+                }
+                #expect(!volume.file("/d/f1").exists)
+            }
         }
     }
 }
