@@ -121,7 +121,8 @@ public struct FilePortion: Sendable {
             }
             first = false
             do {
-                let position = try write(input, to: context.stdout, isCancelled: { context.isCancelled })
+                let position = try write(
+                    input, to: context.stdout, passingOver: !standardInput, isCancelled: { context.isCancelled })
                 if follower != nil, !standardInput, let position {
                     follower?.add(operand, number: number, input: input, position: position)
                     kept = true
@@ -146,9 +147,13 @@ public struct FilePortion: Sendable {
     }
 
     /// Writes this portion of one input; for a regular file, returns the offset read up to
-    /// (where what is added later starts), else nil.
+    /// (where what is added later starts), else nil. With `passingOver` (a file opened for this
+    /// alone, whose offset no one else shares), the bytes before a `+N` of bytes are passed
+    /// over, not read.
     @discardableResult
-    func write(_ input: OpenFile, to output: OutputStream, isCancelled: () -> Bool) throws(FileError) -> UInt64? {
+    func write(
+        _ input: OpenFile, to output: OutputStream, passingOver: Bool = false, isCancelled: () -> Bool
+    ) throws(FileError) -> UInt64? {
         let info = try input.info()
         if info.kind == .directory { throw FileError(.read, input.file, .isDirectory) }
         if case .last(let count) = part, info.kind == .regular {
@@ -164,6 +169,12 @@ public struct FilePortion: Sendable {
             }
         case .from(let start):
             var skip = start > 0 ? start - 1 : 0
+            // The bytes of a regular file are passed over rather than read, as GNU tail seeks
+            // (on object storage, only the rest is fetched).
+            if passingOver, unit == .bytes, info.kind == .regular {
+                reader.start(at: skip)
+                skip = 0
+            }
             while let chunk = try reader.next(isCancelled) {
                 let begin = skip > 0 ? prefixEnd(chunk, &skip) : chunk.startIndex
                 output.write(bytes: chunk[begin...])
@@ -288,15 +299,23 @@ public struct FilePortion: Sendable {
 private struct ChunkReader {
     let input: OpenFile
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    /// How many bytes were read so far.
+    /// How far into the input the reads came (from where they started).
     var consumed: UInt64 = 0
+    /// Whether the reads go by offset, from `consumed`, rather than from the input's own offset.
+    private var readsAtOffsets = false
 
     init(input: OpenFile) { self.input = input }
+
+    /// Starts the reads `offset` bytes into a regular file, as lseek(2) would.
+    mutating func start(at offset: UInt64) {
+        consumed = offset
+        readsAtOffsets = true
+    }
 
     /// The next chunk, or nil at the end (or when cancelled).
     mutating func next(_ isCancelled: () -> Bool) throws(FileError) -> ArraySlice<UInt8>? {
         if isCancelled() { return nil }
-        let count = try input.read(into: &buffer)
+        let count = try readsAtOffsets ? input.read(into: &buffer, at: consumed) : input.read(into: &buffer)
         consumed += UInt64(count)
         return count == 0 ? nil : buffer[..<count]
     }

@@ -140,6 +140,27 @@ import Testing
             prepare: { shell in try shell.write("lines", "1\n2\n3\n4\n5\n") })
     }
 
+    /// head and tail of a 20 MiB object fetch its start or its end alone, one ranged GET,
+    /// where reading it whole takes a request per part and more.
+    @Test(arguments: [
+        ("head -n 2", "first\nsecond\n"), ("head -c 6", "first\n"), ("tail -n 2", "penultimate\nlast\n"),
+        ("tail -c 5", "last\n"), ("tail -c +20971507", "ultimate\nlast\n"),
+    ])
+    func headAndTailFetchOnlyWhatTheyShow(_ command: String, _ output: String) throws {
+        try withShellAndVolume { shell, volume in
+            var contents = [UInt8](repeating: 0x61, count: 20 << 20)
+            for end in stride(from: 63, to: contents.count, by: 64) { contents[end] = 0x0A }
+            contents.replaceSubrange(0..<13, with: "first\nsecond\n".utf8)
+            contents.replaceSubrange((contents.count - 18)..., with: "\npenultimate\nlast\n".utf8)
+            try volume.file("/big").write(bytes: contents)
+            let gets = volume.client.requestsSent(.getObject)
+            let transcript = shell.run("\(command) s3://b/big")
+            #expect(transcript.stdout == output)
+            #expect(transcript.stderr == "")
+            #expect(volume.client.requestsSent(.getObject) - gets == 1)
+        }
+    }
+
     @Test func whatObjectStorageCannotDoIsRefused() throws {
         try check(
             [
