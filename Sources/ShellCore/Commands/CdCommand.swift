@@ -53,13 +53,14 @@ public struct CdCommand: ShellCommand {
             context.error(Diagnostics.renderBare(error, as: spelled))
             return .failure
         }
-        state.environment["OLDPWD"] = state.cwd.bytes
+        // As the user writes them, so that `$PWD/x` names x here on any volume (`s3://b/d/x`).
+        state.environment["OLDPWD"] = state.spelling(of: state.cwd)
         state.cwd = target
-        state.environment["PWD"] = target.normalized.bytes
+        state.environment["PWD"] = state.spelling(of: target)
         // Programs get them, as in sh, whether or not shelf started with them.
         state.exportedNames.formUnion([Array("OLDPWD".utf8), Array("PWD".utf8)])
         if announce {
-            context.stdout.write(bytes: target.bytes)
+            context.stdout.write(bytes: state.spelling(of: target))
             context.stdout.line()
         }
         return .success

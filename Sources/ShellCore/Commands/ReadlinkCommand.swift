@@ -61,7 +61,7 @@ public struct ReadlinkCommand: ShellCommand {
                 if let canonicalization {
                     let resolved = try RealpathCommand.resolve(
                         operand, allowingMissing: canonicalization, in: context)
-                    context.stdout.write(bytes: resolved.bytes)
+                    context.stdout.write(bytes: context.state.spelling(of: resolved))
                 } else {
                     context.stdout.write(bytes: try Self.target(of: operand, in: context))
                 }

@@ -93,13 +93,15 @@ public struct RealpathCommand: ShellCommand {
         for operand in operands {
             do throws(FileError) {
                 let resolved = try resolve(operand, in: context)
-                var shown = resolved
+                // A path relative to the directory asked for, else as the user writes it
+                // (`s3://b/k` on object storage).
+                var shown = context.state.spelling(of: resolved)
                 if let directory, base.map({ Self.isWithin(resolved, $0) }) ?? true,
                     let relative = resolved.relative(to: directory)
                 {
-                    shown = relative
+                    shown = relative.bytes
                 }
-                context.stdout.write(bytes: shown.bytes)
+                context.stdout.write(bytes: shown)
                 context.stdout.write(byte: zeroTerminated ? 0x00 : 0x0A)
             } catch {
                 if !quiet {
@@ -132,9 +134,10 @@ public struct RealpathCommand: ShellCommand {
         return resolved
     }
 
-    /// Whether `path` is `directory` or below it, by components (`/` holds every path).
+    /// Whether `path` is `directory` or below it, by components (`/` holds every path of its
+    /// volume).
     private static func isWithin(_ path: File, _ directory: File) -> Bool {
-        path.componentBytes.starts(with: directory.componentBytes)
+        path.volume === directory.volume && path.componentBytes.starts(with: directory.componentBytes)
     }
 
     /// `operand` as an absolute path with its symlinks resolved against the shell's directory, as

@@ -85,7 +85,9 @@ enum CommandDocs {
             and goes above a bucket's top to `s3://`, the list of the buckets; there `..` stays.
 
             DIR must exist, be a directory (a symbolic link to one is fine), and be searchable. On success
-            `cd` sets the variables `PWD` (the new directory) and `OLDPWD` (the one before).
+            `cd` sets the variables `PWD` (the new directory) and `OLDPWD` (the one before), as `pwd` writes
+            them: under object storage with the URL's scheme and bucket (`s3://photos/2024`), so that
+            `$PWD/x` names `x` there and not a path on the disk.
 
             `cd --help` (or `help cd`) prints the usage.
             """#,

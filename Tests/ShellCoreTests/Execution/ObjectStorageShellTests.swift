@@ -140,6 +140,27 @@ import Testing
             prepare: { shell in try shell.write("lines", "1\n2\n3\n4\n5\n") })
     }
 
+    /// What names the current directory or a resolved path names it with the URL: `$PWD/x` is
+    /// the object, never a file of the same path on the disk.
+    @Test func pwdRealpathAndReadlinkGiveTheURL() throws {
+        try check(
+            [
+                Step(name: "PWD", lines: "mkdir s3://b/d\ncd s3://b/d\necho $PWD", stdout: "s3://b/d\n"),
+                Step(name: "OLDPWD and cd -", lines: "cd ..\necho $OLDPWD\ncd -", stdout: "s3://b/d\ns3://b/d\n"),
+                Step(
+                    name: "rm $PWD/x removes the object", lines: "touch x\nrm -v $PWD/x\nls -A",
+                    stdout: "removed 's3://b/d/x'\n"),
+                Step(
+                    name: "realpath and readlink -f",
+                    lines: "touch f\nrealpath . f s3://b\nreadlink -f f\nreadlink -m s3://b/d/new/../g",
+                    stdout: "s3://b/d\ns3://b/d/f\ns3://b/\ns3://b/d/f\ns3://b/d/g\n"),
+                Step(
+                    name: "realpath relative to a directory",
+                    lines: "realpath --relative-to=s3://b f\nrealpath --relative-to=/ f\nrealpath --relative-base=/ f",
+                    stdout: "d/f\ns3://b/d/f\ns3://b/d/f\n"),
+            ])
+    }
+
     /// head and tail of a 20 MiB object fetch its start or its end alone, one ranged GET,
     /// where reading it whole takes a request per part and more.
     @Test(arguments: [
