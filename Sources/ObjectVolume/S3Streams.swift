@@ -531,9 +531,14 @@ final class S3Upload: PieceTaker, @unchecked Sendable {
         if change != AttributeChange() { throw FileError(.setAttributes, file, .notSupported) }
     }
 
+    /// Cuts or extends the bytes not yet sent; what a part already took cannot change, and an
+    /// object extended past a part's size (bytes held in memory until sent) is `EFBIG`.
     func truncate(to size: UInt64) throws(FileError) {
         guard let size = Int64(exactly: size), size >= sent else {
             throw FileError(.write, file, .notSupported)
+        }
+        guard size - sent <= Int64(max(volume.partSize, pending.count)) else {
+            throw FileError(.write, file, .fileTooLarge)
         }
         let count = Int(size - sent)
         if count < pending.count {

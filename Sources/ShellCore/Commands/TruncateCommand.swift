@@ -122,8 +122,18 @@ public struct TruncateCommand: ShellCommand {
                 status = .failure
                 continue
             }
-            defer { output.close() }
-            if !resize(output, named: operand, base: referenceSize, in: context) { status = .failure }
+            guard resize(output, named: operand, base: referenceSize, in: context) else {
+                output.close()
+                status = .failure
+                continue
+            }
+            // Finished, not just closed: on object storage that is when the object is sent.
+            do {
+                try output.finish()
+            } catch {
+                context.error("\(Messages.failedToClose) \(Quoting.always(operand.bytes)): \(error.reason)")
+                status = .failure
+            }
         }
         return status
     }
@@ -359,6 +369,7 @@ public struct TruncateCommand: ShellCommand {
         static let byteBlocksFor = "byte blocks for file"
         static let overflowExtending = "overflow extending size of file"
         static let failedToTruncate = "failed to truncate"
+        static let failedToClose = "failed to close"
         static let at = "at"
         static let bytes = "bytes"
         static let sizeOf = "size of"

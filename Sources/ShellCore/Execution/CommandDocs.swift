@@ -1174,6 +1174,11 @@ enum CommandDocs {
 
             An error on one FILE is reported (`truncate: cannot open 'd' for writing: Is a directory`) and
             the others are still resized.
+
+            On object storage (`truncate -s 3 s3://b/log`, see docs/remote.md) an object cannot
+            change in place: it is read, cut or extended in memory and sent again whole, so it must be no
+            larger than a part (8 MiB) before and after (`cannot open … for writing: Operation not
+            supported` for a larger one, `failed to truncate … at N bytes: File too large` past it).
             """#,
         "unalias": #"""
             `unalias NAME` removes the alias NAME (see alias). A NAME that is no alias is

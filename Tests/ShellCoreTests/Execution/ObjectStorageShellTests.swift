@@ -140,6 +140,22 @@ import Testing
             prepare: { shell in try shell.write("lines", "1\n2\n3\n4\n5\n") })
     }
 
+    /// truncate sends the object cut or extended (it was opened and never sent: nothing changed).
+    @Test func truncateCutsExtendsAndCreatesObjects() throws {
+        try check([
+            Step(
+                name: "cut", lines: "echo 123456789 > s3://b/t\ntruncate -s 3 s3://b/t\ncat s3://b/t", stdout: "123"),
+            Step(name: "extend", lines: "truncate -s +2 s3://b/t\nstat -c %s s3://b/t", stdout: "5\n"),
+            Step(name: "create", lines: "truncate -s 2 s3://b/new\nstat -c %s s3://b/new", stdout: "2\n"),
+            Step(name: "-c creates nothing", lines: "truncate -c -s 1 s3://b/none\nls s3://b", stdout: "new\nt\n"),
+            Step(
+                name: "past what is held in memory", lines: "truncate -s 1G s3://b/t",
+                stderr: "truncate: failed to truncate 's3://b/t' at 1073741824 bytes: File too large\n",
+                status: .failure),
+            Step(name: "left as it was", lines: "stat -c %s s3://b/t", stdout: "5\n"),
+        ])
+    }
+
     /// What names the current directory or a resolved path names it with the URL: `$PWD/x` is
     /// the object, never a file of the same path on the disk.
     @Test func pwdRealpathAndReadlinkGiveTheURL() throws {
