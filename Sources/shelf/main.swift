@@ -23,6 +23,9 @@ if let root = options.root {
     // directory, or a bucket or a prefix in one (`s3://BUCKET/PREFIX`).
     do throws(FileError) {
         if let (bucket, prefix) = objectStorageRoot(root) {
+            guard let bucket else {
+                ProcessEnvironment.fail("shelf: --root: \(Quoting.bare(root)): names no bucket (s3://BUCKET[/PREFIX])")
+            }
             // The prefix must be a directory of the bucket (keys below it, or its marker), as
             // DIR must be one of the disk: the top of a volume below a prefix always is one.
             let bucketTop = objectStorage.volume(bucket: bucket).root
@@ -151,13 +154,22 @@ let status = runSession()
 // A SIGTERM or SIGHUP stopped the session: its status says so, whatever the command made of it.
 ProcessEnvironment.exit(LineEditor.terminationStatus ?? status)
 
-/// The bucket and key prefix of a `--root` that is an `s3://BUCKET[/PREFIX]` URL (slashes around
-/// the prefix dropped), else nil.
-func objectStorageRoot(_ root: [UInt8]) -> (bucket: [UInt8], prefix: [UInt8])? {
+/// The bucket and key prefix of a `--root` that is an `s3://BUCKET[/PREFIX]` URL, else nil: `.`
+/// and `..` taken textually, as `cd` takes them, and slashes around the prefix dropped. The
+/// bucket is nil when the URL names none (`s3://`, or `..` above the bucket).
+func objectStorageRoot(_ root: [UInt8]) -> (bucket: [UInt8]?, prefix: [UInt8])? {
     let scheme = Array("s3://".utf8)
     guard root.starts(with: scheme) else { return nil }
-    let rest = root.dropFirst(scheme.count)
-    let bucket = Array(rest.prefix { $0 != 0x2F })
-    let names = rest.dropFirst(bucket.count).split(separator: 0x2F).map(Array.init)
-    return (bucket, names.isEmpty ? [] : Array(names.joined(separator: [0x2F])) + [0x2F])
+    var names: [ArraySlice<UInt8>] = []
+    for name in root.dropFirst(scheme.count).split(separator: 0x2F) {
+        if name.elementsEqual([0x2E]) { continue }
+        if name.elementsEqual([0x2E, 0x2E]) {
+            if names.popLast() == nil { return (nil, []) }
+        } else {
+            names.append(name)
+        }
+    }
+    guard let bucket = names.first else { return (nil, []) }
+    let prefix = names.dropFirst().map { Array($0) + [0x2F] }.joined()
+    return (Array(bucket), Array(prefix))
 }

@@ -71,27 +71,33 @@ import Testing
         }
     }
 
-    /// A root inside the bucket, and what `shelf --root` says of it (nothing: it is a directory),
-    /// as of a `--root DIR` on the disk.
-    static let prefixRoots: [(root: String, stderr: String)] = [
-        ("URL/top", ""),
-        ("URL/top/d", ""),
-        ("URL/marked", ""),
-        ("URL/missing", "shelf: --root: URL/missing: No such file or directory\n"),
-        ("URL/top/f", "shelf: --root: URL/top/f: Not a directory\n"),
-        ("URL/top/f/below", "shelf: --root: URL/top/f/below: Not a directory\n"),
+    /// A root inside the bucket, what `shelf --root` says of it (nothing: it is a directory),
+    /// as of a `--root DIR` on the disk, and what `ls` lists there. `.` and `..` are taken as
+    /// `cd` takes them.
+    static let prefixRoots: [(root: String, listing: String, stderr: String)] = [
+        ("URL/top", "d\nf\n", ""),
+        ("URL/top/d", "g\n", ""),
+        ("URL/marked", "", ""),
+        ("URL/./top/d/.", "g\n", ""),
+        ("URL/top/d/..", "d\nf\n", ""),
+        ("URL/marked/../top//d", "g\n", ""),
+        ("URL/missing", "", "shelf: --root: URL/missing: No such file or directory\n"),
+        ("URL/top/f", "", "shelf: --root: URL/top/f: Not a directory\n"),
+        ("URL/top/f/below", "", "shelf: --root: URL/top/f/below: Not a directory\n"),
+        ("s3://", "", "shelf: --root: s3://: names no bucket (s3://BUCKET[/PREFIX])\n"),
+        ("URL/../..", "", "shelf: --root: URL/../..: names no bucket (s3://BUCKET[/PREFIX])\n"),
     ]
 
     @Test(arguments: prefixRoots.map(\.root)) func aRootPrefixMustBeADirectory(_ root: String) throws {
-        let stderr = try #require(Self.prefixRoots.first { $0.root == root }).stderr
+        let row = try #require(Self.prefixRoots.first { $0.root == root })
         try SeaweedServer.withVolume { volume in
             try Self.putFixture(on: volume)
             try volume.client.putObject(bucket: volume.bucket, key: volume.prefix + Array("marked/".utf8), bytes: [])
             let url = "s3://\(volume.bucket)/" + String(decoding: volume.prefix.dropLast(), as: UTF8.self)
-            let result = try Self.shelf(["--root", root, "-c", "pwd"], on: volume)
-            #expect(result.stderr == stderr.replacingOccurrences(of: "URL", with: url))
-            #expect(result.stdout == (stderr.isEmpty ? "/\n" : ""))
-            #expect(result.status == (stderr.isEmpty ? 0 : 2))
+            let result = try Self.shelf(["--root", root, "-c", "pwd; ls"], on: volume)
+            #expect(result.stderr == row.stderr.replacingOccurrences(of: "URL", with: url))
+            #expect(result.stdout == (row.stderr.isEmpty ? "/\n" + row.listing : ""))
+            #expect(result.status == (row.stderr.isEmpty ? 0 : 2))
         }
     }
 
