@@ -105,8 +105,9 @@ public final class S3Volume: Volume {
         owner = (getuid(), getgid())
     }
 
-    /// Listing, reading and writing files, and nothing more.
-    public var capabilities: VolumeCapabilities { [.batchRemoval] }
+    /// Listing, reading and writing files, and nothing more; a directory without a marker is
+    /// the keys below it.
+    public var capabilities: VolumeCapabilities { [.batchRemoval, .vanishingDirectories] }
 
     /// Entries of this volume's open directories go in DeleteObjects requests of up to 1,000
     /// keys, whatever directory they are in: files the listings showed (no HEAD: the listing

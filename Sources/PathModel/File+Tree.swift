@@ -91,6 +91,12 @@ extension File {
         func vanished(_ error: FileError) -> Bool {
             ignoringVanished && error.errno == .noSuchFileOrDirectory
         }
+        /// Whether a directory whose entries were all removed is gone, or a file of its name is
+        /// all that stands there (object storage), because it was no more than its entries.
+        func wentWithItsEntries(_ error: FileError) -> Bool {
+            volume.capabilities.contains(.vanishingDirectories)
+                && (error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory)
+        }
         var walk = TreeWalk(self)
         // Whether the top was removed (with `keepingTop`: everything in it).
         var result = false
@@ -245,8 +251,10 @@ extension File {
                         if !rehearsing { try walk.remove() }
                         removed(walk.file, .directory)
                     } catch {
-                        // A directory that is gone was removed by someone else.
-                        if !vanished(error) {
+                        if wentWithItsEntries(error) {
+                            removed(walk.file, .directory)
+                        } else if !vanished(error) {
+                            // A directory that is gone was removed by someone else.
                             failed(error.reworded(as: .removeDirectory, walk.file))
                             done = false
                         }

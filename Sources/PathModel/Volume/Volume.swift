@@ -257,6 +257,9 @@ public struct VolumeCapabilities: OptionSet, Sendable, Hashable {
     /// that `File.removeTree` gathers them across directories rather than one directory's files
     /// at a time and each directory alone.
     public static let batchRemoval = VolumeCapabilities(rawValue: 1 << 7)
+    /// A directory may be no more than the entries below it (object storage's prefixes without
+    /// a marker): once they are removed it is gone, without being removed itself.
+    public static let vanishingDirectories = VolumeCapabilities(rawValue: 1 << 8)
 
     /// Everything a POSIX file system does.
     public static let posix: VolumeCapabilities = [

@@ -488,6 +488,9 @@ import Testing
             name: "cat of the directory", lines: "cat s3://b/same/", stderr: "cat: s3://b/same/: Is a directory\n",
             status: .failure),
         Step(
+            name: "rm -r of the directory keeps the file", lines: "rm -rv s3://b/same/\nls -F s3://b/",
+            stdout: "removed 's3://b/same/inner'\nremoved directory 's3://b/same/'\nalone\nsame\n"),
+        Step(
             name: "a file alone, with a slash", lines: "ls s3://b/alone/",
             stderr: "ls: cannot access 's3://b/alone/': Not a directory\n", status: .usage),
     ]
