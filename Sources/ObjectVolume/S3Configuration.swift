@@ -30,6 +30,9 @@ public struct S3Configuration: Sendable, Hashable {
     public enum Problem: Error, Sendable, Hashable {
         /// An endpoint URL that is not `http(s)://host[:port]`: the variable or key, and its value.
         case badEndpoint(setting: String, value: String)
+        /// `AWS_PROFILE` names a profile neither file has (as aws cli, shelf does not fall back
+        /// to another).
+        case unknownProfile(String)
     }
 
     /// The configuration that `variable` (the environment) and the files below `home` give.
@@ -40,12 +43,16 @@ public struct S3Configuration: Sendable, Hashable {
         func file(_ name: String) -> File? {
             nonEmpty(name).map { path in home.map { File(path: path).on($0.volume) } ?? File(path: path) }
         }
-        let profile = nonEmpty("AWS_PROFILE") ?? "default"
-        let credentialsFile = Self.settings(
+        let named = nonEmpty("AWS_PROFILE")
+        let profile = named ?? "default"
+        let credentialsSection = Self.settings(
             of: file("AWS_SHARED_CREDENTIALS_FILE") ?? home.map { $0 + ".aws/credentials" }, section: profile)
-        let configFile = Self.settings(
+        let configSection = Self.settings(
             of: file("AWS_CONFIG_FILE") ?? home.map { $0 + ".aws/config" },
             section: profile == "default" ? "default" : "profile \(profile)")
+        if let named, credentialsSection == nil, configSection == nil { throw .unknownProfile(named) }
+        let credentialsFile = credentialsSection ?? [:]
+        let configFile = configSection ?? [:]
         func profileSetting(_ key: String) -> String? { credentialsFile[key] ?? configFile[key] }
 
         if let id = nonEmpty("AWS_ACCESS_KEY_ID"), let secret = nonEmpty("AWS_SECRET_ACCESS_KEY") {
@@ -76,12 +83,12 @@ public struct S3Configuration: Sendable, Hashable {
         }
     }
 
-    /// The `key = value` settings of `[section]` in the INI file at `file` (none when it cannot
-    /// be read); the nested settings of a service (`s3 =` and indented lines below it) as
-    /// `service.key` (`s3.max_concurrent_requests`).
-    static func settings(of file: File?, section: String) -> [String: String] {
-        guard let file, let text = try? file.readText() else { return [:] }
-        var result: [String: String] = [:]
+    /// The `key = value` settings of `[section]` in the INI file at `file`, nil when it cannot
+    /// be read or has no such section; the nested settings of a service (`s3 =` and indented
+    /// lines below it) as `service.key` (`s3.max_concurrent_requests`).
+    static func settings(of file: File?, section: String) -> [String: String]? {
+        guard let file, let text = try? file.readText() else { return nil }
+        var result: [String: String]?
         var inSection = false
         var service: String?
         for line in text.split(whereSeparator: \.isNewline) {
@@ -89,6 +96,7 @@ public struct S3Configuration: Sendable, Hashable {
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
             if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
                 inSection = trimmed.dropFirst().dropLast().trimmingSpaces == section
+                if inSection && result == nil { result = [:] }
                 service = nil
                 continue
             }
@@ -96,10 +104,10 @@ public struct S3Configuration: Sendable, Hashable {
             let key = trimmed[..<equals].trimmingSpaces.lowercased()
             let value = trimmed[trimmed.index(after: equals)...].trimmingSpaces
             if line.first == " " || line.first == "\t" {
-                if let service, !value.isEmpty { result[service + "." + key] = value }
+                if let service, !value.isEmpty { result?[service + "." + key] = value }
             } else {
                 service = value.isEmpty ? key : nil
-                if !value.isEmpty { result[key] = value }
+                if !value.isEmpty { result?[key] = value }
             }
         }
         return result
@@ -179,6 +187,8 @@ public final class S3Volumes: Sendable {
                     }
                 case .failure(.badEndpoint(let setting, let value)):
                     state.problem = .badSetting(name: setting, value: value)
+                case .failure(.unknownProfile(let name)):
+                    state.problem = .unknownProfile(name)
                 }
             }
             return (state.client, state.problem, state.concurrentRequests)

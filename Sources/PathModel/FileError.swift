@@ -58,6 +58,8 @@ public struct FileError: Error, Sendable, Hashable {
         /// A setting (an environment variable or a key of a configuration file) that cannot be
         /// used, and its value.
         case badSetting(name: String, value: String)
+        /// A profile the environment names (`AWS_PROFILE`) that no configuration file has.
+        case unknownProfile(String)
         /// The service failed (a 5xx answer, or asked to slow down), with its error code if it
         /// sent one.
         case serverFailure(code: String?)

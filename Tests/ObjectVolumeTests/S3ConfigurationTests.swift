@@ -88,9 +88,8 @@ import Testing
             name: "no credentials anywhere", configFile: config,
             endpoint: "https://s3.eu-west-1.amazonaws.com", region: "eu-west-1"),
         Row(
-            name: "a profile the files do not have", environment: ["AWS_PROFILE": "other"],
-            credentialsFile: files,
-            configFile: config, endpoint: "https://s3.us-east-1.amazonaws.com"),
+            name: "a profile only the config file has", environment: ["AWS_PROFILE": "work"], configFile: config,
+            endpoint: "http://127.0.0.1:9000", region: "ap-south-1", concurrentRequests: 4),
     ]
 
     /// A home directory in memory holding `.aws/credentials` and `.aws/config` when given.
@@ -126,6 +125,19 @@ import Testing
         #expect(configuration.region == "eu-west-1")
         // Not where AWS's tools look by default: without the variables, nothing is found.
         #expect(try S3Configuration(variable: { _ in nil }, home: home).credentials == nil)
+    }
+
+    /// As aws cli, a profile named that neither file has is an error, not another profile's
+    /// settings or none.
+    @Test(arguments: [["AWS_PROFILE": "other"], ["AWS_PROFILE": "default"]])
+    func aProfileNoFileHasIsRefused(_ environment: [String: String]) throws {
+        let home = try Self.home(
+            credentials: environment["AWS_PROFILE"] == "default" ? "" : Self.files,
+            config: environment["AWS_PROFILE"] == "default" ? "" : Self.config)
+        let error = #expect(throws: S3Configuration.Problem.self) {
+            try S3Configuration(variable: { environment[$0] }, home: home)
+        }
+        #expect(error == .unknownProfile(environment["AWS_PROFILE"]!))
     }
 
     @Test func anEndpointThatIsNotAURLIsRefused() throws {

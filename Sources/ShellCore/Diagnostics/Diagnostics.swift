@@ -60,6 +60,8 @@ public enum Diagnostics {
             return "No credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE)"
         case .badSetting(let name, let value):
             return "Unusable setting \(name)=\(value) (an endpoint is http[s]://HOST[:PORT])"
+        case .unknownProfile(let name):
+            return "No profile \(name) (AWS_PROFILE) in ~/.aws/credentials or ~/.aws/config"
         case .serverFailure(let code): return "Server error" + (code.map { " (\($0))" } ?? "")
         case .refused(let code): return "Refused by the server (\(code))"
         case .malformedAnswer: return "Unreadable answer from the server"

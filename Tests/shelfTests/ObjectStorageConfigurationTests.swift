@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+/// What a session says when its object-storage configuration cannot be used: one line in GNU's
+/// shape, naming the path, before any request is sent (no server is needed). HOME is the test's
+/// own empty directory.
+@Suite struct ObjectStorageConfigurationTests {
+    static let keys = ["AWS_ACCESS_KEY_ID": "id", "AWS_SECRET_ACCESS_KEY": "secret"]
+    static let rows: [(name: String, environment: [String: String], reason: String)] = [
+        ("no credentials", [:], "No credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE)"),
+        (
+            "a profile no file has", keys.merging(["AWS_PROFILE": "nosuch"]) { $1 },
+            "No profile nosuch (AWS_PROFILE) in ~/.aws/credentials or ~/.aws/config"
+        ),
+        (
+            "an endpoint that is no URL", keys.merging(["AWS_ENDPOINT_URL": "localhost:9000"]) { $1 },
+            "Unusable setting AWS_ENDPOINT_URL=localhost:9000 (an endpoint is http[s]://HOST[:PORT])"
+        ),
+    ]
+
+    @Test(arguments: rows.map(\.name))
+    func aConfigurationThatCannotBeUsedIsSaidInOneLine(_ name: String) throws {
+        let row = try #require(Self.rows.first { $0.name == name })
+        let result = try ScriptTests.run(ScriptTests.binary, ["-c", "ls s3://b/x"], environment: row.environment)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "ls: cannot access 's3://b/x': \(row.reason)\n")
+        #expect(result.status == 2)
+    }
+}
