@@ -427,7 +427,7 @@ public struct CpCommand: ShellCommand {
         copier.failed = { error in
             progress?.erase()
             everything = false
-            if error.errno == .canceled { return }
+            if context.isStopping(error) { return }
             if mayRetry {
                 heldBack.append(error)
             } else {

@@ -252,7 +252,7 @@ public struct MvCommand: ShellCommand {
         defer { progress?.erase() }
         let report = { (error: TransferError) in
             progress?.erase()
-            if error.errno != .canceled { context.error(CopyWording.describe(error, spelling: spelling)) }
+            if !context.isStopping(error) { context.error(CopyWording.describe(error, spelling: spelling)) }
         }
         var copier = Copier(
             options: CopyOptions(

@@ -65,6 +65,13 @@ public final class CommandContext {
     /// which a command does not report: it stops as a program killed by Ctrl-C would, silently.
     public func isInterruption(_ error: FileError) -> Bool { error.errno == .interrupted && state.isCancelled() }
 
+    /// Whether a copy's failure is only Ctrl-C stopping it: a step it cancelled (`ECANCELED`), or
+    /// a request or system call it broke off (`EINTR` after the interrupt), which `cp` and `mv`
+    /// do not report, for every file in flight.
+    public func isStopping(_ error: TransferError) -> Bool {
+        error.errno == .canceled || (error.errno == .interrupted && state.isCancelled())
+    }
+
     /// Asks a yes/no question; nil when nobody can answer (no terminal).
     public func ask(_ question: String) -> Bool? {
         guard let asker = state.asker else { return nil }
