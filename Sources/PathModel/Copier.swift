@@ -83,6 +83,11 @@ public struct CopyOptions: Sendable, Hashable {
     public var overwrite: Overwrite
     /// The attributes copies keep.
     public var preserve: Preserved
+    /// Whether a mode or times `preserve` asks for that the destination's volume cannot keep
+    /// (object storage keeps neither) fail the file once its data is copied, `FileError`
+    /// `.setAttributes` with `ENOTSUP`, as GNU `cp -p` reports them; without it they are left
+    /// silently, as `mv` leaves them.
+    public var requiresPreservation: Bool
     /// Give new files and directories the default mode, 0666 or 0777 less the umask, rather
     /// than the source's (`cp --no-preserve=mode`).
     public var defaultModes: Bool
@@ -111,7 +116,7 @@ public struct CopyOptions: Sendable, Hashable {
     /// Options for a copy.
     public init(
         recursive: Bool = true, overwrite: Overwrite = .replace, preserve: Preserved = [],
-        defaultModes: Bool = false, followSourceSymlink: Bool = false, followEverySymlink: Bool = false,
+        requiresPreservation: Bool = false, defaultModes: Bool = false, followSourceSymlink: Bool = false, followEverySymlink: Bool = false,
         linksInstead: File.LinkKind? = nil, oneFileSystem: Bool = false, reflink: Reflink = .kernelChooses,
         sparse: Sparse = .never, sync: Bool = false,
         specialFiles: SpecialFiles = .recreate, destinations: Destinations = .writeThrough
@@ -119,6 +124,7 @@ public struct CopyOptions: Sendable, Hashable {
         self.recursive = recursive
         self.overwrite = overwrite
         self.preserve = preserve
+        self.requiresPreservation = requiresPreservation
         self.defaultModes = defaultModes
         self.followSourceSymlink = followSourceSymlink
         self.followEverySymlink = followEverySymlink
@@ -498,7 +504,10 @@ public struct Copier {
         if rehearsing { return true }
         do {
             // A volume without permission bits (object storage) has no attributes to give.
-            guard target.volume.capabilities.contains(.permissions) else { return true }
+            guard target.volume.capabilities.contains(.permissions) else {
+                try requireKept(at: target)
+                return true
+            }
             if options.preserve.contains(.ownership) { try setOwner(target, like: sourceInfo) }
             // Without `preserve` a directory keeps its sticky bit but not its set-id bits, as with GNU cp.
             let mode =
@@ -689,7 +698,7 @@ public struct Copier {
         if existing.map({ $0.kind == .regular }) ?? true,
             try target.volume.copyWithin(source, size: info.size, to: target)
         {
-            return
+            return try requireKept(at: target)
         }
         // What the walk or the look before said of a regular file spares the volume asking again.
         let input =
@@ -703,6 +712,16 @@ public struct Copier {
                 from: input, source: source, info: info, to: target, existingMode: existing?.permissions,
                 isNew: isNew)
         }
+        try requireKept(at: target)
+    }
+
+    /// Fails with `.setAttributes` and `ENOTSUP` when `options` require a mode or times that
+    /// `target`'s volume cannot keep (it has no permission bits, as object storage).
+    private func requireKept(at target: File) throws(FileError) {
+        guard options.requiresPreservation, !options.preserve.isDisjoint(with: [.mode, .timestamps]),
+            !target.volume.capabilities.contains(.permissions)
+        else { return }
+        throw FileError(.setAttributes, target, .notSupported)
     }
 
     /// Writes everything from `input` into `target`, a device or FIFO, opened for writing: such

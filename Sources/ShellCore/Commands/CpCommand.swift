@@ -362,7 +362,8 @@ public struct CpCommand: ShellCommand {
         }
         var copier = Copier(
             options: CopyOptions(
-                recursive: recursive, overwrite: overwrite, preserve: preserve, defaultModes: defaultModes,
+                recursive: recursive, overwrite: overwrite, preserve: preserve, requiresPreservation: true,
+                defaultModes: defaultModes,
                 followSourceSymlink: follow, followEverySymlink: dereference == .always,
                 linksInstead: linksInstead, oneFileSystem: oneFileSystem, reflink: reflink, sparse: sparse,
                 specialFiles: recursive ? .recreate : .copyContents,
@@ -458,6 +459,14 @@ public struct CpCommand: ShellCommand {
     /// The message for `error`: a link that could not be made (`-l`, `-s`, or a hard link kept
     /// by `-a`) in cp's words, anything else as every copy words it.
     private func describe(_ error: TransferError, spelling: Spelling) -> String {
+        if case .file(let failure) = error, failure.operation == .setAttributes,
+            !failure.path.volume.capabilities.contains(.permissions)
+        {
+            // A mode or times the destination cannot keep (object storage), told as GNU cp tells
+            // of the first it could not set: the times, then the mode.
+            let what = preserve.contains(.timestamps) ? Messages.preservingTimes : Messages.preservingPermissions
+            return "\(what) \(spelling.quoted(failure.path)): \(failure.reason)"
+        }
         guard case .file(let failure) = error, failure.operation == .makeLink, let target = failure.destination
         else { return CopyWording.describe(error, spelling: spelling) }
         let kind = linksInstead == .symbolic ? Messages.symbolicLink : Messages.hardLink
@@ -507,6 +516,8 @@ public struct CpCommand: ShellCommand {
         static let to = "to"
         static let relativeSymlinksHereOnly = "can make relative symbolic links only in current directory"
         static let cannotPreserve = "cannot preserve"
+        static let preservingTimes = "preserving times for"
+        static let preservingPermissions = "preserving permissions for"
         static let notSupported = "not supported"
         static let backupAndNoClobber = "options --backup and --no-clobber are mutually exclusive"
         static let targetAndNoTarget = "cannot combine --target-directory (-t) and --no-target-directory (-T)"

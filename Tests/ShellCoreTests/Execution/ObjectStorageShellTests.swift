@@ -140,6 +140,40 @@ import Testing
             prepare: { shell in try shell.write("lines", "1\n2\n3\n4\n5\n") })
     }
 
+    /// Object storage keeps no mode nor times: cp -p and cp -a copy the data and say, for each
+    /// file and directory, what they could not keep, as GNU cp does; mv says nothing.
+    @Test func cpPreservingWhatObjectStorageCannotKeepSaysSo() throws {
+        try check(
+            [
+                Step(
+                    name: "cp -p", lines: "cp -p f s3://b/p",
+                    stderr: "cp: preserving times for 's3://b/p': Operation not supported\n", status: .failure),
+                Step(name: "the data is there", lines: "cat s3://b/p", stdout: "hi\n"),
+                Step(
+                    name: "--preserve=mode", lines: "cp --preserve=mode f s3://b/m",
+                    stderr: "cp: preserving permissions for 's3://b/m': Operation not supported\n",
+                    status: .failure),
+                Step(
+                    name: "cp -a of a tree", lines: "cp -a d s3://b/t",
+                    stderr: """
+                        cp: preserving times for 's3://b/t/g': Operation not supported
+                        cp: preserving times for 's3://b/t': Operation not supported
+
+                        """, status: .failure),
+                Step(name: "its data is there", lines: "cat s3://b/t/g", stdout: "x\n"),
+                Step(
+                    name: "inside the bucket", lines: "cp -p s3://b/p s3://b/q",
+                    stderr: "cp: preserving times for 's3://b/q': Operation not supported\n", status: .failure),
+                Step(name: "ownership alone is not asked for", lines: "cp --preserve=ownership f s3://b/o"),
+                Step(name: "mv says nothing", lines: "mv f s3://b/moved\ncat s3://b/moved", stdout: "hi\n"),
+                Step(name: "cp -p down to the disk", lines: "cp -p s3://b/moved back\ncat back", stdout: "hi\n"),
+            ],
+            prepare: { shell in
+                try shell.write("f", "hi\n")
+                try shell.write("d/g", "x\n")
+            })
+    }
+
     /// truncate sends the object cut or extended (it was opened and never sent: nothing changed).
     @Test func truncateCutsExtendsAndCreatesObjects() throws {
         try check([
