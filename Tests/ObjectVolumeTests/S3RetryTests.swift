@@ -87,6 +87,21 @@ import Testing
         }
     }
 
+    /// The bound from below: the first part to reach the proxy is held there, unanswered, until
+    /// another part arrives, which only a client with more than one part in flight sends.
+    @Test func partsGoUpInParallel() throws {
+        let partSize = 5 << 20
+        try throughProxy(breaking: "partNumber=", with: .heldUntilAnotherArrives, partSize: partSize) { volume, proxy in
+            let contents = (0..<(3 * partSize + 99)).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ $0 >> 10) }
+            try volume.file("/big").write(bytes: contents)
+            #expect(proxy.faultsMet == 1)
+            #expect(proxy.requestsThatJoinedAHeldOne == 1)
+            #expect(proxy.mostRequestsAtOnce >= 2)
+            #expect(volume.client.requestsSent(.uploadPart) == 4)
+            #expect(try volume.file("/big").readBytes() == contents)
+        }
+    }
+
     @Test(arguments: [FaultyProxy.Fault.dropConnection, .serviceUnavailable])
     func aPartThatFailsForGoodAbortsTheUpload(_ fault: FaultyProxy.Fault) throws {
         let partSize = 5 << 20

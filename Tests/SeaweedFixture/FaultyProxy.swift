@@ -9,8 +9,8 @@ import Testing
 /// client sends it) contain `pattern` meets `fault` (or the first `times` such requests): its
 /// connection is dropped, or answered with an error (`503 Service Unavailable`, S3's `SlowDown`,
 /// `InternalError`, `AccessDenied`, `NotImplemented`) and closed, or one byte of its body or of
-/// its answer's body is changed on the way, or its answer is cut midway. Every other request
-/// goes through.
+/// its answer's body is changed on the way, or its answer is cut midway, or it is held until
+/// another such request arrives. Every other request goes through.
 public final class FaultyProxy: @unchecked Sendable {
     /// What happens to the request that meets the fault.
     public enum Fault: Sendable, CustomTestStringConvertible {
@@ -40,6 +40,12 @@ public final class FaultyProxy: @unchecked Sendable {
         /// client sees a server that ignored the request's `Range` (which is signed, so the
         /// proxy cannot take it out of the request).
         case wholeForRange
+        /// It is held, none of it passed on, until another request containing the pattern
+        /// arrives (or `longestHold` has passed), then goes through unchanged. A request that
+        /// arrives meanwhile was sent while the held one had no answer: `requestsThatJoinedAHeldOne`
+        /// counts the held requests that saw one, and shows requests in flight at once without
+        /// depending on how fast either goes.
+        case heldUntilAnotherArrives
 
         /// The answer the proxy sends in the server's place, if it sends one.
         var answer: [UInt8]? {
@@ -49,7 +55,9 @@ public final class FaultyProxy: @unchecked Sendable {
             case .internalError: return FaultyProxy.errorAnswer("500 Internal Server Error", code: "InternalError")
             case .accessDenied: return FaultyProxy.errorAnswer("403 Forbidden", code: "AccessDenied")
             case .notImplemented: return FaultyProxy.errorAnswer("501 Not Implemented", code: "NotImplemented")
-            case .dropConnection, .corruptRequestBody, .corruptAnswerBody, .cutAnswer, .wholeForRange: return nil
+            case .dropConnection, .corruptRequestBody, .corruptAnswerBody, .cutAnswer, .wholeForRange,
+                .heldUntilAnotherArrives:
+                return nil
             }
         }
 
@@ -65,6 +73,7 @@ public final class FaultyProxy: @unchecked Sendable {
             case .corruptAnswerBody: return "a changed byte in the answer"
             case .cutAnswer: return "an answer cut midway"
             case .wholeForRange: return "a range answered as the whole object"
+            case .heldUntilAnotherArrives: return "a request held until another arrives"
             }
         }
     }
@@ -83,6 +92,12 @@ public final class FaultyProxy: @unchecked Sendable {
     private var mostWaiting = 0
     private var accepted = 0
     private var stopped = false
+    /// Guards `arrivals` and `joined`, and wakes a held request when another arrives.
+    private let arrival = NSCondition()
+    /// How many times the pattern was seen in what clients sent.
+    private var arrivals = 0
+    /// How many held requests saw another arrive before they went on.
+    private var joined = 0
 
     /// Starts a proxy to `upstreamPort` on 127.0.0.1 whose first `times` requests containing
     /// `pattern` meet `fault` (`Int.max`: every one).
@@ -121,6 +136,16 @@ public final class FaultyProxy: @unchecked Sendable {
     /// the server's answer to it begins.
     public var mostRequestsAtOnce: Int { lock.withLock { mostWaiting } }
 
+    /// How many requests held by `.heldUntilAnotherArrives` saw another request containing the
+    /// pattern arrive while they were held (rather than going on after `longestHold`).
+    public var requestsThatJoinedAHeldOne: Int { arrival.withLock { joined } }
+
+    /// How long `.heldUntilAnotherArrives` holds a request that no other joins, in seconds: far
+    /// longer than a client takes to send the next request, shorter than its read timeout (60 s),
+    /// so that the held request is not sent again meanwhile. A bound that only a test that is
+    /// failing meets, never an assertion.
+    public static let longestHold: TimeInterval = 20
+
     /// How many connections clients have opened through the proxy.
     public var connectionsAccepted: Int { lock.withLock { accepted } }
 
@@ -130,6 +155,7 @@ public final class FaultyProxy: @unchecked Sendable {
             stopped = true
             for descriptor in open { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
+        arrival.withLock { arrival.broadcast() }
         Glibc.shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
@@ -188,12 +214,21 @@ public final class FaultyProxy: @unchecked Sendable {
                 }
             }
             let seen = tail + buffer[..<count]
+            let matches = Self.contains(seen, pattern)
+            // How many requests containing the pattern have arrived, this one included.
+            let arrived = !matches ? 0 : arrival.withLock { () -> Int in
+                arrivals += 1
+                arrival.broadcast()
+                return arrivals
+            }
             let breaks = lock.withLock { () -> Bool in
-                guard fired < times, Self.contains(seen, pattern) else { return false }
+                guard fired < times, matches else { return false }
                 fired += 1
                 return true
             }
-            if breaks, case .wholeForRange = fault {
+            if breaks, case .heldUntilAnotherArrives = fault {
+                holdUntilAnotherArrives(after: arrived)
+            } else if breaks, case .wholeForRange = fault {
                 lock.withLock { pair.statusAsWhole = true }
             } else if breaks, case .cutAnswer = fault {
                 lock.withLock { pair.answerAllowance = Self.answerBytesBeforeCut }
@@ -213,6 +248,16 @@ public final class FaultyProxy: @unchecked Sendable {
         }
         Glibc.shutdown(client, Int32(SHUT_RDWR))
         Glibc.shutdown(server, Int32(SHUT_RDWR))
+    }
+
+    /// Returns once the pattern has arrived more than `arrived` times (counted in `joined`), or
+    /// the proxy stops, or `longestHold` has passed.
+    private func holdUntilAnotherArrives(after arrived: Int) {
+        let deadline = Date(timeIntervalSinceNow: Self.longestHold)
+        arrival.withLock {
+            while arrivals == arrived && !lock.withLock({ stopped }) && arrival.wait(until: deadline) {}
+            if arrivals > arrived { joined += 1 }
+        }
     }
 
     /// Passes the server's answers back until either side closes, then closes both.
