@@ -151,4 +151,21 @@ import Testing
             #expect(try Self.snapshot(of: volume) == before)
         }
     }
+
+    /// What shelf says of object storage when nothing configures it: no AWS variable in its
+    /// environment (`run` gives it only HOME, LC_ALL and PATH) and a HOME without `~/.aws`.
+    static let withoutCredentials: [([String], String)] = [
+        (["-c", "ls s3://b"], "ls: cannot access 's3://b': "),
+        (["--root", "s3://b/p", "-c", "pwd"], "shelf: --root: s3://b/p: "),
+    ]
+
+    @Test(arguments: withoutCredentials)
+    func withoutCredentialsShelfSaysSoInOneLine(_ arguments: [String], _ stderr: String) throws {
+        let result = try ScriptTests.run(ScriptTests.binary, arguments)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == stderr + "No credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE)\n")
+        #expect(result.status == 2)
+    }
 }

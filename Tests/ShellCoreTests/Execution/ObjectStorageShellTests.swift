@@ -1132,4 +1132,45 @@ import Testing
             #expect(try volume.file("/big").readBytes() == contents)
         }
     }
+
+    // MARK: No credentials
+
+    static let noCredentials = "No credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE)"
+
+    /// Commands of a shell with no credentials: each says so in one line, in GNU's shape,
+    /// naming the path, and fails.
+    static let withoutCredentials: [Step] = [
+        Step(
+            name: "ls of a bucket", lines: "ls s3://b",
+            stderr: "ls: cannot access 's3://b': \(noCredentials)\n", status: .usage),
+        Step(
+            name: "ls of the buckets", lines: "ls s3://",
+            stderr: "ls: cannot access 's3://': \(noCredentials)\n", status: .usage),
+        Step(name: "cat", lines: "cat s3://b/x", stderr: "cat: s3://b/x: \(noCredentials)\n", status: .failure),
+        Step(
+            name: "cp to", lines: "cp local s3://b/x",
+            stderr: "cp: cannot stat 's3://b/x': \(noCredentials)\n", status: .failure),
+        Step(name: "cd", lines: "cd s3://b", stderr: "cd: s3://b: \(noCredentials)\n", status: .failure),
+    ]
+
+    /// `s3://` wired as shelf wires it (Sources/shelf/main.swift), to the configuration of an
+    /// empty environment and a home without `~/.aws`.
+    @Test(arguments: withoutCredentials) func withoutCredentialsEachCommandSaysSoInOneLine(_ step: Step) throws {
+        let home = MemoryVolume().file("/home/u")
+        try home.makeDirectory(intermediates: true)
+        let objectStorage = S3Volumes {
+            Result { () throws(S3Configuration.Problem) in try S3Configuration(variable: { _ in nil }, home: home) }
+        }
+        defer { objectStorage.shutdown() }
+        let shell = TestShell()
+        shell.state.schemes.register(
+            VolumeScheme(
+                name: "s3", open: { objectStorage.volume(bucket: $0) },
+                authorities: { objectStorage.buckets(opening: $0) }))
+        try shell.write("local", "x\n")
+        let transcript = shell.run(step.lines)
+        #expect(transcript.stdout == step.stdout)
+        #expect(transcript.stderr == step.stderr)
+        #expect(transcript.status == step.status)
+    }
 }
