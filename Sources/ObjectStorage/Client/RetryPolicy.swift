@@ -36,10 +36,22 @@ public struct RetryPolicy: Sendable, Hashable {
         }
     }
 
-    /// Waits before attempt `attempt + 1`.
+    /// Waits before attempt `attempt + 1` (`delay(after:using:)` seconds).
     func wait(after attempt: Int) {
-        let ceiling = min(maxDelay, baseDelay * Double(1 << min(attempt - 1, 20)))
-        let seconds = Double.random(in: 0...max(ceiling, 0))
-        usleep(UInt32(seconds * 1_000_000))
+        var random = SystemRandomNumberGenerator()
+        usleep(UInt32(delay(after: attempt, using: &random) * 1_000_000))
+    }
+
+    /// The wait before attempt `attempt + 1`, in seconds: a share drawn from `random`
+    /// of `longestDelay(after:)` (full jitter). Apart from `wait(after:)` so that tests can
+    /// draw it from a generator of their own without waiting.
+    func delay<Random: RandomNumberGenerator>(after attempt: Int, using random: inout Random) -> Double {
+        longestDelay(after: attempt) * Double.random(in: 0...1, using: &random)
+    }
+
+    /// The longest wait before attempt `attempt + 1` (the first retry follows attempt 1):
+    /// `baseDelay` × 2^(`attempt` − 1), at most `maxDelay`.
+    func longestDelay(after attempt: Int) -> Double {
+        max(0, min(maxDelay, baseDelay * Double(1 << min(attempt - 1, 20))))
     }
 }
