@@ -152,7 +152,7 @@ public struct FilePortion: Sendable {
     /// over, not read.
     @discardableResult
     func write(
-        _ input: OpenFile, to output: OutputStream, passingOver: Bool = false, isCancelled: () -> Bool
+        _ input: OpenFile, to output: OutputStream, passingOver: Bool, isCancelled: () -> Bool
     ) throws(FileError) -> UInt64? {
         let info = try input.info()
         if info.kind == .directory { throw FileError(.read, input.file, .isDirectory) }
@@ -170,8 +170,10 @@ public struct FilePortion: Sendable {
         case .from(let start):
             var skip = start > 0 ? start - 1 : 0
             // The bytes of a regular file are passed over rather than read, as GNU tail seeks
-            // (on object storage, only the rest is fetched).
+            // (on object storage, only the rest is fetched). Past the end there is nothing to
+            // write, and what is added later starts at the offset asked for, as after GNU's lseek.
             if passingOver, unit == .bytes, info.kind == .regular {
+                guard skip < info.size else { return skip }
                 reader.start(at: skip)
                 skip = 0
             }

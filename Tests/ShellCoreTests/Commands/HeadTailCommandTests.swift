@@ -30,6 +30,9 @@ struct HeadTailCommandTests {
         ("tail", ["-c", "2", "four/"]),
         ("head", ["-n", "+2", "four"]), ("head", ["-c", "+3", "four"]), ("tail", ["-c", "+7", "four"]),
         ("tail", ["-n", "+1", "four", "nonl"]), ("tail", ["-c", "+1K", "numbers"]),
+        // Past the end, and past any offset a file can have (passed over, not read).
+        ("tail", ["-c", "+99999999", "four"]), ("tail", ["-c", "+9223372036854775809", "four"]),
+        ("tail", ["-c", "+9E", "four"]),
         // GNU's older spelling of the count, as the first argument.
         ("head", ["-3", "four"]), ("head", ["-3c", "four"]), ("head", ["-1k", "numbers"]),
         ("head", ["-2b", "numbers"]), ("head", ["-2cl", "four"]), ("head", ["-1v", "four"]),
