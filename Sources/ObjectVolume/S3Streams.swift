@@ -410,7 +410,8 @@ final class S3Upload: PieceTaker, @unchecked Sendable {
         let overlap = min(bytes.count, pending.count - start)
         pending.replaceSubrange(start..<(start + overlap), with: bytes)
         offset += Int64(bytes.count)
-        while pending.count >= volume.partSize && offset == sent + Int64(pending.count) {
+        // A part goes once more than a part is held: a file of exactly a part is one PUT.
+        while pending.count > volume.partSize && offset == sent + Int64(pending.count) {
             try failing { () throws(S3Failure) in try sendPart(count: volume.partSize) }
         }
     }
