@@ -271,8 +271,9 @@ import Testing
     @Test func linksAndAttributesAreRefused() throws {
         try SeaweedServer.withVolume { volume in
             try volume.file("/f").write(text: "f")
-            // Nothing a POSIX file system has; only removals gathered across directories.
-            #expect(volume.capabilities == [.batchRemoval])
+            // Nothing a POSIX file system has; only removals gathered across directories, and
+            // directories that are no more than the keys below them.
+            #expect(volume.capabilities == [.batchRemoval, .vanishingDirectories])
             #expect((try? volume.file("/l").makeSymlink(to: "f")) == nil)
             let chmod = #expect(throws: FileError.self) { try volume.file("/f").setPermissions(0o600) }
             #expect(chmod?.errno == .notSupported)
