@@ -46,8 +46,8 @@ public final class S3Volume: Volume {
     /// gathered (upload) or read (download read in order), and those in flight beside it. A
     /// download in pieces (`ParallelRanges`) holds no part, only the pieces being written.
     public let partsInMemory: Int
-    /// The largest object copied inside the bucket by one CopyObject; larger ones are copied
-    /// in parts (UploadPartCopy).
+    /// The largest object copied on the server (inside the bucket, or from another) by one
+    /// CopyObject; larger ones are copied in parts (UploadPartCopy).
     public let copyThreshold: UInt64
     /// The device number entries report, different for every volume.
     let device: UInt64

@@ -10,7 +10,7 @@ import Testing
         ("no credentials", [:], "No credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE)"),
         (
             "a profile no file has", keys.merging(["AWS_PROFILE": "nosuch"]) { $1 },
-            "No profile nosuch (AWS_PROFILE) in ~/.aws/credentials or ~/.aws/config"
+            "No profile nosuch (AWS_PROFILE) in the credentials or config file"
         ),
         (
             "an endpoint that is no URL", keys.merging(["AWS_ENDPOINT_URL": "localhost:9000"]) { $1 },

@@ -61,7 +61,7 @@ public enum Diagnostics {
         case .badSetting(let name, let value):
             return "Unusable setting \(name)=\(value) (an endpoint is http[s]://HOST[:PORT])"
         case .unknownProfile(let name):
-            return "No profile \(name) (AWS_PROFILE) in ~/.aws/credentials or ~/.aws/config"
+            return "No profile \(name) (AWS_PROFILE) in the credentials or config file"
         case .serverFailure(let code): return "Server error" + (code.map { " (\($0))" } ?? "")
         case .refused(let code): return "Refused by the server (\(code))"
         case .malformedAnswer: return "Unreadable answer from the server"
