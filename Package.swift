@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         .target(name: "CPathModel"),
@@ -38,6 +39,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Only to tell a failed TLS handshake from other transport failures.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Object storage as a volume (`S3Volume`), on ObjectStorage's client and PathModel's

@@ -50,6 +50,7 @@ enum S3Failure: Error {
         case .timedOut: return (.timedOut, nil)
         case .connectionClosed: return (.connectionReset, nil)
         case .unreachable: return (.noRouteToHost, nil)
+        case .tlsFailure: return (.protocolError, .tlsFailure)
         case .slowDown, .serverFailure: return (.ioError, .serverFailure(code: error.code))
         case .malformedResponse: return (.ioError, .malformedAnswer)
         case .invalidRange: return (.invalidArgument, nil)

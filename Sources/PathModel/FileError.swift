@@ -60,6 +60,8 @@ public struct FileError: Error, Sendable, Hashable {
         case badSetting(name: String, value: String)
         /// A profile the environment names (`AWS_PROFILE`) that no configuration file has.
         case unknownProfile(String)
+        /// No secure connection could be set up with the service (its TLS handshake failed).
+        case tlsFailure
         /// The service failed (a 5xx answer, or asked to slow down), with its error code if it
         /// sent one.
         case serverFailure(code: String?)

@@ -224,6 +224,19 @@ import Testing
         #expect(error.status == nil)
     }
 
+    /// An `https://` endpoint where a plain-HTTP server answers: the TLS handshake fails, told
+    /// as such rather than as an unreachable host, and once (it would fail again).
+    @Test func anHTTPSEndpointThatSpeaksPlainHTTPIsATLSFailure() throws {
+        let server = try SeaweedServer.shared()
+        let client = S3Client(
+            endpoint: S3Endpoint(url: "https://127.0.0.1:\(server.port)")!, credentials: server.credentials)
+        defer { try? client.shutdown() }
+        let error = try #require(throws: S3Error.self) { try client.listObjects(bucket: "bucket") }
+        #expect(error.kind == .tlsFailure)
+        #expect(error.status == nil)
+        #expect(client.requestsSent(.listObjects) == 1)
+    }
+
     @Test func aServerThatNeverAnswersTimesOut() throws {
         let listener = try SilentListener()
         defer { listener.close() }

@@ -39,9 +39,13 @@ public struct S3Error: Error, Sendable {
         case timedOut
         /// The connection closed before the answer was complete.
         case connectionClosed
-        /// The endpoint could not be reached for another reason (no route, name not found, TLS);
+        /// The endpoint could not be reached for another reason (no route, name not found);
         /// `underlying` is the transport's error.
         case unreachable
+        /// No secure connection could be set up with an `https://` endpoint (the TLS handshake
+        /// failed: a server that speaks plain HTTP, or a certificate not trusted); `underlying`
+        /// is the transport's error.
+        case tlsFailure
         /// The server's answer could not be read (not the XML the call expects).
         case malformedResponse
         /// An upload's source gave fewer or more bytes than the length the request announced.

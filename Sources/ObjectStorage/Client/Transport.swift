@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 #if canImport(Glibc)
@@ -276,6 +277,7 @@ final class Transport: Sendable {
     static func s3Error(_ error: any Error) -> S3Error {
         let sendable = SendableError(error)
         if let error = error as? S3Error { return error }
+        if error is NIOSSLError || error is BoringSSLError { return S3Error(.tlsFailure, underlying: sendable) }
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout, .readTimeout, .deadlineExceeded, .writeTimeout:

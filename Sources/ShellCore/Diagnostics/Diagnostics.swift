@@ -60,6 +60,8 @@ public enum Diagnostics {
             return "No credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE)"
         case .badSetting(let name, let value):
             return "Unusable setting \(name)=\(value) (an endpoint is http[s]://HOST[:PORT])"
+        case .tlsFailure:
+            return "TLS handshake failed (an https:// endpoint that speaks plain HTTP, or a certificate not trusted)"
         case .unknownProfile(let name):
             return "No profile \(name) (AWS_PROFILE) in the credentials or config file"
         case .serverFailure(let code): return "Server error" + (code.map { " (\($0))" } ?? "")
