@@ -281,8 +281,8 @@ import Testing
                 let held = volume.partBytesHeld
                 #expect(held.now == 0)
                 #expect(held.peak > 0, "the pieces went through the volume's count")
-                // A piece is what one read of the socket gives: at most 256 KiB.
-                #expect(held.peak <= concurrentRequests * (256 << 10))
+                // A piece is what one read of the socket gives: at most 512 KiB.
+                #expect(held.peak <= concurrentRequests * (512 << 10))
             }
         }
     }
