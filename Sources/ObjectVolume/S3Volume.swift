@@ -155,8 +155,8 @@ public final class S3Volume: Volume {
     /// parts in parallel), adding up to no more than the parts of one transfer in flight
     /// (`concurrentRequests` parts): an upload holds a small file in memory until it is sent.
     public var parallelFiles: ParallelFiles {
-        let (bytes, overflow) = UInt64(concurrentRequests).multipliedReportingOverflow(by: UInt64(partSize))
-        return ParallelFiles(count: filesAtOnce, largestFile: UInt64(partSize), bytesAtOnce: overflow ? .max : bytes)
+        let parts = ParallelFiles(count: concurrentRequests, largestFile: UInt64(partSize))
+        return ParallelFiles(count: filesAtOnce, largestFile: UInt64(partSize), bytesAtOnce: parts.bytesAtOnce)
     }
 
     // MARK: Volume

@@ -116,7 +116,8 @@ public struct CopyOptions: Sendable, Hashable {
     /// Options for a copy.
     public init(
         recursive: Bool = true, overwrite: Overwrite = .replace, preserve: Preserved = [],
-        requiresPreservation: Bool = false, defaultModes: Bool = false, followSourceSymlink: Bool = false, followEverySymlink: Bool = false,
+        requiresPreservation: Bool = false, defaultModes: Bool = false, followSourceSymlink: Bool = false,
+        followEverySymlink: Bool = false,
         linksInstead: File.LinkKind? = nil, oneFileSystem: Bool = false, reflink: Reflink = .kernelChooses,
         sparse: Sparse = .never, sync: Bool = false,
         specialFiles: SpecialFiles = .recreate, destinations: Destinations = .writeThrough

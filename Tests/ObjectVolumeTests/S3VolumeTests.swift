@@ -91,37 +91,15 @@ import Testing
         }
     }
 
-    /// A size around the default part size, and the requests its upload must take.
-    struct AroundAPart: Sendable, CustomTestStringConvertible {
-        let testDescription: String
-        let size: Int
-        let puts: Int
-        let multipartUploads: Int
-        let parts: Int
-    }
-
-    /// The default part size (8 MiB, aws cli's) is the threshold: "files larger than this go up
-    /// in parts" (S3Volume.init), so a file of that size is one PutObject, a file one byte larger
-    /// a multipart upload of two parts.
-    static let aroundTheDefaultPart = [
-        AroundAPart(
-            testDescription: "exactly 8 MiB", size: 8 << 20, puts: 1, multipartUploads: 0, parts: 0),
-        AroundAPart(
-            testDescription: "8 MiB and a byte", size: (8 << 20) + 1, puts: 0, multipartUploads: 1, parts: 2),
-    ]
-
-    @Test(arguments: aroundTheDefaultPart)
-    func aFileGoesUpInPartsOnlyAboveTheDefaultPartSize(_ row: AroundAPart) throws {
+    /// The default part size (8 MiB, aws cli's) is the threshold of a file written.
+    @Test(arguments: SizeAroundAPart.rows)
+    func aFileGoesUpInPartsOnlyAboveTheDefaultPartSize(_ row: SizeAroundAPart) throws {
         try SeaweedServer.withVolume { direct in
             // S3Volume's own default, not the fixture's.
             let volume = S3Volume(client: direct.client, bucket: direct.bucket, prefix: direct.prefix)
             let contents = (0..<row.size).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 10) }
             try volume.file("/f").write(bytes: contents)
-            let client = volume.client
-            #expect(client.requestsSent(.putObject) == row.puts)
-            #expect(client.requestsSent(.createMultipartUpload) == row.multipartUploads)
-            #expect(client.requestsSent(.uploadPart) == row.parts)
-            #expect(client.requestsSent(.completeMultipartUpload) == row.multipartUploads)
+            row.expectRequests(sentBy: volume.client)
             #expect(try volume.file("/f").readBytes() == contents)
         }
     }
