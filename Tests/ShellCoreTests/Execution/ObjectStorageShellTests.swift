@@ -411,7 +411,7 @@ import Testing
             #expect(transcript.stderr == step.stderr)
             #expect(transcript.status == step.status)
             #expect(try volume.client.listObjects(bucket: volume.bucket, prefix: volume.prefix).objects.map(\.key) == before)
-            #expect(try volume.client.listMultipartUploads(bucket: volume.bucket).isEmpty)
+            #expect(try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
         }
     }
 
@@ -997,7 +997,7 @@ import Testing
             #expect(parallel.transcript.status == one.transcript.status)
             #expect(parallel.tree == one.tree)
             #expect(parallel.tree.count == copy.files)
-            #expect(try volume.client.listMultipartUploads(bucket: volume.bucket).isEmpty)
+            #expect(try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
         }
     }
 
@@ -1013,7 +1013,7 @@ import Testing
             let source = try Self.contents(of: shell.path("src"))
             #expect(written.count < source.count)
             for (name, bytes) in written { #expect(bytes == source[name], "\(name)") }
-            #expect(try volume.client.listMultipartUploads(bucket: volume.bucket).isEmpty)
+            #expect(try volume.client.listMultipartUploads(bucket: volume.bucket, prefix: volume.prefix).isEmpty)
         }
     }
 
